@@ -1,0 +1,89 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import type { Database } from './schema';
+import { migrations } from './migrations';
+
+export interface DbHandle {
+  /** The Kysely instance every query goes through. */
+  db: Kysely<Database>;
+  /** The one better-sqlite3 connection under it, shared with the few raw prepared statements. */
+  sqlite: BetterSqlite3.Database;
+  /** False when the file carries a newer schema than this build knows: reads only. */
+  writable: boolean;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Run pending migrations (only the server does). */
+  migrate?: boolean;
+}
+
+export class SchemaTooNewError extends Error {
+  constructor(found: number, known: number) {
+    super(`The database schema (version ${found}) is newer than this TourDesk build knows (${known}); upgrade TourDesk.`);
+  }
+}
+
+/** Opens (and creates) a SQLite file with the pragmas TourDesk relies on. */
+export async function openDatabase(file: string, options: OpenOptions = {}): Promise<DbHandle> {
+  const sqlite = new BetterSqlite3(file);
+  // WAL lets readers run beside the writer; FULL makes an acknowledged sale survive a power cut.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+
+  const found = sqlite.pragma('user_version', { simple: true }) as number;
+  let writable = true;
+  if (found > migrations.length) {
+    writable = false;
+    if (options.migrate) {
+      await db.destroy();
+      throw new SchemaTooNewError(found, migrations.length);
+    }
+  } else if (options.migrate) {
+    await migrate(db, sqlite);
+  }
+
+  return {
+    db,
+    sqlite,
+    writable,
+    async close() {
+      // A checkpoint folds the WAL back into the main file so a copied data folder is complete.
+      try {
+        sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        /* closing anyway */
+      }
+      await db.destroy();
+    },
+  };
+}
+
+/** Applies the migrations the file has not seen yet, each in its own IMMEDIATE transaction. */
+export async function migrate(db: Kysely<Database>, sqlite: BetterSqlite3.Database): Promise<number> {
+  let applied = 0;
+  for (;;) {
+    const version = sqlite.pragma('user_version', { simple: true }) as number;
+    if (version >= migrations.length) return applied;
+    const migration = migrations[version];
+    await db.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn);
+      try {
+        // Another process may have migrated while we waited for the lock.
+        const now = sqlite.pragma('user_version', { simple: true }) as number;
+        if (now === version) {
+          await migration.up(conn as unknown as Kysely<unknown>);
+          await sql.raw(`pragma user_version = ${version + 1}`).execute(conn);
+          applied++;
+        }
+        await sql`commit`.execute(conn);
+      } catch (error) {
+        await sql`rollback`.execute(conn);
+        throw error;
+      }
+    });
+  }
+}

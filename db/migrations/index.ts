@@ -1,0 +1,13 @@
+import type { Kysely } from 'kysely';
+import * as m20261123_01 from './20261123_01_initial';
+
+export interface Migration {
+  name: string;
+  up(db: Kysely<unknown>): Promise<void>;
+}
+
+/**
+ * Every migration, in order. A landed migration is frozen: change the schema by appending a new one.
+ * The database's `user_version` is the number of migrations applied.
+ */
+export const migrations: Migration[] = [{ name: '20261123_01_initial', up: m20261123_01.up }];

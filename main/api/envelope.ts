@@ -1,0 +1,63 @@
+import type { FastifyError } from 'fastify';
+import { ZodError } from 'zod';
+import { DomainError } from '../domain/errors';
+
+export const VERSION = 'v1';
+
+export interface ErrorBody {
+  requestStatus: { success: false; version: string; error: { errorCode: string; errorMessage: string } };
+}
+
+export const successStatus = (warning?: string) =>
+  warning ? { success: true as const, version: VERSION, warning: { warningMessage: warning } } : { success: true as const, version: VERSION };
+
+export const errorBody = (errorCode: string, errorMessage: string): ErrorBody => ({
+  requestStatus: { success: false, version: VERSION, error: { errorCode, errorMessage } },
+});
+
+const WARNING = Symbol('warning');
+/** Lets a handler attach a requestStatus.warning to a successful answer. */
+export function withWarning<T extends object>(payload: T, warning: string | undefined): T {
+  if (warning) Object.defineProperty(payload, WARNING, { value: warning, enumerable: false });
+  return payload;
+}
+export const warningOf = (payload: object): string | undefined => (payload as Record<symbol, string>)[WARNING];
+
+function describeZod(error: ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+      let message = issue.message;
+      if (issue.code === 'invalid_union') message = 'has the wrong type or value';
+      if (issue.code === 'invalid_value' && 'values' in issue) message = `must be one of ${(issue.values as unknown[]).join(', ')}`;
+      return path ? `${path}: ${message}` : message;
+    })
+    .join('; ');
+}
+
+/** Maps anything thrown to a status and the envelope; never leaks a stack trace or SQL. */
+export function toErrorResponse(error: unknown, where?: 'body' | 'query' | 'params'): { status: number; body: ErrorBody; unexpected: boolean } {
+  if (error instanceof DomainError) return { status: error.status, body: errorBody(error.code, error.message), unexpected: false };
+  if (error instanceof ZodError) {
+    const prefix = where === 'query' ? 'Invalid query parameter ' : where === 'params' ? 'Invalid path parameter ' : 'Invalid request body: ';
+    return { status: 400, body: errorBody('VALIDATION_ERROR', `${prefix}${describeZod(error)}`), unexpected: false };
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError && typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    switch (fastifyError.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return { status: 400, body: errorBody('PAYLOAD_TOO_LARGE', 'The request body is too large'), unexpected: false };
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return { status: 415, body: errorBody('VALIDATION_ERROR', 'Send the request body as application/json'), unexpected: false };
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return { status: 400, body: errorBody('VALIDATION_ERROR', 'The request body is empty; send a JSON object'), unexpected: false };
+      default:
+        if (fastifyError instanceof SyntaxError || /JSON/i.test(fastifyError.message)) {
+          return { status: 400, body: errorBody('VALIDATION_ERROR', 'The request body is not valid JSON'), unexpected: false };
+        }
+        return { status: fastifyError.statusCode, body: errorBody('VALIDATION_ERROR', fastifyError.message), unexpected: false };
+    }
+  }
+  return { status: 500, body: errorBody('INTERNAL_ERROR', 'Something went wrong inside TourDesk; the request was not completed'), unexpected: true };
+}

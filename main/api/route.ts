@@ -1,0 +1,117 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Actor } from '../domain/context';
+import type { Engine } from '../engine';
+import { DomainError } from '../domain/errors';
+import { keyFrom, requireRight, type FailedKeyLimiter, type Right } from './auth';
+import { successStatus, toErrorResponse, warningOf } from './envelope';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface ApiRequest<Q, P, B> {
+  query: Q;
+  params: P;
+  body: B;
+  actor: Actor;
+  engine: Engine;
+  raw: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** A non-JSON answer (an image, a CSV file, a page). */
+export class RawResponse {
+  constructor(
+    readonly contentType: string,
+    readonly body: Buffer | string,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export interface RouteDef<Q = unknown, P = unknown, B = unknown> {
+  method: Method;
+  /** fastify syntax: /v1/products/:productCode */
+  path: string;
+  summary: string;
+  tag: string;
+  right: Right;
+  query?: z.ZodType<Q>;
+  params?: z.ZodType<P>;
+  body?: z.ZodType<B>;
+  deprecated?: boolean;
+  description?: string;
+  /** Other paths answering the same operation; listed as deprecated in the OpenAPI document. */
+  aliases?: string[];
+  bodyLimit?: number;
+  handler(request: ApiRequest<Q, P, B>): Promise<object | RawResponse>;
+}
+
+export interface RouteRegistry {
+  routes: RouteDef<any, any, any>[];
+}
+
+export interface RouteHost {
+  app: FastifyInstance;
+  engine: Engine;
+  registry: RouteRegistry;
+  limiter: FailedKeyLimiter;
+}
+
+function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: 'body' | 'query' | 'params'): T {
+  if (!schema) return undefined as T;
+  const result = schema.safeParse(where === 'body' ? (value ?? {}) : value);
+  if (!result.success) throw Object.assign(result.error, { where });
+  return result.data;
+}
+
+/**
+ * Registers one operation: key check, right check, schema validation of params, query and body,
+ * then the handler; its result goes out under the requestStatus envelope with 200.
+ */
+export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): void {
+  host.registry.routes.push(def);
+  const paths = [def.path, ...(def.aliases ?? [])];
+  for (const url of paths) {
+    host.app.route({
+      method: def.method,
+      url,
+      bodyLimit: def.bodyLimit,
+      handler: async (request, reply) => {
+        let where: 'body' | 'query' | 'params' | undefined;
+        try {
+          const actor = await authenticate(host, request);
+          requireRight(actor, def.right);
+          where = 'params';
+          const params = parse(def.params, request.params, 'params');
+          where = 'query';
+          const query = parse(def.query, request.query, 'query');
+          where = 'body';
+          const body = parse(def.body, request.body, 'body');
+          where = undefined;
+          const result = await def.handler({ query, params, body, actor, engine: host.engine, raw: request, reply });
+          if (result instanceof RawResponse) {
+            reply.status(200).type(result.contentType).headers(result.headers);
+            return reply.send(result.body);
+          }
+          return reply.status(200).send({ requestStatus: successStatus(warningOf(result)), ...result });
+        } catch (error) {
+          const mapped = toErrorResponse(error, where);
+          if (mapped.unexpected) request.log.error({ err: error }, 'unexpected error');
+          return reply.status(mapped.status).send(mapped.body);
+        }
+      },
+    });
+  }
+}
+
+async function authenticate(host: RouteHost, request: FastifyRequest): Promise<Actor> {
+  const address = request.ip;
+  host.limiter.check(address);
+  const key = keyFrom(request);
+  if (!key) throw new DomainError('UNAUTHORIZED', 'An API key is required: send it as the apiKey header or the apiKey query parameter');
+  const actor = await host.engine.apiKeys.verify(key);
+  if (!actor) {
+    host.limiter.fail(address);
+    throw new DomainError('UNAUTHORIZED', 'The API key is not valid (unknown or revoked)');
+  }
+  return actor;
+}

@@ -1,0 +1,11 @@
+import type { RouteHost } from '../route';
+import { registerSystemRoutes } from './system';
+import { registerCompanyRoutes } from './companies';
+import { registerProductRoutes } from './products';
+
+/** Every resource's routes, one module each. */
+export function registerAllRoutes(host: RouteHost): void {
+  registerSystemRoutes(host);
+  registerCompanyRoutes(host);
+  registerProductRoutes(host);
+}

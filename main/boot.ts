@@ -1,0 +1,65 @@
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDatabase } from '../db/connection';
+import { createEngine, type Engine } from './engine';
+import { DATABASE_FILE, KEY_FILE } from './config';
+import { loadDemo } from './demo';
+
+export interface BootOptions {
+  dataDir: string;
+  demo?: boolean;
+  instanceNo?: number;
+  apiKey?: string;
+  companyName?: string;
+  timezone?: string;
+  currency?: string;
+  say?: (line: string) => void;
+}
+
+/**
+ * Opens (or creates) a data folder and returns a ready engine: schema migrated, supplier company
+ * configured, demo data loaded on request, and a supplier API key that the operator can use.
+ * Shared by `tourdesk serve` and the Electron main process.
+ */
+export async function bootEngine(options: BootOptions): Promise<{ engine: Engine; keyFile: string }> {
+  const say = options.say ?? (() => {});
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const handle = await openDatabase(join(options.dataDir, DATABASE_FILE), { migrate: true });
+  if (options.instanceNo !== undefined) {
+    const existing = handle.sqlite.prepare<[], { value: string }>("SELECT value FROM settings WHERE key = 'instance_no'").get();
+    if (existing && Number(existing.value) !== options.instanceNo) {
+      await handle.close();
+      throw new Error(`This data folder belongs to instance ${existing.value}; the instance number cannot change`);
+    }
+    if (!existing) handle.sqlite.prepare("INSERT INTO settings (key, value) VALUES ('instance_no', ?)").run(String(options.instanceNo));
+  }
+  const engine = createEngine({ db: handle, config: { dataDir: options.dataDir } });
+
+  const company = await engine.companies.supplierOrNull();
+  const empty = !company && (await engine.products.search({ limit: 1, offset: 0 }).catch(() => [])).length === 0;
+  if (options.demo && empty) {
+    await loadDemo(engine);
+    say('Loaded the demo company and products.');
+  } else if (!company) {
+    await engine.companies.configure({
+      companyName: options.companyName ?? 'My Tour Company',
+      currency: options.currency ?? 'USD',
+      timezone: options.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
+    });
+  } else if (options.demo) {
+    say('The database already has data; --demo only fills an empty one.');
+  }
+
+  const keyFile = join(options.dataDir, KEY_FILE);
+  if (options.apiKey) {
+    await engine.apiKeys.ensure(options.apiKey, 'supplier', 'TOURDESK_API_KEY');
+  } else if ((await engine.apiKeys.count('supplier')) === 0) {
+    const { key } = await engine.apiKeys.create({ role: 'supplier', name: 'First supplier key' });
+    writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+    chmodSync(keyFile, 0o600);
+    say(`Created your supplier API key (shown once; also saved in ${keyFile}):\n  ${key}`);
+  } else if (existsSync(keyFile)) {
+    say(`Your supplier API key is in ${keyFile}`);
+  }
+  return { engine, keyFile };
+}

@@ -1,0 +1,125 @@
+import { parseArgs } from 'node:util';
+import { resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultDataDir } from './config';
+import { bootEngine } from './boot';
+import { createServer, LOOPBACK_NAMES } from './api/server';
+import type { Role } from './domain/apiKeys';
+
+const HELP = `tourdesk — offline-first check-in and manifests for tour operators
+
+Usage:
+  tourdesk serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--demo]
+                 [--allowed-host NAME]... [--instance N]
+  tourdesk keys create --role supplier|agent|checkin --name "Hotel desk" [--data-dir DIR]
+  tourdesk keys list [--data-dir DIR]
+  tourdesk keys revoke <key id or prefix> [--data-dir DIR]
+
+Environment: TOURDESK_API_KEY registers that supplier key; TOURDESK_DATA_DIR sets the data folder.`;
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const WEB_ROOT = resolve(here, '..', 'out', 'web');
+
+export async function main(argv: string[], out: (line: string) => void = console.log): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    out(HELP);
+    return command ? 0 : 1;
+  }
+  if (command === 'serve') return serve(rest, out);
+  if (command === 'keys') return keys(rest, out);
+  out(`Unknown command "${command}".\n\n${HELP}`);
+  return 1;
+}
+
+async function serve(args: string[], out: (line: string) => void): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string', default: '8080' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'data-dir': { type: 'string' },
+      demo: { type: 'boolean', default: false },
+      'allowed-host': { type: 'string', multiple: true },
+      instance: { type: 'string' },
+    },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${values.port} is not a port number`);
+  const instanceNo = values.instance === undefined ? undefined : Number(values.instance);
+  if (instanceNo !== undefined && !(Number.isInteger(instanceNo) && instanceNo >= 1 && instanceNo <= 999)) throw new UsageError('--instance must be 1..999');
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  const { engine } = await bootEngine({ dataDir, demo: values.demo, instanceNo, apiKey: process.env.TOURDESK_API_KEY, say: out });
+
+  // On a loopback address only loopback names may reach us (DNS rebinding); on another address,
+  // the operator lists the names with --allowed-host (none listed: any name).
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(values.host!);
+  const allowedHosts = values['allowed-host'] ?? (loopback ? LOOPBACK_NAMES : []);
+  const app = await createServer({ engine, allowedHosts, webRoot: WEB_ROOT, logger: { level: process.env.TOURDESK_LOG ?? 'warn' } });
+  await app.listen({ port, host: values.host });
+  const address = app.server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  const shownHost = values.host!.includes(':') ? `[${values.host}]` : values.host;
+  out(`TourDesk listening on http://${shownHost}:${boundPort}`);
+
+  await new Promise<void>((resolveStop) => {
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      out(`Stopping (${signal})…`);
+      // Finish in-flight requests, then checkpoint the WAL and close the file.
+      await app.close();
+      await engine.close();
+      resolveStop();
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+  return 0;
+}
+
+async function keys(args: string[], out: (line: string) => void): Promise<number> {
+  const [sub, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { role: { type: 'string' }, name: { type: 'string' }, 'data-dir': { type: 'string' } },
+  });
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  const { engine } = await bootEngine({ dataDir, apiKey: process.env.TOURDESK_API_KEY });
+  try {
+    if (sub === 'create') {
+      if (!values.role || !values.name) throw new UsageError('keys create needs --role and --name');
+      const { id, key } = await engine.apiKeys.create({ role: values.role as Role, name: values.name });
+      out(`Created ${values.role} key ${id} "${values.name}". Keep it safe; it is shown only now:\n${key}`);
+    } else if (sub === 'list') {
+      for (const k of await engine.apiKeys.list()) {
+        out(`${k.id}\t${k.prefix}…\t${k.role}\t${k.name}${k.resellerName ? ` (agent: ${k.resellerName})` : ''}${k.revoked ? '\tREVOKED' : ''}`);
+      }
+    } else if (sub === 'revoke') {
+      if (!positionals[0]) throw new UsageError('keys revoke needs a key id or prefix');
+      await engine.apiKeys.revoke(positionals[0]);
+      out(`Revoked key ${positionals[0]}.`);
+    } else {
+      throw new UsageError('keys takes create, list or revoke');
+    }
+  } finally {
+    await engine.close();
+  }
+  return 0;
+}
+
+class UsageError extends Error {}
+
+// Run when executed directly (bin/tourdesk.mjs imports this file).
+if (process.env.TOURDESK_CLI_ENTRY === '1') {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`tourdesk: ${message}`);
+      process.exit(error instanceof UsageError ? 2 : 1);
+    },
+  );
+}

@@ -1,0 +1,86 @@
+import { DateTime } from 'luxon';
+import { DomainError } from './errors';
+
+/** Times are UTC instants (epoch ms) inside; `*Local` strings use the supplier's IANA timezone. */
+export const LOCAL_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+
+export function isValidTimezone(zone: string): boolean {
+  return DateTime.local().setZone(zone).isValid;
+}
+
+export function toIso(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
+export function toLocal(ms: number, zone: string): string {
+  return DateTime.fromMillis(ms, { zone }).toFormat(LOCAL_FORMAT);
+}
+
+const LOCAL_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?)?$/;
+
+/**
+ * Parses a wall-clock time in a zone. A time that does not exist there (the hour skipped when
+ * clocks go forward) is refused rather than silently moved; an ambiguous one (the hour repeated
+ * when clocks go back) takes the first occurrence.
+ */
+export function fromLocal(text: string, zone: string, field = 'time'): number {
+  const match = LOCAL_RE.exec(text.trim());
+  if (!match) throw new DomainError('INVALID_TIME', `${field} "${text}" is not a local time of the form yyyy-MM-dd HH:mm:ss`);
+  const [, y, mo, d, h = '00', mi = '00', s = '00'] = match;
+  const parts = { year: +y, month: +mo, day: +d, hour: +h, minute: +mi, second: +s };
+  const dt = DateTime.fromObject(parts, { zone });
+  if (!dt.isValid) throw new DomainError('INVALID_TIME', `${field} "${text}" is not a valid date and time`);
+  if (dt.year !== parts.year || dt.month !== parts.month || dt.day !== parts.day || dt.hour !== parts.hour || dt.minute !== parts.minute) {
+    throw new DomainError('INVALID_TIME', `${field} "${text}" does not exist in ${zone} (the clocks skip it)`);
+  }
+  return dt.toMillis();
+}
+
+const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Parses an ISO-8601 instant with `Z` or an offset (a body's startTime/endTime). */
+export function fromIso(text: string, field = 'time'): number {
+  const trimmed = text.trim();
+  const dt = ISO_RE.test(trimmed) ? DateTime.fromISO(trimmed, { setZone: true }) : null;
+  if (!dt || !dt.isValid) throw new DomainError('INVALID_TIME', `${field} "${text}" is not an ISO-8601 time with Z or an offset`);
+  return dt.toMillis();
+}
+
+export type Bound = 'lower' | 'upper';
+
+/**
+ * The one parser for time query parameters (every endpoint uses it). Accepts a date alone
+ * (as an upper bound it covers that whole day), `yyyy-MM-dd HH:mm:ss` local, and ISO-8601 with
+ * `Z` or an offset, also when the offset's `+` arrived as a space (an unencoded `+` in a query).
+ */
+export function parseTimeParam(raw: string, zone: string, bound: Bound, field: string): number {
+  const text = raw.trim();
+  // "2030-01-02T09:00:00 10:00": the + of the offset was decoded to a space.
+  const repaired = text.replace(/^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) (\d{2}:?\d{2})$/, '$1+$2');
+  if (/(Z|[+-]\d{2}:?\d{2})$/i.test(repaired) && /\d{2}:\d{2}/.test(repaired)) {
+    return fromIso(repaired.replace(' ', 'T'), field);
+  }
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
+    const startOfDay = fromLocalLenient(text, zone, field);
+    if (bound === 'lower') return startOfDay;
+    return DateTime.fromMillis(startOfDay, { zone }).plus({ days: 1 }).toMillis() - 1;
+  }
+  return fromLocalLenient(text, zone, field);
+}
+
+/** Like fromLocal, but a bound that falls in a skipped hour moves forward instead of failing. */
+function fromLocalLenient(text: string, zone: string, field: string): number {
+  const match = LOCAL_RE.exec(text);
+  if (!match) {
+    throw new DomainError('INVALID_TIME', `${field} "${text}" is not a date (yyyy-MM-dd), a local time (yyyy-MM-dd HH:mm:ss) or an ISO-8601 time`);
+  }
+  const [, y, mo, d, h = '00', mi = '00', s = '00'] = match;
+  const dt = DateTime.fromObject({ year: +y, month: +mo, day: +d, hour: +h, minute: +mi, second: +s }, { zone });
+  if (!dt.isValid || dt.day !== +d) throw new DomainError('INVALID_TIME', `${field} "${text}" is not a valid date`);
+  return dt.toMillis();
+}
+
+/** The local calendar date (yyyy-MM-dd) of an instant. */
+export function localDate(ms: number, zone: string): string {
+  return DateTime.fromMillis(ms, { zone }).toFormat('yyyy-MM-dd');
+}

@@ -1,0 +1,51 @@
+import type { DbHandle } from '../db/connection';
+import { createContext, sequenceIds, systemClock, type Clock, type IdGenerator, type EngineContext } from './domain/context';
+import { createApiKeys } from './domain/apiKeys';
+import { createCompanies } from './domain/companies';
+import { createProducts } from './domain/products';
+
+export interface EngineConfig {
+  /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
+  dataDir: string | null;
+  /** This instance's number (1..999), fixed when the data folder is created. */
+  instanceNo?: number;
+}
+
+export interface EngineDeps {
+  db: DbHandle;
+  clock?: Clock;
+  ids?: IdGenerator;
+  config: EngineConfig;
+}
+
+/**
+ * The engine: every domain service over one SQLite database, with the clock and the id
+ * generator injected. It knows nothing of HTTP or Electron; the API server and the desktop
+ * app both drive it, and so will sync.
+ */
+export function createEngine({ db, clock = systemClock(), ids, config }: EngineDeps) {
+  const instanceNo = config.instanceNo ?? readInstanceNo(db);
+  const ctx: EngineContext = createContext(db, clock, ids ?? sequenceIds(db.sqlite, instanceNo), config.dataDir);
+  const companies = createCompanies(ctx);
+  const products = createProducts(ctx, companies);
+  const apiKeys = createApiKeys(ctx);
+  return {
+    ctx,
+    clock,
+    instanceNo,
+    companies,
+    products,
+    apiKeys,
+    close: () => db.close(),
+  };
+}
+
+export type Engine = ReturnType<typeof createEngine>;
+
+/** The instance number is chosen once per data folder and kept in settings. */
+export function readInstanceNo(db: DbHandle): number {
+  const row = db.sqlite.prepare<[], { value: string }>("SELECT value FROM settings WHERE key = 'instance_no'").get();
+  if (row) return Number(row.value);
+  db.sqlite.prepare("INSERT INTO settings (key, value) VALUES ('instance_no', '1')").run();
+  return 1;
+}

@@ -1,0 +1,11 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/** The renderer built as a plain web page, served by `tourdesk serve` at /. */
+export default defineConfig({
+  root: resolve(__dirname),
+  base: './',
+  plugins: [react()],
+  build: { outDir: resolve(__dirname, '..', 'out', 'web'), emptyOutDir: true },
+});
