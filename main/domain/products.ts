@@ -6,9 +6,8 @@ import type { CompaniesService } from './companies';
 import { DomainError } from './errors';
 import { fromMinor, toMinor } from './money';
 import { isValidTimezone, toIso } from './time';
+import { LIVE_STATUSES } from './statuses';
 
-/** Live booking statuses hold seats; CANCELLED and ABANDONED_CART do not. */
-export const LIVE_STATUSES = ['PROCESSING', 'NEW', 'ON_HOLD', 'PENDING_SUPPLIER', 'PENDING_CUSTOMER', 'CONFIRMED'] as const;
 
 type Kind = 'str' | 'int' | 'bool' | 'float' | 'money';
 /** API field ↔ column for the flat product fields; everything nested lives in details_json. */
