@@ -56,13 +56,8 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
   const loopback = ['127.0.0.1', 'localhost', '::1'].includes(values.host!);
   const allowedHosts = values['allowed-host'] ?? (loopback ? LOOPBACK_NAMES : []);
   const app = await createServer({ engine, allowedHosts, webRoot: WEB_ROOT, logger: { level: process.env.TOURDESK_LOG ?? 'warn' } });
-  await app.listen({ port, host: values.host });
-  const address = app.server.address();
-  const boundPort = typeof address === 'object' && address ? address.port : port;
-  const shownHost = values.host!.includes(':') ? `[${values.host}]` : values.host;
-  out(`TourDesk listening on http://${shownHost}:${boundPort}`);
-
-  await new Promise<void>((resolveStop) => {
+  // Handlers go in before listening, so a signal at any moment stops cleanly.
+  const stopped = new Promise<void>((resolveStop) => {
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
@@ -76,6 +71,12 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
     process.once('SIGINT', () => void stop('SIGINT'));
     process.once('SIGTERM', () => void stop('SIGTERM'));
   });
+  await app.listen({ port, host: values.host });
+  const address = app.server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  const shownHost = values.host!.includes(':') ? `[${values.host}]` : values.host;
+  out(`TourDesk listening on http://${shownHost}:${boundPort}`);
+  await stopped;
   return 0;
 }
 

@@ -1,0 +1,112 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, startServe } from '../fixtures/cli';
+import { aProduct } from '../fixtures/builders';
+
+const dirs: string[] = [];
+const dataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tourdesk-cli-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const get = async (url: string, key: string) => (await fetch(url, { headers: { apiKey: key } })).json();
+
+describe('tourdesk serve', () => {
+  it('creates a supplier key on first start, prints it once, stores it 0600, and says where it listens', async () => {
+    const dir = dataDir();
+    const server = await startServe(['--data-dir', dir]);
+    const key = readFileSync(join(dir, 'api-key.txt'), 'utf8').trim();
+    expect(server.output()).toContain(key);
+    expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(statSync(join(dir, 'api-key.txt')).mode & 0o777).toBe(0o600);
+    const company = await get(`${server.baseUrl}/v1/companies/alias/mytourcompany`, key);
+    expect(company.company.companyName).toBe('My Tour Company');
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+
+    const again = await startServe(['--data-dir', dir]);
+    expect(again.output()).not.toContain(key);
+    expect(again.output()).toContain('api-key.txt');
+    again.child.kill('SIGTERM');
+    await again.exited;
+  });
+
+  it('loads the demo company and products with --demo', async () => {
+    const dir = dataDir();
+    const server = await startServe(['--data-dir', dir, '--demo'], { TOURDESK_API_KEY: 'td_test_key_for_the_demo_0001' });
+    const products = await get(`${server.baseUrl}/v1/products`, 'td_test_key_for_the_demo_0001');
+    expect(products.products.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(products.products.map((p: any) => p.bookingMode))).toEqual(new Set(['INVENTORY', 'NO_DATE']));
+    expect((await get(`${server.baseUrl}/v1/companies/alias/bluewater`, 'td_test_key_for_the_demo_0001')).company.timezone).toBe('Australia/Sydney');
+    expect(existsSync(join(dir, 'api-key.txt'))).toBe(false);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('loses no acknowledged write when the process is killed outright', async () => {
+    const dir = dataDir();
+    const key = 'td_durability_test_key_000001';
+    const server = await startServe(['--data-dir', dir], { TOURDESK_API_KEY: key });
+    const codes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${server.baseUrl}/v1/products`, {
+        method: 'POST',
+        headers: { apiKey: key, 'content-type': 'application/json' },
+        body: JSON.stringify(aProduct({ name: `Durable ${i}` })),
+      });
+      codes.push((await res.json()).product.productCode);
+    }
+    server.child.kill('SIGKILL');
+    await server.exited;
+    const again = await startServe(['--data-dir', dir], { TOURDESK_API_KEY: key });
+    const found = await get(`${again.baseUrl}/v1/products?search=Durable`, key);
+    expect(found.products.map((p: any) => p.productCode).sort()).toEqual(codes.sort());
+    again.child.kill('SIGTERM');
+    await again.exited;
+  });
+
+  it('checkpoints the WAL on SIGTERM so the data file alone is complete', async () => {
+    const dir = dataDir();
+    const server = await startServe(['--data-dir', dir]);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const wal = join(dir, 'tourdesk.sqlite-wal');
+    expect(!existsSync(wal) || statSync(wal).size === 0).toBe(true);
+  });
+
+  it('refuses a bad port with a clear message', async () => {
+    const { code, out } = await runCli(['serve', '--port', 'eighty', '--data-dir', dataDir()]);
+    expect(code).toBe(2);
+    expect(out).toMatch(/--port eighty is not a port number/);
+  });
+});
+
+describe('tourdesk keys', () => {
+  it('creates, lists and revokes keys; a revoked key stops working', async () => {
+    const dir = dataDir();
+    const created = await runCli(['keys', 'create', '--role', 'agent', '--name', 'Hotel desk', '--data-dir', dir]);
+    expect(created.code).toBe(0);
+    const key = /\n(td_[a-z0-9]+)/.exec(created.out)![1];
+    const id = /agent key (\d+)/.exec(created.out)![1];
+    const listed = await runCli(['keys', 'list', '--data-dir', dir]);
+    expect(listed.out).toContain('Hotel desk');
+    expect(listed.out).not.toContain(key);
+
+    const server = await startServe(['--data-dir', dir]);
+    expect((await fetch(`${server.baseUrl}/v1/products`, { headers: { apiKey: key } })).status).toBe(200);
+    expect((await runCli(['keys', 'revoke', id, '--data-dir', dir])).code).toBe(0);
+    expect((await fetch(`${server.baseUrl}/v1/products`, { headers: { apiKey: key } })).status).toBe(401);
+    server.child.kill('SIGTERM');
+    await server.exited;
+  });
+
+  it('refuses an unknown role', async () => {
+    const { code, out } = await runCli(['keys', 'create', '--role', 'admin', '--name', 'x', '--data-dir', dataDir()]);
+    expect(code).not.toBe(0);
+    expect(out).toMatch(/role must be one of/);
+  });
+});

@@ -1,0 +1,33 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { base32, sequenceIds } from '../../main/domain/context';
+
+function sequences() {
+  const db = new BetterSqlite3(':memory:');
+  db.exec("CREATE TABLE sequences (name TEXT PRIMARY KEY, value INTEGER NOT NULL); INSERT INTO sequences VALUES ('global', 0), ('order', 0)");
+  return db;
+}
+
+describe('ids', () => {
+  it('puts the instance number in the low three digits, so two instances never collide', () => {
+    const a = sequenceIds(sequences(), 1);
+    const b = sequenceIds(sequences(), 2);
+    const fromA = [a.nextId(), a.nextId(), a.nextId()];
+    const fromB = [b.nextId(), b.nextId(), b.nextId()];
+    expect(fromA).toEqual([1001, 2001, 3001]);
+    expect(fromB).toEqual([1002, 2002, 3002]);
+    expect(fromA.filter((id) => fromB.includes(id))).toEqual([]);
+  });
+
+  it('refuses an instance number outside 1..999', () => {
+    expect(() => sequenceIds(sequences(), 0)).toThrow();
+    expect(() => sequenceIds(sequences(), 1000)).toThrow();
+  });
+
+  it('makes tokens from injected randomness in Crockford base-32', () => {
+    const ids = sequenceIds(sequences(), 1, (n) => new Uint8Array(n).fill(255));
+    expect(ids.token(5)).toBe('ZZZZZZZZ');
+    expect(base32(new Uint8Array([0, 0, 0, 0, 0]))).toBe('00000000');
+    expect(sequenceIds(sequences(), 1).token(10)).toMatch(/^[0-9A-HJKMNP-TV-Z]{16}$/);
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { currencyExponent, fromMinor, roundMinor, toMinor } from '../../main/domain/money';
+
+describe('money in minor units', () => {
+  it('uses the currency exponent of ISO 4217', () => {
+    expect(currencyExponent('JPY')).toBe(0);
+    expect(currencyExponent('EUR')).toBe(2);
+    expect(currencyExponent('KWD')).toBe(3);
+    expect(currencyExponent('BHD')).toBe(3);
+  });
+
+  it('converts to minor units rounding half up, without floating-point noise', () => {
+    expect(toMinor(19.99, 'USD')).toBe(1999);
+    expect(toMinor(1.005, 'USD')).toBe(101);
+    expect(toMinor(0.125, 'EUR')).toBe(13);
+    expect(toMinor(1500.5, 'JPY')).toBe(1501);
+    expect(toMinor(1.2345, 'KWD')).toBe(1235);
+    expect(toMinor(-1.005, 'USD')).toBe(-101);
+  });
+
+  it('converts back to major units', () => {
+    expect(fromMinor(1999, 'USD')).toBe(19.99);
+    expect(fromMinor(1501, 'JPY')).toBe(1501);
+    expect(fromMinor(1235, 'KWD')).toBe(1.235);
+  });
+
+  it('rounds a fractional minor amount once, half up', () => {
+    expect(roundMinor(12.5)).toBe(13);
+    expect(roundMinor(12.4999999999999)).toBe(12);
+  });
+
+  it('refuses amounts that are not finite', () => {
+    expect(() => toMinor(Number.NaN, 'USD')).toThrow();
+    expect(() => toMinor(Number.POSITIVE_INFINITY, 'USD')).toThrow();
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { fromIso, fromLocal, parseTimeParam, toLocal } from '../../main/domain/time';
+
+const SYD = 'Australia/Sydney';
+const BER = 'Europe/Berlin';
+
+describe('local times', () => {
+  it('round-trips a local time in the zone', () => {
+    const ms = fromLocal('2030-01-15 09:00:00', SYD);
+    expect(new Date(ms).toISOString()).toBe('2030-01-14T22:00:00.000Z');
+    expect(toLocal(ms, SYD)).toBe('2030-01-15 09:00:00');
+  });
+
+  it('keeps 09:00 local on both sides of a DST change (UTC shifts by an hour)', () => {
+    const before = fromLocal('2030-03-30 09:00:00', BER);
+    const after = fromLocal('2030-03-31 09:00:00', BER);
+    expect(after - before).toBe(23 * 3600_000);
+    expect(toLocal(after, BER)).toBe('2030-03-31 09:00:00');
+  });
+
+  it('refuses a local time the clocks skip', () => {
+    expect(() => fromLocal('2030-03-31 02:30:00', BER)).toThrow(/does not exist/);
+  });
+
+  it('refuses an impossible date', () => {
+    expect(() => fromLocal('2030-02-30 10:00:00', SYD)).toThrow();
+    expect(() => fromLocal('tomorrow', SYD)).toThrow(/yyyy-MM-dd HH:mm:ss/);
+  });
+
+  it('reads ISO instants with Z or an offset and refuses ones without', () => {
+    expect(fromIso('2030-01-01T10:00:00Z')).toBe(Date.UTC(2030, 0, 1, 10));
+    expect(fromIso('2030-01-01T20:00:00+10:00')).toBe(Date.UTC(2030, 0, 1, 10));
+    expect(() => fromIso('2030-01-01T10:00:00')).toThrow();
+  });
+});
+
+describe('time query parameters (one parser for every endpoint)', () => {
+  const cases: [string, 'lower' | 'upper', string][] = [
+    ['2030-01-02', 'lower', '2030-01-01T13:00:00.000Z'],
+    ['2030-01-02', 'upper', '2030-01-02T12:59:59.999Z'],
+    ['2030-01-02 09:30:00', 'lower', '2030-01-01T22:30:00.000Z'],
+    ['2030-01-02T09:30:00Z', 'lower', '2030-01-02T09:30:00.000Z'],
+    ['2030-01-02T09:30:00+02:00', 'lower', '2030-01-02T07:30:00.000Z'],
+    ['2030-01-02T09:30:00 02:00', 'lower', '2030-01-02T07:30:00.000Z'],
+    ['2030-01-02T09:30:00-0500', 'upper', '2030-01-02T14:30:00.000Z'],
+  ];
+  it.each(cases)('reads %s as a %s bound', (raw, bound, iso) => {
+    expect(new Date(parseTimeParam(raw, SYD, bound, 'startTime')).toISOString()).toBe(iso);
+  });
+
+  it('covers the whole of a DST-change day as an upper bound', () => {
+    // 6 April 2030 is the last day of daylight time in Sydney: the day has 25 hours.
+    const start = parseTimeParam('2030-04-07', SYD, 'lower', 'x');
+    const end = parseTimeParam('2030-04-07', SYD, 'upper', 'x');
+    expect(end - start + 1).toBe(25 * 3600_000);
+  });
+
+  it('refuses what it cannot read, naming the parameter', () => {
+    expect(() => parseTimeParam('next tuesday', SYD, 'lower', 'minTourStartTime')).toThrow(/minTourStartTime/);
+    expect(() => parseTimeParam('2030-13-01', SYD, 'lower', 'x')).toThrow();
+  });
+});
