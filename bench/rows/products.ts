@@ -1,0 +1,31 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BenchRow } from '../types';
+import { benchServer, requestsPerSecond } from '../harness';
+import { SYSTEM_ACTOR } from '../../main/domain/context';
+import { DEMO_PRODUCTS } from '../../main/demo';
+
+/** GET /v1/products/{code} against a bare node:http server answering the same JSON from memory. */
+export default async function (): Promise<BenchRow[]> {
+  const subject = await benchServer();
+  try {
+    const product = await subject.engine.products.create(DEMO_PRODUCTS[0], SYSTEM_ACTOR);
+    const url = `${subject.baseUrl}/v1/products/${product.productCode}`;
+    const body = await (await fetch(url, { headers: { apiKey: subject.key } })).text();
+
+    const bare = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+    try {
+      const baselineRps = await requestsPerSecond(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`);
+      const subjectRps = await requestsPerSecond(url, { apiKey: subject.key });
+      return [{ name: 'GET /v1/products/{code}', unit: 'req/s', subject: subjectRps, baseline: baselineRps, baselineName: 'bare node:http, same JSON from memory', higherIsBetter: true }];
+    } finally {
+      await new Promise((r) => bare.close(r));
+    }
+  } finally {
+    await subject.close();
+  }
+}
