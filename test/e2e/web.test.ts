@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { createServer, LOOPBACK_NAMES, type TourDeskServer } from '../../main/api/server';
+import { startTestApp, type TestApp } from '../fixtures/app';
+import { aProduct } from '../fixtures/builders';
+import { ensureWebBuild, launchChromium } from '../fixtures/browser';
+
+let t: TestApp;
+let web: TourDeskServer;
+let baseUrl: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.call('POST', '/v1/products', { body: aProduct({ name: 'Lighthouse Walk' }) });
+  web = await createServer({ engine: t.engine, allowedHosts: LOOPBACK_NAMES, webRoot: await ensureWebBuild() });
+  await web.listen({ host: '127.0.0.1', port: 0 });
+  const address = web.server.address();
+  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await web?.close();
+  await t?.close();
+});
+
+describe('the web UI served by tourdesk serve', () => {
+  it('asks for the API key, then shows the products from the API', async () => {
+    const page = await browser.newPage();
+    await page.goto(baseUrl);
+    await page.getByLabel('API key').fill(t.keys.supplier);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => page.getByText('Lighthouse Walk').count()).toBe(1);
+    if (process.env.TOURDESK_SCREENSHOTS) await page.screenshot({ path: `${process.env.TOURDESK_SCREENSHOTS}/products.png` });
+    await page.close();
+  });
+
+  it('says so when the key is wrong, and stays on the key form', async () => {
+    const page = await browser.newPage();
+    await page.goto(baseUrl);
+    await page.getByLabel('API key').fill('td_wrong_key');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/not valid/);
+    await page.close();
+  });
+});
