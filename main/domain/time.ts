@@ -12,8 +12,28 @@ export function toIso(ms: number): string {
   return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+const LOCAL_CACHE_SIZE = 20_000;
+const localCache = new Map<string, string>();
+
+/**
+ * Same output as toFormat(LOCAL_FORMAT). Listing sessions formats the same few thousand
+ * departures over and over and luxon's zone lookup is the slow part, so results are memoised
+ * (exact: an instant and a zone name always give the same wall-clock time).
+ */
 export function toLocal(ms: number, zone: string): string {
-  return DateTime.fromMillis(ms, { zone }).toFormat(LOCAL_FORMAT);
+  const key = `${zone}|${ms}`;
+  const cached = localCache.get(key);
+  if (cached !== undefined) return cached;
+  const dt = DateTime.fromMillis(ms, { zone });
+  const text =
+    !dt.isValid || dt.year < 1000 || dt.year > 9999
+      ? dt.toFormat(LOCAL_FORMAT)
+      : `${pad(dt.year, 4)}-${pad(dt.month)}-${pad(dt.day)} ${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`;
+  if (localCache.size >= LOCAL_CACHE_SIZE) localCache.clear();
+  localCache.set(key, text);
+  return text;
 }
 
 const LOCAL_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?)?$/;
