@@ -29,6 +29,8 @@ export interface Session {
 export type SessionKey = { sessionId: number } | { productCode: string; startTimeLocal: string };
 
 const CHUNK = 500;
+/** The longest daylight-saving shift in use (2 hours, Antarctica/Troll): how far a repeated wall-clock time can recur. */
+const REPEATED_HOUR_MS = 2 * 3_600_000;
 
 /**
  * Session rows → API sessions: times in the product's timezone, seatsAvailable derived from the
@@ -139,9 +141,20 @@ export function createAvailability(ctx: EngineContext, deps: { companies: Compan
       return row;
     }
     const product = await products.rowOrThrow(tx.db, key.productCode);
+    const zone = product.timezone ?? defaultZone;
     const local = key.startTimeLocal.replace(/^(\d{4}-\d{2}-\d{2})[+T]/, '$1 ');
-    const start = fromLocal(local, product.timezone ?? defaultZone, 'startTimeLocal');
-    const row = await tx.db.selectFrom('sessions').selectAll().where('product_code', '=', key.productCode).where('start_at', '=', start).executeTakeFirst();
+    const first = fromLocal(local, zone, 'startTimeLocal');
+    // When clocks go back a wall-clock time happens twice: either occurrence names its session (the first wins).
+    const wanted = toLocal(first, zone);
+    const candidates = await tx.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('product_code', '=', key.productCode)
+      .where('start_at', '>=', first)
+      .where('start_at', '<=', first + REPEATED_HOUR_MS)
+      .orderBy('start_at')
+      .execute();
+    const row = candidates.find((c) => toLocal(c.start_at, zone) === wanted);
     if (!row) throw new DomainError('NOT_FOUND', `Product ${key.productCode} has no session starting at ${local}`);
     return row;
   }

@@ -53,7 +53,19 @@ export function fromLocal(text: string, zone: string, field = 'time'): number {
   if (dt.year !== parts.year || dt.month !== parts.month || dt.day !== parts.day || dt.hour !== parts.hour || dt.minute !== parts.minute) {
     throw new DomainError('INVALID_TIME', `${field} "${text}" does not exist in ${zone} (the clocks skip it)`);
   }
-  return dt.toMillis();
+  return firstOccurrence(dt);
+}
+
+/** luxon picks either occurrence of a repeated wall-clock time depending on the zone; take the earlier one. */
+function firstOccurrence(dt: DateTime): number {
+  const ms = dt.toMillis();
+  for (const shift of [2 * 3_600_000, 3_600_000, 1_800_000]) {
+    const earlier = DateTime.fromMillis(ms - shift, { zone: dt.zone });
+    if (earlier.year === dt.year && earlier.month === dt.month && earlier.day === dt.day && earlier.hour === dt.hour && earlier.minute === dt.minute && earlier.second === dt.second) {
+      return earlier.toMillis();
+    }
+  }
+  return ms;
 }
 
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;

@@ -195,6 +195,17 @@ describe('daylight saving: a daily 09:00 departure stays 09:00 local and its UTC
   it('Europe/Berlin, last Sunday of March: clocks go forward', () => check('Europe/Berlin', '2030-03-30', ['2030-03-30T08:00:00Z', '2030-03-31T07:00:00Z']));
   it('Europe/Berlin, last Sunday of October: clocks go back', () => check('Europe/Berlin', '2030-10-26', ['2030-10-26T07:00:00Z', '2030-10-27T08:00:00Z']));
 
+  it('names a session in the repeated hour of the Berlin autumn change by its local start (either occurrence)', async () => {
+    const p = await product({ timezone: 'Europe/Berlin' });
+    const [firstOccurrence] = await batch([aSession(p.productCode, { startTimeLocal: undefined, startTime: '2030-10-27T00:30:00Z' })]);
+    const [second] = await batch([aSession(p.productCode, { startTimeLocal: undefined, startTime: '2030-10-27T01:30:00Z' })]);
+    expect([firstOccurrence.startTimeLocal, second.startTimeLocal]).toEqual(['2030-10-27 02:30:00', '2030-10-27 02:30:00']);
+    const url = `/v1/availability/product/${p.productCode}/startTimeLocal/2030-10-27%2002:30:00`;
+    expect((await t.call('PUT', url, { body: { seats: 3 } })).body.session).toMatchObject({ id: firstOccurrence.id, seats: 3 });
+    expect((await t.call('DELETE', url)).status).toBe(200);
+    expect((await t.call('PUT', url, { body: { seats: 4 } })).body.session).toMatchObject({ id: second.id, startTime: '2030-10-27T01:30:00Z', seats: 4 });
+  });
+
   it('refuses 02:30 on the Berlin spring-forward day (it does not exist) with 400, in a batch too', async () => {
     const p = await product({ timezone: 'Europe/Berlin' });
     const before = t.snapshot('sessions');
