@@ -54,6 +54,18 @@ describe('GET /v1/availability', () => {
     expect(await search(`productCode=${p.productCode}`, 'checkin')).toHaveLength(1);
   });
 
+  it('answers 401 without a key', async () => {
+    const p = await product();
+    expectRefused(await t.call('GET', `/v1/availability?productCode=${p.productCode}`, { role: null }), 401, 'UNAUTHORIZED');
+  });
+
+  it('is described in /v1/openapi.json, with the id form marked deprecated', async () => {
+    const paths = (await t.call('GET', '/v1/openapi.json')).body.paths;
+    expect(paths['/v1/availability/{sessionId}'].put.deprecated).toBe(true);
+    expect(paths['/v1/availability/product/{productCode}/startTimeLocal/{startTimeLocal}'].put.deprecated).toBeUndefined();
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/v1/availability', '/v1/availability/batch', '/v1/resources/session', '/v1/resources/{resourceId}/sessions']));
+  });
+
   it('without a start, lists from the beginning of today in the product timezone', async () => {
     t.clock.set('2030-01-10T03:00:00Z'); // 14:00 on 10 January in Sydney
     const p = await product();

@@ -140,6 +140,21 @@ describe('PUT /v1/availability/{sessionId} (deprecated)', () => {
     expect(res.body.requestStatus.warning.warningMessage).toContain('/v1/availability/product/{productCode}/startTimeLocal/{startTimeLocal}');
   });
 
+  it('lets only supplier keys use it', async () => {
+    const { byId } = await sessionWith();
+    const before = t.snapshot(...TABLES);
+    for (const role of ['agent', 'checkin'] as const) expectRefused(await t.call('PUT', byId, { role, body: { seats: 1 } }), 403, 'FORBIDDEN');
+    expect(t.snapshot(...TABLES)).toEqual(before);
+  });
+
+  it('applies the same rules: total seats below 0 is a 400 that changes nothing', async () => {
+    const { byId } = await sessionWith(3);
+    const before = t.snapshot(...TABLES);
+    expectRefused(await t.call('PUT', byId, { body: { seatsAvailable: -4 } }), 400, 'VALIDATION_ERROR');
+    expectRefused(await t.call('PUT', byId, { body: { seats: 'lots' } }), 400, 'VALIDATION_ERROR');
+    expect(t.snapshot(...TABLES)).toEqual(before);
+  });
+
   it('answers 404 for an unknown session and 400 for a non-numeric id', async () => {
     expectRefused(await t.call('PUT', '/v1/availability/424242', { body: { seats: 1 } }), 404, 'NOT_FOUND');
     expectRefused(await t.call('PUT', '/v1/availability/abc', { body: { seats: 1 } }), 400, 'VALIDATION_ERROR');
@@ -177,6 +192,13 @@ describe('DELETE /v1/availability', () => {
       expect(res.body.requestStatus.error.errorMessage).toMatch(/move or cancel/);
     }
     expect(t.snapshot(...TABLES)).toEqual(before);
+  });
+
+  it('answers 404 for an unknown session id or product, 400 for a start that does not exist', async () => {
+    expectRefused(await t.call('DELETE', '/v1/availability/424242'), 404, 'NOT_FOUND');
+    expectRefused(await t.call('DELETE', '/v1/availability/product/PNOPE00/startTimeLocal/2030-02-01%2009:00:00'), 404, 'NOT_FOUND');
+    const { p } = await sessionWith(0, { timezone: 'Europe/Berlin' });
+    expectRefused(await t.call('DELETE', `/v1/availability/product/${p.productCode}/startTimeLocal/2030-03-31%2002:30:00`), 400, 'INVALID_TIME');
   });
 
   it('lets only supplier keys delete', async () => {

@@ -52,6 +52,21 @@ describe('resources (supplier-managed list, TourDesk extension writes)', () => {
     expect(t.snapshot(...TABLES)).toEqual(before);
   });
 
+  it('refuses an invalid update (400) and answers 404 for an unknown resource, changing nothing', async () => {
+    const r = await resource();
+    const before = t.snapshot(...TABLES);
+    expectRefused(await t.call('PUT', `/v1/resources/${r.id}`, { body: { resourceType: 'SPACESHIP' } }), 400, 'VALIDATION_ERROR');
+    expectRefused(await t.call('PUT', `/v1/resources/${r.id}`, { body: { name: '  ' } }), 400, 'VALIDATION_ERROR');
+    expectRefused(await t.call('PUT', '/v1/resources/424242', { body: { name: 'X' } }), 404, 'NOT_FOUND');
+    expectRefused(await t.call('DELETE', '/v1/resources/424242'), 404, 'NOT_FOUND');
+    expectRefused(await t.call('DELETE', '/v1/resources/abc'), 400, 'VALIDATION_ERROR');
+    expect(t.snapshot(...TABLES)).toEqual(before);
+  });
+
+  it('answers 401 without a key', async () => {
+    expectRefused(await t.call('GET', '/v1/resources', { role: null }), 401, 'UNAUTHORIZED');
+  });
+
   it('lets agent and checkin keys list resources but not change them', async () => {
     const r = await resource();
     expect((await t.call('GET', '/v1/resources', { role: 'agent' })).status).toBe(200);
