@@ -1,5 +1,6 @@
 import type { Engine } from './engine';
 import type { ProductBody } from './api/schemas/products';
+import { DateTime } from 'luxon';
 import { SYSTEM_ACTOR } from './domain/context';
 
 const lorem =
@@ -93,4 +94,31 @@ export async function loadDemo(engine: Engine): Promise<void> {
     countryCode: 'AU',
   });
   for (const product of DEMO_PRODUCTS) await engine.products.create(product, SYSTEM_ACTOR);
+  await loadDemoSessions(engine);
+}
+
+/** Daily departures of the demo's INVENTORY products: local start times and seats, by product name. */
+export const DEMO_DEPARTURES: Record<string, { times: string[]; seats: number }> = {
+  'Harbour Sunset Cruise': { times: ['09:00:00', '13:00:00', '17:30:00'], seats: 40 },
+  'Rainforest Day Tour': { times: ['07:30:00'], seats: 20 },
+  'Private Reef Charter': { times: ['08:00:00'], seats: 10 },
+};
+
+/** A week of sessions from the engine clock's today (in the company timezone), in one batch. */
+export async function loadDemoSessions(engine: Engine, days = 7): Promise<void> {
+  const zone = (await engine.companies.supplier()).timezone;
+  const today = DateTime.fromMillis(engine.clock.now().getTime(), { zone }).startOf('day');
+  const products = await engine.ctx.db
+    .selectFrom('products')
+    .select(['product_code', 'name'])
+    .where('name', 'in', Object.keys(DEMO_DEPARTURES))
+    .where('booking_mode', '=', 'INVENTORY')
+    .where('deleted_at', 'is', null)
+    .execute();
+  const sessions = products.flatMap(({ product_code, name }) =>
+    Array.from({ length: days }, (_, day) => today.plus({ days: day }).toFormat('yyyy-MM-dd')).flatMap((date) =>
+      DEMO_DEPARTURES[name].times.map((time) => ({ productCode: product_code, startTimeLocal: `${date} ${time}`, seats: DEMO_DEPARTURES[name].seats })),
+    ),
+  );
+  if (sessions.length) await engine.availability.createBatch(sessions, SYSTEM_ACTOR);
 }

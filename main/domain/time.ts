@@ -12,8 +12,28 @@ export function toIso(ms: number): string {
   return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+const LOCAL_CACHE_SIZE = 20_000;
+const localCache = new Map<string, string>();
+
+/**
+ * Same output as toFormat(LOCAL_FORMAT). Listing sessions formats the same few thousand
+ * departures over and over and luxon's zone lookup is the slow part, so results are memoised
+ * (exact: an instant and a zone name always give the same wall-clock time).
+ */
 export function toLocal(ms: number, zone: string): string {
-  return DateTime.fromMillis(ms, { zone }).toFormat(LOCAL_FORMAT);
+  const key = `${zone}|${ms}`;
+  const cached = localCache.get(key);
+  if (cached !== undefined) return cached;
+  const dt = DateTime.fromMillis(ms, { zone });
+  const text =
+    !dt.isValid || dt.year < 1000 || dt.year > 9999
+      ? dt.toFormat(LOCAL_FORMAT)
+      : `${pad(dt.year, 4)}-${pad(dt.month)}-${pad(dt.day)} ${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`;
+  if (localCache.size >= LOCAL_CACHE_SIZE) localCache.clear();
+  localCache.set(key, text);
+  return text;
 }
 
 const LOCAL_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?)?$/;
@@ -33,7 +53,19 @@ export function fromLocal(text: string, zone: string, field = 'time'): number {
   if (dt.year !== parts.year || dt.month !== parts.month || dt.day !== parts.day || dt.hour !== parts.hour || dt.minute !== parts.minute) {
     throw new DomainError('INVALID_TIME', `${field} "${text}" does not exist in ${zone} (the clocks skip it)`);
   }
-  return dt.toMillis();
+  return firstOccurrence(dt);
+}
+
+/** luxon picks either occurrence of a repeated wall-clock time depending on the zone; take the earlier one. */
+function firstOccurrence(dt: DateTime): number {
+  const ms = dt.toMillis();
+  for (const shift of [2 * 3_600_000, 3_600_000, 1_800_000]) {
+    const earlier = DateTime.fromMillis(ms - shift, { zone: dt.zone });
+    if (earlier.year === dt.year && earlier.month === dt.month && earlier.day === dt.day && earlier.hour === dt.hour && earlier.minute === dt.minute && earlier.second === dt.second) {
+      return earlier.toMillis();
+    }
+  }
+  return ms;
 }
 
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
