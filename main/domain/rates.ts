@@ -188,9 +188,12 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
     async removeProduct(rateId: number, productCode: string, actor: Actor): Promise<Rate> {
       await ctx.write(actor, async (tx) => {
         await rowOrThrow(tx.db, rateId);
-        await products.rowOrThrow(tx.db, productCode);
+        // Terms of a product archived since can still be removed, so no live-product check first.
         const removed = await tx.db.deleteFrom('rate_products').where('rate_id', '=', rateId).where('product_code', '=', productCode).executeTakeFirst();
-        if (Number(removed.numDeletedRows) === 0) throw new DomainError('NOT_FOUND', `Rate ${rateId} has no terms for product ${productCode}`);
+        if (Number(removed.numDeletedRows) === 0) {
+          await products.rowOrThrow(tx.db, productCode);
+          throw new DomainError('NOT_FOUND', `Rate ${rateId} has no terms for product ${productCode}`);
+        }
         await tx.db.updateTable('rates').set({ updated_at: tx.now }).where('id', '=', rateId).execute();
         await tx.log('rate', rateId, 'remove_product', { productCode });
       });

@@ -35,13 +35,15 @@ export function createResellers(ctx: EngineContext, rates: RatesService) {
     return row;
   }
 
-  async function setRate(resellerId: number, rateId: number | null, action: string, actor: Actor, check: (current: number | null) => void): Promise<Reseller> {
+  /** Checks rate and reseller inside the write, so a rate deleted meanwhile is a 404, not a broken reference. */
+  async function setRate(rateId: number, resellerId: number, attach: boolean, actor: Actor): Promise<Reseller> {
     await ctx.write(actor, async (tx) => {
+      await rates.rowOrThrow(tx.db, rateId);
       const row = await tx.db.selectFrom('resellers').select(['id', 'rate_id']).where('id', '=', resellerId).executeTakeFirst();
       if (!row) throw new DomainError('NOT_FOUND', `Reseller ${resellerId} was not found`);
-      check(row.rate_id);
-      await tx.db.updateTable('resellers').set({ rate_id: rateId }).where('id', '=', resellerId).execute();
-      await tx.log('reseller', resellerId, action, { rateId });
+      if (!attach && row.rate_id !== rateId) throw new DomainError('NOT_FOUND', `Reseller ${resellerId} is not on rate ${rateId}`);
+      await tx.db.updateTable('resellers').set({ rate_id: attach ? rateId : null }).where('id', '=', resellerId).execute();
+      await tx.log('reseller', resellerId, attach ? 'attach_rate' : 'detach_rate', { rateId });
     });
     return toApi(await rowOrThrow(resellerId));
   }
@@ -63,16 +65,12 @@ export function createResellers(ctx: EngineContext, rates: RatesService) {
 
     /** Puts the reseller on the rate (a reseller has one rate; attaching moves it from its old one). */
     async attachRate(rateId: number, resellerId: number, actor: Actor): Promise<Reseller> {
-      await rates.rowOrThrow(ctx.db, rateId);
-      return setRate(resellerId, rateId, 'attach_rate', actor, () => {});
+      return setRate(rateId, resellerId, true, actor);
     },
 
     /** Takes the reseller off the rate; refused (404) when the reseller is not on that rate. */
     async detachRate(rateId: number, resellerId: number, actor: Actor): Promise<Reseller> {
-      await rates.rowOrThrow(ctx.db, rateId);
-      return setRate(resellerId, null, 'detach_rate', actor, (current) => {
-        if (current !== rateId) throw new DomainError('NOT_FOUND', `Reseller ${resellerId} is not on rate ${rateId}`);
-      });
+      return setRate(rateId, resellerId, false, actor);
     },
   };
 }

@@ -128,7 +128,10 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
   }
 
   async function rowOrThrow(db: Kysely<Database>, code: string): Promise<VouchersTable> {
-    const row = await db.selectFrom('vouchers').selectAll().where('code', '=', code.trim().toUpperCase()).executeTakeFirst();
+    // Upper-case first (TourDesk's own codes); as given too, for codes another writer stored otherwise.
+    const wanted = code.trim();
+    const rows = await db.selectFrom('vouchers').selectAll().where('code', 'in', [wanted.toUpperCase(), wanted]).execute();
+    const row = rows.find((r) => r.code === wanted.toUpperCase()) ?? rows[0];
     if (!row) throw new DomainError('NOT_FOUND', `Voucher ${code} was not found`);
     return row;
   }

@@ -184,6 +184,42 @@ describe('rate products', () => {
   });
 });
 
+describe('rate products of archived products', () => {
+  it('still shows and can remove the terms of a product archived after it was put on a rate', async () => {
+    const gone = (await t.call('POST', '/v1/products', { body: aProduct({ name: 'Soon Archived' }) })).body.product.productCode;
+    const rate = await createRate({ name: 'Outlived', productRates: [aPercentRateFor(gone)] });
+    expect((await t.call('DELETE', `/v1/products/${gone}`)).status).toBe(200);
+    expect((await t.call('GET', `/v1/rates/${rate.rateId}`)).body.rate.productRates.map((p: any) => p.productCode)).toEqual([gone]);
+    const removed = await t.call('DELETE', `/v1/rates/${rate.rateId}/products/${gone}`);
+    expect(removed.status).toBe(200);
+    expect(removed.body.rate.productRates).toEqual([]);
+  });
+});
+
+describe('rates in the OpenAPI document', () => {
+  it('lists every rate, reseller and voucher operation', async () => {
+    const doc = (await t.call('GET', '/v1/openapi.json')).body;
+    for (const [path, method] of [
+      ['/v1/rates/search', 'get'],
+      ['/v1/rates/{rateId}', 'get'],
+      ['/v1/rates', 'post'],
+      ['/v1/rates/{rateId}', 'put'],
+      ['/v1/rates/{rateId}', 'delete'],
+      ['/v1/rates/{rateId}/products/{productCode}', 'put'],
+      ['/v1/rates/{rateId}/products/{productCode}', 'delete'],
+      ['/v1/rates/{rateId}/resellers/{resellerId}', 'put'],
+      ['/v1/rates/{rateId}/resellers/{resellerId}', 'delete'],
+      ['/v1/resellers', 'get'],
+      ['/v1/vouchers', 'get'],
+      ['/v1/vouchers', 'post'],
+      ['/v1/vouchers/{voucherCode}', 'get'],
+    ]) {
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+    expect(JSON.stringify(doc.paths['/v1/rates'].post.requestBody)).toContain('PERCENTAGE');
+  });
+});
+
 describe('rate search', () => {
   it('finds rates by name and by product, pages them, and answers an empty list when nothing matches', async () => {
     const a = await createRate({ name: 'Zeta Search One', productRates: [aNetRateFor(walk)] });

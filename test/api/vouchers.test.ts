@@ -127,6 +127,11 @@ describe('creating vouchers', () => {
     expect((await get('TAKEN01')).value).toBe(50);
   });
 
+  it('also finds a code another writer stored in lower case', async () => {
+    t.engine.ctx.sqlite.prepare("INSERT INTO vouchers (code, value_type, value_minor, currency, issue_at, created_at, updated_at) VALUES ('gift-lower', 'VALUE', 1000, 'AUD', 0, 0, 0)").run();
+    expect(await get('gift-lower')).toMatchObject({ code: 'gift-lower', value: 10, status: 'ISSUED' });
+  });
+
   it('answers 404 with the envelope for an unknown code', async () => {
     const res = await t.call('GET', '/v1/vouchers/NOSUCHCODE');
     expect(res.status).toBe(404);
