@@ -5,15 +5,20 @@ import { defaultDataDir } from './config';
 import { bootEngine } from './boot';
 import { createServer, LOOPBACK_NAMES } from './api/server';
 import type { Role } from './domain/apiKeys';
+import { SYSTEM_ACTOR } from './domain/context';
+import { voucherBodySchema } from './api/schemas/vouchers';
 
 const HELP = `tourdesk — offline-first check-in and manifests for tour operators
 
 Usage:
   tourdesk serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--demo]
                  [--allowed-host NAME]... [--instance N]
-  tourdesk keys create --role supplier|agent|checkin --name "Hotel desk" [--data-dir DIR]
+  tourdesk keys create --role supplier|agent|checkin --name "Hotel desk" [--rate RATE_ID] [--data-dir DIR]
   tourdesk keys list [--data-dir DIR]
   tourdesk keys revoke <key id or prefix> [--data-dir DIR]
+  tourdesk vouchers create --type VALUE|VALUE_LIMITPRODUCT|VALUE_LIMITCATALOG|PERCENT|PERCENT_LIMITPRODUCT|PERCENT_LIMITCATALOG|PRODUCT
+                 [--value N] [--product CODE] [--category ID] [--expiry DATE] [--code CODE]
+                 [--currency XXX] [--notes TEXT] [--reference TEXT] [--data-dir DIR]
 
 Environment: TOURDESK_API_KEY registers that supplier key; TOURDESK_DATA_DIR sets the data folder.`;
 
@@ -28,6 +33,7 @@ export async function main(argv: string[], out: (line: string) => void = console
   }
   if (command === 'serve') return serve(rest, out);
   if (command === 'keys') return keys(rest, out);
+  if (command === 'vouchers') return vouchers(rest, out);
   out(`Unknown command "${command}".\n\n${HELP}`);
   return 1;
 }
@@ -85,15 +91,25 @@ async function keys(args: string[], out: (line: string) => void): Promise<number
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { role: { type: 'string' }, name: { type: 'string' }, 'data-dir': { type: 'string' } },
+    options: { role: { type: 'string' }, name: { type: 'string' }, rate: { type: 'string' }, 'data-dir': { type: 'string' } },
   });
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   const { engine } = await bootEngine({ dataDir, apiKey: process.env.TOURDESK_API_KEY });
   try {
     if (sub === 'create') {
       if (!values.role || !values.name) throw new UsageError('keys create needs --role and --name');
+      const rateId = values.rate === undefined ? null : Number(values.rate);
+      if (rateId !== null) {
+        if (values.role !== 'agent') throw new UsageError('--rate is for agent keys only');
+        if (!Number.isSafeInteger(rateId) || rateId <= 0) throw new UsageError(`--rate ${values.rate} is not a rate id`);
+        await engine.rates.rowOrThrow(engine.ctx.db, rateId); // an unknown rate stops us before a key exists
+      }
       const { id, key } = await engine.apiKeys.create({ role: values.role as Role, name: values.name });
-      out(`Created ${values.role} key ${id} "${values.name}". Keep it safe; it is shown only now:\n${key}`);
+      if (rateId !== null) {
+        const resellerId = (await engine.apiKeys.list()).find((k) => k.id === id)!.resellerId!;
+        await engine.resellers.attachRate(rateId, resellerId, SYSTEM_ACTOR);
+      }
+      out(`Created ${values.role} key ${id} "${values.name}"${rateId === null ? '' : ` on rate ${rateId}`}. Keep it safe; it is shown only now:\n${key}`);
     } else if (sub === 'list') {
       for (const k of await engine.apiKeys.list()) {
         out(`${k.id}\t${k.prefix}…\t${k.role}\t${k.name}${k.resellerName ? ` (agent: ${k.resellerName})` : ''}${k.revoked ? '\tREVOKED' : ''}`);
@@ -105,6 +121,50 @@ async function keys(args: string[], out: (line: string) => void): Promise<number
     } else {
       throw new UsageError('keys takes create, list or revoke');
     }
+  } finally {
+    await engine.close();
+  }
+  return 0;
+}
+
+async function vouchers(args: string[], out: (line: string) => void): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'create') throw new UsageError('vouchers takes create');
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      type: { type: 'string' },
+      value: { type: 'string' },
+      product: { type: 'string' },
+      category: { type: 'string' },
+      expiry: { type: 'string' },
+      code: { type: 'string' },
+      currency: { type: 'string' },
+      notes: { type: 'string' },
+      reference: { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
+  });
+  if (!values.type) throw new UsageError('vouchers create needs --type');
+  // The same schema as POST /v1/vouchers, so the CLI and the API accept exactly the same vouchers.
+  const parsed = voucherBodySchema.safeParse({
+    valueType: values.type,
+    value: values.value,
+    productCode: values.product,
+    categoryId: values.category,
+    expiryDate: values.expiry,
+    code: values.code,
+    currency: values.currency,
+    internalNotes: values.notes,
+    internalReference: values.reference,
+  });
+  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  const { engine } = await bootEngine({ dataDir, apiKey: process.env.TOURDESK_API_KEY });
+  try {
+    const voucher = await engine.vouchers.create(parsed.data, SYSTEM_ACTOR);
+    const worth = voucher.value === undefined ? `product ${voucher.productCode}` : voucher.valueType.startsWith('PERCENT') ? `${voucher.value}%` : `${voucher.value} ${voucher.currency}`;
+    out(`Created voucher ${voucher.code} (${voucher.valueType}, ${worth}${voucher.expiryDate ? `, expires ${voucher.expiryDate}` : ''}).`);
   } finally {
     await engine.close();
   }

@@ -95,6 +95,7 @@ export async function loadDemo(engine: Engine): Promise<void> {
   });
   for (const product of DEMO_PRODUCTS) await engine.products.create(product, SYSTEM_ACTOR);
   await loadDemoSessions(engine);
+  await loadDemoCommerce(engine);
 }
 
 /** Daily departures of the demo's INVENTORY products: local start times and seats, by product name. */
@@ -121,4 +122,58 @@ export async function loadDemoSessions(engine: Engine, days = 7): Promise<void> 
     ),
   );
   if (sessions.length) await engine.availability.createBatch(sessions, SYSTEM_ACTOR);
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A rate with a NET_RATE and a PERCENT product, an agent key on it (listed by `keys list`; its
+ * plaintext is not printed), and vouchers: an ISSUED one of each value type that needs no category,
+ * and an EXPIRED one. Categories and redemptions arrive with other modules, so there is no
+ * *_LIMITCATALOG or partly redeemed voucher here.
+ */
+export async function loadDemoCommerce(engine: Engine): Promise<void> {
+  const products = await engine.products.search({ limit: 100, offset: 0 });
+  const code = (name: string) => products.find((p) => p.name === name)?.productCode;
+  const cruise = code('Harbour Sunset Cruise');
+  const rainforest = code('Rainforest Day Tour');
+  const museum = code('City Museum Pass');
+  if (!cruise || !rainforest || !museum) return;
+  const rate = await engine.rates.create(
+    {
+      name: 'Hotel concierge desks',
+      productRates: [
+        {
+          productCode: cruise,
+          commissionType: 'NET_RATE',
+          netRates: [
+            { priceOptionLabel: 'Adult', netPrice: 71.2 },
+            { priceOptionLabel: 'Child', netPrice: 36 },
+            { priceOptionLabel: 'Family (2+2)', netPrice: 192 },
+          ],
+        },
+        { productCode: rainforest, commissionType: 'PERCENT', percentageCommission: 15, percentageIncludeExtras: false },
+      ],
+    },
+    SYSTEM_ACTOR,
+  );
+  const agent = await engine.apiKeys.create({ role: 'agent', name: 'Harbourview Hotel concierge' }, SYSTEM_ACTOR);
+  const resellerId = (await engine.apiKeys.list()).find((k) => k.id === agent.id)?.resellerId;
+  if (resellerId) await engine.resellers.attachRate(rate.rateId, resellerId, SYSTEM_ACTOR);
+
+  const now = engine.clock.now().getTime();
+  const inAYear = new Date(now + 365 * DAY_MS).toISOString();
+  const vouchers = [
+    { code: 'WELCOME50', valueType: 'VALUE', value: 50, expiryDate: inAYear, internalNotes: 'Welcome gift for returning guests' },
+    { code: 'CRUISE20', valueType: 'VALUE_LIMITPRODUCT', value: 20, productCode: cruise, expiryDate: inAYear },
+    { code: 'SPRING10', valueType: 'PERCENT', value: 10, expiryDate: inAYear, internalReference: 'HARBOURVIEW' },
+    { code: 'RAIN15', valueType: 'PERCENT_LIMITPRODUCT', value: 15, productCode: rainforest },
+    { code: 'MUSEUMFREE', valueType: 'PRODUCT', productCode: museum, internalNotes: 'Prize for the school quiz' },
+  ] as const;
+  for (const voucher of vouchers) await engine.vouchers.create(voucher, SYSTEM_ACTOR);
+  await engine.vouchers.create(
+    { code: 'WINTER25', valueType: 'VALUE', value: 25, expiryDate: new Date(now - 30 * DAY_MS).toISOString(), internalNotes: 'Last winter’s promotion' },
+    SYSTEM_ACTOR,
+    { allowPastExpiry: true },
+  );
 }

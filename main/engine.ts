@@ -5,6 +5,9 @@ import { createCompanies } from './domain/companies';
 import { createProducts } from './domain/products';
 import { createAvailability } from './domain/availability';
 import { createResources } from './domain/resources';
+import { createRates } from './domain/rates';
+import { createResellers } from './domain/resellers';
+import { createVouchers } from './domain/vouchers';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -33,6 +36,9 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const apiKeys = createApiKeys(ctx);
   const availability = createAvailability(ctx, { companies, products });
   const resources = createResources(ctx, { companies, availability });
+  const rates = createRates(ctx, products);
+  const resellers = createResellers(ctx, rates);
+  const vouchers = createVouchers(ctx, companies);
   return {
     ctx,
     clock,
@@ -42,6 +48,9 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     apiKeys,
     availability,
     resources,
+    rates,
+    resellers,
+    vouchers,
     close: () => db.close(),
   };
 }

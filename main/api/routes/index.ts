@@ -4,6 +4,9 @@ import { registerCompanyRoutes } from './companies';
 import { registerProductRoutes } from './products';
 import { registerAvailabilityRoutes } from './availability';
 import { registerResourceRoutes } from './resources';
+import { registerRateRoutes } from './rates';
+import { registerResellerRoutes } from './resellers';
+import { registerVoucherRoutes } from './vouchers';
 
 /** Every resource's routes, one module each. */
 export function registerAllRoutes(host: RouteHost): void {
@@ -12,4 +15,7 @@ export function registerAllRoutes(host: RouteHost): void {
   registerProductRoutes(host);
   registerAvailabilityRoutes(host);
   registerResourceRoutes(host);
+  registerRateRoutes(host);
+  registerResellerRoutes(host);
+  registerVoucherRoutes(host);
 }
