@@ -3,6 +3,11 @@ import { createContext, sequenceIds, systemClock, type Clock, type IdGenerator, 
 import { createApiKeys } from './domain/apiKeys';
 import { createCompanies } from './domain/companies';
 import { createProducts } from './domain/products';
+import { createCategories } from './domain/categories';
+import { createExtras } from './domain/extras';
+import { createPickups } from './domain/pickups';
+import { createPartnerConnect } from './domain/partnerConnect';
+import { createProductImages } from './domain/productImages';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -29,6 +34,11 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const companies = createCompanies(ctx);
   const products = createProducts(ctx, companies);
   const apiKeys = createApiKeys(ctx);
+  const categories = createCategories(ctx, products);
+  const extras = createExtras(ctx, companies);
+  const pickups = createPickups(ctx, products);
+  const partnerConnect = createPartnerConnect(ctx, products);
+  const productImages = createProductImages(ctx, products);
   return {
     ctx,
     clock,
@@ -36,6 +46,11 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     companies,
     products,
     apiKeys,
+    categories,
+    extras,
+    pickups,
+    partnerConnect,
+    productImages,
     close: () => db.close(),
   };
 }
