@@ -56,16 +56,13 @@ export async function renderVariants(bytes: Buffer) {
   if (!format || !meta.width || !meta.height) throw notAnImage();
   if (meta.width * meta.height > MAX_IMAGE_PIXELS) throw new DomainError('PAYLOAD_TOO_LARGE', `An image may have at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`);
   try {
+    // Decode and shrink the original once (EXIF orientation applied); the smaller variants are
+    // resized from those 1280 px pixels rather than from the full-size original.
+    const fit = (size: number) => ({ width: size, height: size, fit: 'inside' as const, withoutEnlargement: true });
+    const large = await input.rotate().resize(fit(IMAGE_VARIANTS[0])).raw().toBuffer({ resolveWithObject: true });
+    const raw = { raw: { width: large.info.width, height: large.info.height, channels: large.info.channels } };
     const variants = await Promise.all(
-      IMAGE_VARIANTS.map(async (size) => ({
-        size,
-        data: await input
-          .clone()
-          .rotate() // honour EXIF orientation
-          .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
-          .toFormat(format.variant)
-          .toBuffer(),
-      })),
+      IMAGE_VARIANTS.map(async (size) => ({ size, data: await sharp(large.data, raw).resize(fit(size)).toFormat(format.variant).toBuffer() })),
     );
     const oriented = (meta.orientation ?? 1) >= 5;
     return { format, width: oriented ? meta.height : meta.width, height: oriented ? meta.width : meta.height, variants };

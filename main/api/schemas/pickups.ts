@@ -20,7 +20,6 @@ const uniqueNames = {
 };
 
 const listFields = {
-  id: opt(z.unknown()),
   additionalNotes: opt(text(5000)),
   otherLocationInstructions: opt(text(5000)),
   pickupLocations: opt(z.array(pickupLocationSchema).max(500, 'at most 500 locations')),
