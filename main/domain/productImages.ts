@@ -45,10 +45,10 @@ const notAnImage = () => new DomainError('VALIDATION_ERROR', 'The upload is not 
 export async function renderVariants(bytes: Buffer) {
   if (bytes.length === 0) throw new DomainError('VALIDATION_ERROR', 'The upload is empty');
   if (bytes.length > MAX_IMAGE_BYTES) throw new DomainError('PAYLOAD_TOO_LARGE', `An image may be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
-  const input = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
   let meta: sharp.Metadata;
   try {
-    meta = await input.metadata();
+    // The header alone (no pixels decoded), so an oversize canvas is named as such below.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
     throw notAnImage();
   }
@@ -59,6 +59,7 @@ export async function renderVariants(bytes: Buffer) {
     // Decode and shrink the original once (EXIF orientation applied); the smaller variants are
     // resized from those 1280 px pixels rather than from the full-size original.
     const fit = (size: number) => ({ width: size, height: size, fit: 'inside' as const, withoutEnlargement: true });
+    const input = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
     const large = await input.rotate().resize(fit(IMAGE_VARIANTS[0])).raw().toBuffer({ resolveWithObject: true });
     const raw = { raw: { width: large.info.width, height: large.info.height, channels: large.info.channels } };
     const variants = await Promise.all(

@@ -79,6 +79,41 @@ describe('product images', () => {
     expect(t.engine.ctx.sqlite.prepare('SELECT original_name FROM product_images WHERE id = ?').get(img.id)).toEqual({ original_name: 'small boat.jpg' });
   });
 
+  it('measures the longest side of a portrait image, and applies EXIF orientation before resizing', async () => {
+    const product = await createProduct();
+    const portrait = await sharp({ create: { width: 1000, height: 2000, channels: 3, background: '#205020' } }).png().toBuffer();
+    const tall = (await uploadRaw(product.productCode, portrait, 'image/png')).body.img;
+    expect(await sizeOf((await fetchMedia(tall.largeSizeUrl)).rawPayload)).toEqual([640, 1280]);
+    expect(await sizeOf((await fetchMedia(tall.thumbnailUrl)).rawPayload)).toEqual([120, 240]);
+    // Stored 400×200 with orientation 6 (rotate 90°): a viewer shows it 200×400.
+    const rotated = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#802020' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    const img = (await uploadRaw(product.productCode, rotated, 'image/jpeg')).body.img;
+    expect(await sizeOf((await fetchMedia(img.thumbnailUrl)).rawPayload)).toEqual([120, 240]);
+    expect(t.engine.ctx.sqlite.prepare('SELECT width, height FROM product_images WHERE id = ?').get(img.id)).toEqual({ width: 200, height: 400 });
+  });
+
+  it('keeps a GIF original and serves its variants as PNG', async () => {
+    const product = await createProduct();
+    const gif = await sharp({ create: { width: 600, height: 300, channels: 3, background: '#2040a0' } }).gif().toBuffer();
+    const img = (await uploadRaw(product.productCode, gif, 'image/gif', 'anim.gif')).body.img;
+    expect(img.itemUrl).toMatch(/\/original\.gif$/);
+    expect((await fetchMedia(img.itemUrl)).headers['content-type']).toBe('image/gif');
+    const medium = await fetchMedia(img.mediumSizeUrl);
+    expect(medium.headers['content-type']).toBe('image/png');
+    expect(await sizeOf(medium.rawPayload)).toEqual([480, 240]);
+  });
+
+  it('refuses an image over 60 megapixels with 400 PAYLOAD_TOO_LARGE and stores nothing', async () => {
+    const product = await createProduct();
+    const huge = await sharp({ create: { width: 8000, height: 7600, channels: 3, background: '#000' } }).greyscale().png({ compressionLevel: 9 }).toBuffer();
+    const before = [t.snapshot(...TABLES), mediaFiles()];
+    const res = await uploadRaw(product.productCode, huge, 'image/png');
+    expect(res.status).toBe(400);
+    expect(res.body.requestStatus.error.errorCode).toBe('PAYLOAD_TOO_LARGE');
+    expect(res.body.requestStatus.error.errorMessage).toContain('megapixels');
+    expect([t.snapshot(...TABLES), mediaFiles()]).toEqual(before);
+  });
+
   it('keeps images in upload order on the product', async () => {
     const product = await createProduct();
     const first = (await uploadRaw(product.productCode, jpeg300x200, 'image/jpeg')).body.img;
