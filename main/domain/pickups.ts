@@ -170,3 +170,17 @@ export function createPickups(ctx: EngineContext, products: ProductsService) {
 }
 
 export type PickupsService = ReturnType<typeof createPickups>;
+
+/**
+ * The spec's rule for a booking item's pickupLocation.locationName: a name from the product's list
+ * (matched ignoring case and surrounding spaces) gives that location; another name is kept as free
+ * text only when the list sets otherLocationInstructions; otherwise, and when the product has no
+ * pickups, the choice is ignored (null).
+ */
+export function choosePickupLocation(list: PickupList | null, locationName: string | null | undefined): PickupLocation | null {
+  const wanted = locationName?.trim();
+  if (!list || !wanted) return null;
+  const match = list.pickupLocations.find((l) => l.locationName.trim().toLowerCase() === wanted.toLowerCase());
+  if (match) return match;
+  return list.otherLocationInstructions ? { locationName: wanted } : null;
+}

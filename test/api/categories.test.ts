@@ -137,6 +137,10 @@ describe('categories', () => {
     expect(listed.body.products.map((p: any) => p.name)).toEqual(['Second Walk', 'First Walk']);
     expect(listed.body.products[0].priceOptions.map((o: any) => o.label)).toEqual(['Adult', 'Child']);
     expect((await t.call('GET', `/v1/categories/${category.id}/products?limit=1&offset=1`)).body.products.map((p: any) => p.name)).toEqual(['First Walk']);
+    const clamped = await t.call('GET', `/v1/categories/${category.id}/products/?limit=100000`);
+    expect(clamped.status).toBe(200);
+    expect(clamped.body.products).toHaveLength(2);
+    expect((await t.call('GET', `/v1/categories/${category.id}/products?limit=-2`)).status).toBe(400);
   });
 
   it('removes a product from a category; removing one that is not in it is a 404 that changes nothing', async () => {
