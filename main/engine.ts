@@ -8,6 +8,11 @@ import { createResources } from './domain/resources';
 import { createRates } from './domain/rates';
 import { createResellers } from './domain/resellers';
 import { createVouchers } from './domain/vouchers';
+import { createCategories } from './domain/categories';
+import { createExtras } from './domain/extras';
+import { createPickups } from './domain/pickups';
+import { createPartnerConnect } from './domain/partnerConnect';
+import { createProductImages } from './domain/productImages';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -39,6 +44,11 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const rates = createRates(ctx, products);
   const resellers = createResellers(ctx, rates);
   const vouchers = createVouchers(ctx, companies);
+  const categories = createCategories(ctx, products);
+  const extras = createExtras(ctx, companies);
+  const pickups = createPickups(ctx, products);
+  const partnerConnect = createPartnerConnect(ctx, products);
+  const productImages = createProductImages(ctx, products);
   return {
     ctx,
     clock,
@@ -51,6 +61,11 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     rates,
     resellers,
     vouchers,
+    categories,
+    extras,
+    pickups,
+    partnerConnect,
+    productImages,
     close: () => db.close(),
   };
 }

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { Engine } from '../engine';
 import { FailedKeyLimiter } from './auth';
 import { errorBody, toErrorResponse } from './envelope';
@@ -79,8 +79,10 @@ export async function createServer(options: ServerOptions): Promise<TourDeskServ
   registerAllRoutes({ app, engine: options.engine, registry, limiter: new FailedKeyLimiter() });
 
   if (options.engine.ctx.dataDir) {
+    // Created now, so /media works for the first image uploaded after start (no key: images are public).
     const mediaDir = `${options.engine.ctx.dataDir}/media`;
-    if (existsSync(mediaDir)) await app.register(fastifyStatic, { root: mediaDir, prefix: '/media/', decorateReply: false, index: false });
+    mkdirSync(mediaDir, { recursive: true });
+    await app.register(fastifyStatic, { root: mediaDir, prefix: '/media/', decorateReply: false, index: false });
   }
   if (options.webRoot && existsSync(options.webRoot)) {
     await app.register(fastifyStatic, { root: options.webRoot, prefix: '/', decorateReply: false, wildcard: false });

@@ -7,6 +7,7 @@ import { DomainError } from './errors';
 import { fromMinor, toMinor } from './money';
 import { isValidTimezone, toIso } from './time';
 import { LIVE_STATUSES } from './statuses';
+import { imageToApi } from './productImages';
 
 
 type Kind = 'str' | 'int' | 'bool' | 'float' | 'money';
@@ -114,15 +115,7 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
       Object.assign(product, JSON.parse(row.details_json));
       product.priceOptions = options.filter((o) => o.product_code === row.product_code).map((o) => priceOptionToApi(o, row.currency));
       product.extras = extras.filter((e) => e.product_code === row.product_code).map((e) => ({ id: e.extra_id }));
-      product.images = images
-        .filter((i) => i.product_code === row.product_code)
-        .map((i) => ({
-          id: i.id,
-          itemUrl: `/media/${i.file_stem}/original`,
-          largeSizeUrl: `/media/${i.file_stem}/1280`,
-          mediumSizeUrl: `/media/${i.file_stem}/480`,
-          thumbnailUrl: `/media/${i.file_stem}/240`,
-        }));
+      product.images = images.filter((i) => i.product_code === row.product_code).map(imageToApi);
       product.supplierId = company.id;
       product.supplierName = company.companyName;
       product.supplierAlias = company.alias;

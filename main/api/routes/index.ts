@@ -7,6 +7,11 @@ import { registerResourceRoutes } from './resources';
 import { registerRateRoutes } from './rates';
 import { registerResellerRoutes } from './resellers';
 import { registerVoucherRoutes } from './vouchers';
+import { registerCategoryRoutes } from './categories';
+import { registerExtraRoutes } from './extras';
+import { registerPickupRoutes } from './pickups';
+import { registerPartnerConnectRoutes } from './partnerConnect';
+import { registerProductImageRoutes } from './productImages';
 
 /** Every resource's routes, one module each. */
 export function registerAllRoutes(host: RouteHost): void {
@@ -18,4 +23,9 @@ export function registerAllRoutes(host: RouteHost): void {
   registerRateRoutes(host);
   registerResellerRoutes(host);
   registerVoucherRoutes(host);
+  registerCategoryRoutes(host);
+  registerExtraRoutes(host);
+  registerPickupRoutes(host);
+  registerPartnerConnectRoutes(host);
+  registerProductImageRoutes(host);
 }
