@@ -112,6 +112,8 @@ export interface ProductsTable {
   created_at: number;
   updated_at: number;
   deleted_at: Nullable<number>;
+  /** 20261123_40: refuse bookings missing required booking fields (TourDesk extension). */
+  enforce_required_fields?: Bool;
 }
 export interface PriceOptionsTable {
   id: number;
@@ -315,6 +317,8 @@ export interface VouchersTable {
   internal_reference: Nullable<string>;
   created_at: number;
   updated_at: number;
+  /** 20261123_40: the booking item that issued this voucher (gift cards). */
+  source_item_id?: Nullable<number>;
 }
 export interface VoucherRedemptionsTable {
   id: number;

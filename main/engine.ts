@@ -3,6 +3,8 @@ import { createContext, sequenceIds, systemClock, type Clock, type IdGenerator, 
 import { createApiKeys } from './domain/apiKeys';
 import { createCompanies } from './domain/companies';
 import { createProducts } from './domain/products';
+import { createCustomers } from './domain/customers';
+import { createBookings } from './domain/bookings';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -29,6 +31,8 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const companies = createCompanies(ctx);
   const products = createProducts(ctx, companies);
   const apiKeys = createApiKeys(ctx);
+  const customers = createCustomers(ctx);
+  const bookings = createBookings(ctx, { companies, products });
   return {
     ctx,
     clock,
@@ -36,6 +40,8 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     companies,
     products,
     apiKeys,
+    customers,
+    bookings,
     close: () => db.close(),
   };
 }

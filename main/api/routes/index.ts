@@ -2,10 +2,14 @@ import type { RouteHost } from '../route';
 import { registerSystemRoutes } from './system';
 import { registerCompanyRoutes } from './companies';
 import { registerProductRoutes } from './products';
+import { registerCustomerRoutes } from './customers';
+import { registerBookingRoutes } from './bookings';
 
 /** Every resource's routes, one module each. */
 export function registerAllRoutes(host: RouteHost): void {
   registerSystemRoutes(host);
   registerCompanyRoutes(host);
   registerProductRoutes(host);
+  registerCustomerRoutes(host);
+  registerBookingRoutes(host);
 }
