@@ -250,6 +250,8 @@ export interface BookingsTable {
   cancelled_at: Nullable<number>;
 }
 export interface BookingItemsTable {
+  /** 20261123_40: JSON array of the item's tax lines as priced. */
+  taxes_json?: Nullable<string>;
   id: number;
   order_number: string;
   position: number;

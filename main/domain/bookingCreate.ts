@@ -146,6 +146,7 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
         total_quantity: item.totalQuantity,
         seats_held: item.seatsHeld,
         pickup_json: item.pickup ? JSON.stringify(item.pickup) : null,
+        taxes_json: item.taxes.length ? JSON.stringify(item.taxes) : null,
       })
       .execute();
     if (item.quantities.length) {

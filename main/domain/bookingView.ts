@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema';
 import type { Company } from './companies';
 import { customerToApi } from './customers';
 import { fromMinor } from './money';
+import type { TaxLine } from './pricing';
 import { toIso, toLocal } from './time';
 import { voucherState } from './voucherBalance';
 
@@ -107,6 +108,9 @@ export async function loadBookings(db: Kysely<Database>, orderNumbers: string[],
           const itemCode = codes.find((c) => c.item_id === item.id);
           if (itemCode) out.barcode = itemCode.code;
           if (item.pickup_json) out.pickupLocation = JSON.parse(item.pickup_json);
+          if (item.taxes_json) {
+            out.taxes = (JSON.parse(item.taxes_json) as TaxLine[]).map(({ amountMinor, ...line }) => ({ ...line, amount: money(amountMinor) }));
+          }
           out.vouchers = issued
             .filter((v) => v.source_item_id === item.id)
             .map((v) => {
