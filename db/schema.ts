@@ -252,6 +252,8 @@ export interface BookingsTable {
 export interface BookingItemsTable {
   /** 20261123_40: JSON array of the item's tax lines as priced. */
   taxes_json?: Nullable<string>;
+  /** 20261123_40: the agent's commission on the item (minor units), when its rate covers the product. */
+  commission_minor?: Nullable<number>;
   id: number;
   order_number: string;
   position: number;

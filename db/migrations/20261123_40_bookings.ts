@@ -9,6 +9,8 @@ const statements = [
   `ALTER TABLE vouchers ADD COLUMN source_item_id INTEGER`,
   // The item's tax lines as priced (inclusive ones are reported, not added), kept as booked.
   `ALTER TABLE booking_items ADD COLUMN taxes_json TEXT`,
+  // The agent's commission on the item, from its reseller's rate when it has one.
+  `ALTER TABLE booking_items ADD COLUMN commission_minor INTEGER`,
   `CREATE INDEX vouchers_source_order ON vouchers(source_order)`,
   `CREATE INDEX voucher_redemptions_order ON voucher_redemptions(order_number)`,
   `CREATE INDEX order_barcodes_order ON order_barcodes(order_number)`,

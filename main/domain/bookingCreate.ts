@@ -6,6 +6,7 @@ import { DomainError } from './errors';
 import { checkFieldValues, requiredFieldProblems } from './bookingFields';
 import { planItem, type PlannedItem } from './bookingPlan';
 import { applyVouchers } from './bookingVouchers';
+import { commissionsFor } from './bookingCommission';
 import { hasCustomerData, insertCustomer } from './customers';
 import { toMinor } from './money';
 import { parseTimeParam, toLocal } from './time';
@@ -83,6 +84,7 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
   else throw new DomainError('INVALID_STATE', `A new booking can be created as CONFIRMED or PROCESSING (or without status), not ${body.status}`);
 
   await checkSeats(tx, items);
+  const commissions = await commissionsFor(tx.db, tx.actor.role === 'agent' ? tx.actor.resellerId : null, items);
   const { uses } = await applyVouchers(tx.db, body.vouchers ?? [], items.map((i) => ({ productCode: i.product.product_code, subtotalMinor: i.subtotalMinor })), currency, tx.now);
   const totalMinor = items.reduce((sum, i) => sum + i.subtotalMinor, 0) - uses.reduce((sum, u) => sum + u.amountMinor, 0);
 
@@ -147,6 +149,7 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
         seats_held: item.seatsHeld,
         pickup_json: item.pickup ? JSON.stringify(item.pickup) : null,
         taxes_json: item.taxes.length ? JSON.stringify(item.taxes) : null,
+        commission_minor: commissions[item.index],
       })
       .execute();
     if (item.quantities.length) {

@@ -88,6 +88,7 @@ export async function loadBookings(db: Kysely<Database>, orderNumbers: string[],
             totalQuantity: item.total_quantity,
           };
           if (item.all_day) out.allDay = true;
+          if (item.commission_minor !== null && item.commission_minor !== undefined) out.commission = money(item.commission_minor);
           out.quantities = quantities
             .filter((q) => q.item_id === item.id)
             .map((q) => ({ optionId: q.option_id, optionLabel: q.option_label, optionPrice: money(q.option_price_minor), value: q.value }));
@@ -146,6 +147,8 @@ export async function loadBookings(db: Kysely<Database>, orderNumbers: string[],
         return payment;
       });
       const paidMinor = mine.reduce((sum, p) => sum + (p.is_refund ? -p.amount_minor : p.amount_minor), 0);
+      const commissions = items.filter((i) => i.order_number === row.order_number && i.commission_minor !== null && i.commission_minor !== undefined);
+      if (commissions.length) booking.totalCommission = money(commissions.reduce((sum, i) => sum + i.commission_minor!, 0));
       booking.totalAmount = money(row.total_amount_minor);
       booking.totalCurrency = row.currency;
       booking.totalPaid = money(paidMinor);
