@@ -57,6 +57,29 @@ async function checkSeats(tx: Tx, items: PlannedItem[]): Promise<void> {
   }
 }
 
+/** An agent key's own reseller; a supplier key may name one (booking on an agent's behalf). */
+async function resellerOf(tx: Tx, requested: number | undefined): Promise<number | null> {
+  if (tx.actor.role === 'agent') return tx.actor.resellerId;
+  if (requested === undefined) return null;
+  const reseller = await tx.db.selectFrom('resellers').select('id').where('id', '=', requested).executeTakeFirst();
+  if (!reseller) throw new DomainError('VALIDATION_ERROR', `resellerId ${requested} names no reseller`);
+  return reseller.id;
+}
+
+/**
+ * A supplier key may link an existing customer by customer.id (its stored fields are kept);
+ * otherwise the customer data sent becomes a new customer. Agents always create a new one, so an
+ * agent cannot attach or read another party's customer record.
+ */
+async function customerOf(tx: Tx, customer: BookingBody['customer'], nextId: () => number): Promise<number | null> {
+  if (customer?.id !== undefined && tx.actor.role !== 'agent') {
+    const row = await tx.db.selectFrom('customers').select('id').where('id', '=', customer.id).where('anonymised_at', 'is', null).executeTakeFirst();
+    if (!row) throw new DomainError('VALIDATION_ERROR', `customer.id ${customer.id} names no customer`);
+    return row.id;
+  }
+  return hasCustomerData(customer) ? insertCustomer(tx, customer, nextId) : null;
+}
+
 async function takeExternalCode(tx: Tx, productCode: string, orderNumber: string): Promise<string> {
   const row = await tx.db.selectFrom('external_codes').select('code').where('product_code', '=', productCode).where('assigned_to', 'is', null).orderBy((eb) => eb.fn('random', [])).limit(1).executeTakeFirst();
   if (!row) throw new DomainError('CONFLICT', `Product ${productCode} has no external QR codes left; import more codes before booking it`);
@@ -84,7 +107,8 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
   else throw new DomainError('INVALID_STATE', `A new booking can be created as CONFIRMED or PROCESSING (or without status), not ${body.status}`);
 
   await checkSeats(tx, items);
-  const commissions = await commissionsFor(tx.db, tx.actor.role === 'agent' ? tx.actor.resellerId : null, items);
+  const resellerId = await resellerOf(tx, body.resellerId);
+  const commissions = await commissionsFor(tx.db, resellerId, items);
   const { uses } = await applyVouchers(tx.db, body.vouchers ?? [], items.map((i) => ({ productCode: i.product.product_code, subtotalMinor: i.subtotalMinor })), currency, tx.now);
   const totalMinor = items.reduce((sum, i) => sum + i.subtotalMinor, 0) - uses.reduce((sum, u) => sum + u.amountMinor, 0);
 
@@ -95,12 +119,7 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
   if (payments.some((p) => p.amountMinor <= 0)) throw new DomainError('VALIDATION_ERROR', 'payments: every amount must be above 0');
 
   const orderNumber = `T${options.instanceNo}-${String(options.nextOrderSeq()).padStart(5, '0')}`;
-  const customerId =
-    body.customer?.id !== undefined && (await tx.db.selectFrom('customers').select('id').where('id', '=', body.customer.id).where('anonymised_at', 'is', null).executeTakeFirst()) && tx.actor.role !== 'agent'
-      ? body.customer.id
-      : hasCustomerData(body.customer)
-        ? await insertCustomer(tx, body.customer, options.nextId)
-        : null;
+  const customerId = await customerOf(tx, body.customer, options.nextId);
   await tx.db
     .insertInto('bookings')
     .values({
@@ -108,7 +127,7 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
       id: options.nextId(),
       status,
       customer_id: customerId,
-      reseller_id: tx.actor.role === 'agent' ? tx.actor.resellerId : null,
+      reseller_id: resellerId,
       api_key_id: tx.actor.keyId,
       currency,
       total_amount_minor: totalMinor,

@@ -66,6 +66,16 @@ export async function updateBookingRows(tx: Tx, row: BookingsTable, body: Bookin
     }
   }
 
+  const fixed: [keyof BookingUpdateBody, string | null][] = [
+    ['internalNotes', row.internal_notes],
+    ['comments', row.comments],
+    ['sourceChannel', row.source_channel],
+  ];
+  for (const [field, stored] of fixed) {
+    if (body[field] !== undefined && body[field] !== stored) throw refuse(`${field} cannot change`);
+  }
+  if (body.resellerId !== undefined && body.resellerId !== row.reseller_id) throw refuse('resellerId cannot change');
+
   if (body.status !== undefined && body.status !== row.status) {
     checkTransition(row.status, body.status, tx.actor.role);
     if (body.status === 'CANCELLED') await cancelRows(tx, row);

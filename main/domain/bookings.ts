@@ -32,6 +32,12 @@ class QuoteAnswer extends Error {
   }
 }
 
+/** internalNotes are for the supplier only. */
+const forActor = (booking: Booking, actor: Actor): Booking => {
+  if (actor.role === 'agent') delete booking.internalNotes;
+  return booking;
+};
+
 const noOrder = (orderNumber: string) => new DomainError('24', `No order found with order number ${orderNumber}`);
 
 /**
@@ -58,13 +64,13 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
   const service = {
     async get(orderNumber: string, actor: Actor): Promise<Booking> {
       await visibleBooking(ctx.db, orderNumber, actor);
-      return load(ctx.db, orderNumber, ctx.clock.now().getTime());
+      return forActor(await load(ctx.db, orderNumber, ctx.clock.now().getTime()), actor);
     },
 
     async create(body: BookingBody, actor: Actor): Promise<Result> {
       const company = await deps.companies.supplier();
       const { orderNumber, warnings } = await ctx.write(actor, (tx) => createBookingRows(tx, body, company, options(false)));
-      return { booking: await load(ctx.db, orderNumber, ctx.clock.now().getTime()), warnings };
+      return { booking: forActor(await load(ctx.db, orderNumber, ctx.clock.now().getTime()), actor), warnings };
     },
 
     /** Runs the whole create in a transaction that is always rolled back: the same numbers, nothing kept. */
@@ -86,7 +92,7 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
         }));
         const payments = (priced.payments as Record<string, unknown>[]).map(({ id: _id, ...p }) => p);
         const booking = { ...priced, items, payments } as unknown as Booking;
-        return { booking, warnings };
+        return { booking: forActor(booking, actor), warnings };
       }
       throw new Error('unreachable');
     },
@@ -122,13 +128,14 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
         });
       }
       const rows = await q.orderBy('bookings.created_at').orderBy('bookings.order_number').limit(query.limit).offset(query.offset).execute();
-      return loadBookings(ctx.db, rows.map((r) => r.order_number), await deps.companies.supplier(), ctx.clock.now().getTime());
+      const bookings = await loadBookings(ctx.db, rows.map((r) => r.order_number), await deps.companies.supplier(), ctx.clock.now().getTime());
+      return bookings.map((b) => forActor(b, actor));
     },
 
     async update(orderNumber: string, body: BookingUpdateBody, actor: Actor): Promise<Result> {
       const company = await deps.companies.supplier();
       const warnings = await ctx.write(actor, async (tx) => updateBookingRows(tx, await visibleBooking(tx.db, orderNumber, actor), body, company, () => ctx.ids.nextId()));
-      return { booking: await load(ctx.db, orderNumber, ctx.clock.now().getTime()), warnings };
+      return { booking: forActor(await load(ctx.db, orderNumber, ctx.clock.now().getTime()), actor), warnings };
     },
 
     /** A participant's or the order's code, when it belongs to this booking (else 404). */
@@ -164,7 +171,7 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
         }
         await tx.log('booking', orderNumber, 'cancel', { refundMinor: Math.max(0, Number(paid.minor)) });
       });
-      return load(ctx.db, orderNumber, ctx.clock.now().getTime());
+      return forActor(await load(ctx.db, orderNumber, ctx.clock.now().getTime()), actor);
     },
   };
   return service;

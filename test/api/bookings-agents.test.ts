@@ -61,4 +61,17 @@ describe('agent bookings and commission', () => {
     cheap.items[0].amount = 80;
     expect((await agentBook(cheap)).body.booking.items[0].commission).toBe(0);
   });
+
+  it('hides internalNotes from agents, and lets a supplier key book on behalf of a reseller', async () => {
+    const { p, startTime } = await productWithSession();
+    const mine = (await agentBook(aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).body.booking;
+    await t.engine.ctx.sqlite.prepare("UPDATE bookings SET internal_notes = 'VIP' WHERE order_number = ?").run(mine.orderNumber);
+    expect((await t.call('GET', `/v1/bookings/${mine.orderNumber}`)).body.booking.internalNotes).toBe('VIP');
+    expect((await t.call('GET', `/v1/bookings/${mine.orderNumber}`, { role: 'agent' })).body.booking.internalNotes).toBeUndefined();
+    const onBehalf = (await t.call('POST', '/v1/bookings', { body: aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], { resellerId }) })).body.booking;
+    expect(onBehalf).toMatchObject({ resellerId, source: 'INTERNAL' });
+    expect((await t.call('GET', `/v1/bookings/${onBehalf.orderNumber}`, { role: 'agent' })).status).toBe(200);
+    const unknown = await t.call('POST', '/v1/bookings', { body: aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], { resellerId: 42 }) });
+    expect(unknown.status).toBe(400);
+  });
 });

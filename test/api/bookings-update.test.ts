@@ -108,12 +108,14 @@ describe('full replacement of the supported parts', () => {
       { items: [{ ...item, amount: 1 }] },
       { items: [item, item] },
       { items: [{ ...item, participants: [{}, {}, {}] }] },
+      { internalNotes: 'changed' },
+      { comments: 'changed' },
     ];
     for (const attempt of attempts) {
       const before = t.snapshot(...TABLES);
       const res = await put(booking.orderNumber, { ...booking, ...attempt });
       expect(res.status, JSON.stringify(attempt)).toBe(400);
-      expect(res.body.requestStatus.error.errorMessage).toMatch(/items/);
+      expect(res.body.requestStatus.error.errorMessage).toMatch(/items|internalNotes|comments/);
       expect(t.snapshot(...TABLES)).toEqual(before);
     }
   });

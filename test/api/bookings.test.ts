@@ -86,6 +86,14 @@ describe('create and get bookings', () => {
     await expectRefused({ items: [{ ...ok, quantities: [{ optionLabel: 'Adult', value: -1 }] }] }, 400, 'VALIDATION_ERROR');
   });
 
+  it('links an existing customer by id for supplier keys, and refuses an unknown customer id', async () => {
+    const { p, startTime } = await productWithSession();
+    const customer = (await t.call('POST', '/v1/customers', { body: { firstName: 'Known', lastName: 'Person' } })).body.customer;
+    const b = (await book(aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], { customer: { id: customer.id } }))).body.booking;
+    expect(b.customer).toMatchObject({ id: customer.id, name: 'Known Person' });
+    await expectRefused(aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], { customer: { id: 123456789 } }), 400, 'VALIDATION_ERROR', /customer.id 123456789/);
+  });
+
   it('answers errorCode 24 with 404 for a missing order', async () => {
     const res = await t.call('GET', '/v1/bookings/T1-99999');
     expect(res.status).toBe(404);

@@ -53,6 +53,8 @@ export const paymentSchema = z.object({
 
 export const bookingSchema = z.object({
   status: opt(z.enum(BOOKING_STATUSES)),
+  /** Supplier keys only; an agent key's own reseller always wins. */
+  resellerId: opt(idParam),
   customer: opt(customerSchema),
   fields: opt(z.array(bookingFieldSchema).max(200)),
   items: z.array(itemSchema).min(1, 'a booking needs at least one item').max(50),
