@@ -113,7 +113,7 @@ export interface ProductsTable {
   updated_at: number;
   deleted_at: Nullable<number>;
   /** 20261123_40: refuse bookings missing required booking fields (TourDesk extension). */
-  enforce_required_fields?: Bool;
+  enforce_required_fields?: Nullable<Bool>;
 }
 export interface PriceOptionsTable {
   id: number;

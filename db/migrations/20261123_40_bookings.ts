@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
  * announces enforcement), and a gift-card voucher remembers the booking item that issued it, and an item keeps its tax lines.
  */
 const statements = [
-  `ALTER TABLE products ADD COLUMN enforce_required_fields INTEGER NOT NULL DEFAULT 0`,
+  `ALTER TABLE products ADD COLUMN enforce_required_fields INTEGER`,
   `ALTER TABLE vouchers ADD COLUMN source_item_id INTEGER`,
   // The item's tax lines as priced (inclusive ones are reported, not added), kept as booked.
   `ALTER TABLE booking_items ADD COLUMN taxes_json TEXT`,

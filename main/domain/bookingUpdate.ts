@@ -8,6 +8,7 @@ import { resolvePickup } from './bookingPickup';
 import { customerColumns, hasCustomerData, insertCustomer } from './customers';
 import { toMinor } from './money';
 import { refInstant } from './sessionRef';
+import { localDate } from './time';
 
 const refuse = (message: string) => new DomainError('VALIDATION_ERROR', `${message}; PUT changes only status, customer, fields, participant fields, resellerComments, resellerReference and pickupLocation.locationName`);
 
@@ -45,8 +46,11 @@ export async function updateBookingRows(tx: Tx, row: BookingsTable, body: Bookin
       const zone = stored.product_timezone ?? company.timezone;
       const where = `items[${index}]`;
       if (given.productCode && given.productCode !== stored.product_code) throw refuse(`${where}: the product cannot change (${stored.product_code})`);
-      if ((given.startTime || given.startTimeLocal) && !stored.all_day) {
-        if (refInstant({ productCode: stored.product_code, startTime: given.startTime, startTimeLocal: given.startTimeLocal }, zone) !== stored.start_at) throw refuse(`${where}: the session (start time) cannot change`);
+      if (given.startTime || given.startTimeLocal) {
+        const instant = refInstant({ productCode: stored.product_code, startTime: given.startTime, startTimeLocal: given.startTimeLocal }, zone);
+        // An all-day item is named by its date; a session by its exact start.
+        const same = stored.all_day ? localDate(instant, zone) === localDate(stored.start_at, zone) : instant === stored.start_at;
+        if (!same) throw refuse(`${where}: the session (start time) cannot change`);
       }
       if (given.quantities !== undefined) {
         const quantities = await tx.db.selectFrom('booking_item_quantities').selectAll().where('item_id', '=', stored.id).orderBy('position').execute();

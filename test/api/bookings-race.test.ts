@@ -46,3 +46,17 @@ describe('seats under concurrency', () => {
     expect(seats.seats - held.held).toBe(0);
   });
 });
+
+describe('seats across items', () => {
+  it('counts every item of one booking on the same session together', async () => {
+    const product = (await t.call('POST', '/v1/products', { body: aProduct() })).body.product;
+    const startTime = '2030-03-02T00:00:00Z';
+    aSessionRow(t.engine.ctx.sqlite, { productCode: product.productCode, startAt: startTime, seats: 3 });
+    const item = aBooking(product.productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]).items[0];
+    const before = t.snapshot('bookings', 'booking_items');
+    const res = await t.call('POST', '/v1/bookings', { body: { items: [item, item] } });
+    expect(res.status).toBe(409);
+    expect(res.body.requestStatus.error.errorCode).toBe('NO_SEATS');
+    expect(t.snapshot('bookings', 'booking_items')).toEqual(before);
+  });
+});

@@ -132,3 +132,14 @@ describe('full replacement of the supported parts', () => {
     expect(res.body.requestStatus.error.errorCode).toBe('24');
   });
 });
+
+describe('all-day items', () => {
+  it('accepts the same date back on a NO_DATE item and refuses another date', async () => {
+    const p = (await t.call('POST', '/v1/products', { body: aProduct({ bookingMode: 'NO_DATE' }) })).body.product;
+    const b = (await t.call('POST', '/v1/bookings', { body: { items: [{ productCode: p.productCode, startTimeLocal: '2030-05-20', quantities: [{ optionLabel: 'Adult', value: 1 }] }] } })).body.booking;
+    expect((await put(b.orderNumber, b)).status).toBe(200);
+    const moved = await put(b.orderNumber, { ...b, items: [{ ...b.items[0], startTime: undefined, startTimeLocal: '2030-05-21 00:00:00' }] });
+    expect(moved.status).toBe(400);
+    expect(moved.body.requestStatus.error.errorMessage).toMatch(/start time\) cannot change/);
+  });
+});
