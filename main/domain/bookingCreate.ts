@@ -24,14 +24,15 @@ export interface CreateOptions {
 /** Without a status in the body, each product's confirmMode decides; one pending item keeps the booking pending. */
 export function statusFromConfirmMode(items: PlannedItem[]): BookingStatus {
   const pending = items.some(({ product, totalQuantity }) => {
-    const min = product.confirm_mode_min_participants ?? 0;
+    const min = product.confirm_mode_min_participants;
     switch (product.confirm_mode) {
       case 'MANUAL':
         return true;
+      // Without a threshold the mixed modes have nothing to switch on: they confirm.
       case 'MANUAL_THEN_AUTO':
-        return totalQuantity < min;
+        return min !== null && totalQuantity < min;
       case 'AUTO_THEN_MANUAL':
-        return totalQuantity >= min;
+        return min !== null && totalQuantity >= min;
       default:
         return false;
     }

@@ -119,9 +119,17 @@ export async function updateBookingRows(tx: Tx, row: BookingsTable, body: Bookin
   return problems.warnings;
 }
 
-/** Status CANCELLED (seats follow the status) and the booking's voucher redemptions reversed. */
+/** Status CANCELLED (seats follow the status), its voucher redemptions reversed, its gift vouchers expired. */
 export async function cancelRows(tx: Tx, row: BookingsTable): Promise<void> {
   if (row.status === 'CANCELLED') throw new DomainError('INVALID_STATE', `Booking ${row.order_number} is already cancelled`);
   await tx.db.updateTable('bookings').set({ status: 'CANCELLED', cancelled_at: tx.now, updated_at: tx.now }).where('order_number', '=', row.order_number).execute();
   await tx.db.updateTable('voucher_redemptions').set({ reversed_at: tx.now }).where('order_number', '=', row.order_number).where('reversed_at', 'is', null).execute();
+  // Gift vouchers this order issued die with it, whatever value is left (voucherState counts a
+  // voucher as expired once expiry_at < now, hence a millisecond before).
+  await tx.db
+    .updateTable('vouchers')
+    .set({ expiry_at: tx.now - 1, updated_at: tx.now })
+    .where('source_order', '=', row.order_number)
+    .where((eb) => eb.or([eb('expiry_at', 'is', null), eb('expiry_at', '>=', tx.now)]))
+    .execute();
 }

@@ -111,4 +111,16 @@ describe('gift cards', () => {
     const card = (await t.call('GET', `/v1/bookings/${b.orderNumber}`)).body.booking.items[0].vouchers[0];
     expect(card.status).toBe('PARTIALLY_REDEEMED');
   });
+
+  it('expires the gift vouchers of a cancelled gift-card order', async () => {
+    const p = (await t.call('POST', '/v1/products', { body: aProduct({ productType: 'GIFT_CARD', bookingMode: 'NO_DATE', priceOptions: [{ label: 'Card', price: 50 }] }) })).body.product;
+    const b = (await book({ items: [{ productCode: p.productCode, quantities: [{ value: 1 }] }] })).body.booking;
+    t.clock.advance(1000);
+    const cancelled = (await t.call('DELETE', `/v1/bookings/${b.orderNumber}`)).body.booking;
+    expect(cancelled.items[0].vouchers[0].status).toBe('EXPIRED');
+    const { item } = await productWithSession();
+    const res = await book({ items: [item], vouchers: [b.items[0].vouchers[0].code] });
+    expect(res.status).toBe(422);
+    expect(res.body.requestStatus.error.errorMessage).toMatch(/has expired/);
+  });
 });

@@ -146,6 +146,7 @@ describe('status', () => {
       [{ confirmMode: 'MANUAL_THEN_AUTO', confirmModeMinParticipants: 3 }, 3, 'CONFIRMED'],
       [{ confirmMode: 'AUTO_THEN_MANUAL', confirmModeMinParticipants: 3 }, 2, 'CONFIRMED'],
       [{ confirmMode: 'AUTO_THEN_MANUAL', confirmModeMinParticipants: 3 }, 3, 'PENDING_SUPPLIER'],
+      [{ confirmMode: 'AUTO_THEN_MANUAL' }, 5, 'CONFIRMED'],
     ];
     for (const [overrides, value, status] of cases) {
       const { p, startTime } = await productWithSession(overrides);
