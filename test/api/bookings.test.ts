@@ -48,6 +48,18 @@ describe('create and get bookings', () => {
     expect((await t.call('GET', `/v1/bookings/${b.orderNumber}`)).body.booking).toEqual(b);
   });
 
+  it('round-trips every writable Booking, Customer and BookingField field', async () => {
+    const { p, startTime } = await productWithSession();
+    const user = { code: 'U1', email: 'desk@test.example', firstName: 'Desk', lastName: 'Person' };
+    const customer = { firstName: 'Grace', middleName: 'B', lastName: 'Hopper', title: 'MS', gender: 'FEMALE', dob: '1906-12-09', email: 'g@example.test', phone: '1', mobile: '2', fax: '3', messengerAlias: 'gh', companyName: 'Navy', addressLine: 'a1', addressLine2: 'a2', city: 'c', state: 's', postCode: '22201', countryCode: 'US', preferredLanguage: 'en', aboutUs: 'friend', marketing: true, newsletter: false };
+    const field = { fieldType: 'String', label: 'Hotel', listOptions: '', requiredPerBooking: false, requiredPerParticipant: false, visiblePerBooking: true, visiblePerParticipant: false, value: 'Grand' };
+    const body = aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], { customer, fields: [field], createdBy: user, resellerUser: user, resellerComments: 'rc', resellerReference: 'rr', internalNotes: 'in', orderNumber: 'MINE-1' });
+    const b = (await book(body)).body.booking;
+    expect(b.orderNumber).not.toBe('MINE-1');
+    expect(b).toMatchObject({ fields: [field], createdBy: user, resellerUser: user, resellerComments: 'rc', resellerReference: 'rr', internalNotes: 'in' });
+    expect(b.customer).toMatchObject({ ...customer, name: 'Grace B Hopper' });
+  });
+
   it('writes the rows of the contract: items, quantities, participants and seats held', async () => {
     const { p, startTime } = await productWithSession({ priceOptions: [{ label: 'Adult', price: 10, seatsUsed: 2 }] });
     const b = (await book(aBooking(p.productCode, startTime, [{ value: 3 }]))).body.booking;
