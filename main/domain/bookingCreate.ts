@@ -134,7 +134,8 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
       total_amount_minor: totalMinor,
       reseller_comments: body.resellerComments ?? null,
       reseller_reference: body.resellerReference ?? null,
-      internal_notes: body.internalNotes ?? null,
+      // Supplier-only notes: an agent key cannot write them either.
+      internal_notes: tx.actor.role === 'agent' ? null : (body.internalNotes ?? null),
       comments: body.comments ?? null,
       source: tx.actor.role === 'agent' ? 'API' : 'INTERNAL',
       source_channel: body.sourceChannel ?? null,
@@ -187,10 +188,13 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
     const qrType = options.quote ? null : item.product.qr_code_type;
     const output = item.product.barcode_output_type ?? 'PARTICIPANT';
     const code = async () => (qrType === 'EXTERNAL' ? takeExternalCode(tx, item.product.product_code, orderNumber) : options.token(10));
+    const participantRows = [];
     for (const [position, fieldsOfOne] of item.participants.entries()) {
       const barcode = qrType && output === 'PARTICIPANT' ? await code() : null;
-      await tx.db.insertInto('participants').values({ id: options.nextId(), item_id: itemId, position, fields_json: JSON.stringify(fieldsOfOne), barcode }).execute();
+      participantRows.push({ id: options.nextId(), item_id: itemId, position, fields_json: JSON.stringify(fieldsOfOne), barcode });
     }
+    // Chunked: one statement per 100 participants stays far below SQLite's bound-parameter limit.
+    for (let i = 0; i < participantRows.length; i += 100) await tx.db.insertInto('participants').values(participantRows.slice(i, i + 100)).execute();
     if (qrType && output === 'ORDER') {
       if (qrType === 'EXTERNAL') await tx.db.insertInto('order_barcodes').values({ code: await code(), order_number: orderNumber, item_id: itemId }).execute();
       else if (orderCode === null) {

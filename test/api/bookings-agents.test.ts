@@ -64,7 +64,8 @@ describe('agent bookings and commission', () => {
 
   it('hides internalNotes from agents, and lets a supplier key book on behalf of a reseller', async () => {
     const { p, startTime } = await productWithSession();
-    const mine = (await agentBook(aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).body.booking;
+    const mine = (await agentBook(aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], { internalNotes: 'from agent' }))).body.booking;
+    expect((await t.call('GET', `/v1/bookings/${mine.orderNumber}`)).body.booking.internalNotes).toBeUndefined();
     await t.engine.ctx.sqlite.prepare("UPDATE bookings SET internal_notes = 'VIP' WHERE order_number = ?").run(mine.orderNumber);
     expect((await t.call('GET', `/v1/bookings/${mine.orderNumber}`)).body.booking.internalNotes).toBe('VIP');
     expect((await t.call('GET', `/v1/bookings/${mine.orderNumber}`, { role: 'agent' })).body.booking.internalNotes).toBeUndefined();
