@@ -112,6 +112,8 @@ export interface ProductsTable {
   created_at: number;
   updated_at: number;
   deleted_at: Nullable<number>;
+  /** 20261123_40: refuse bookings missing required booking fields (TourDesk extension). */
+  enforce_required_fields?: Nullable<Bool>;
 }
 export interface PriceOptionsTable {
   id: number;
@@ -248,6 +250,10 @@ export interface BookingsTable {
   cancelled_at: Nullable<number>;
 }
 export interface BookingItemsTable {
+  /** 20261123_40: JSON array of the item's tax lines as priced. */
+  taxes_json?: Nullable<string>;
+  /** 20261123_40: the agent's commission on the item (minor units), when its rate covers the product. */
+  commission_minor?: Nullable<number>;
   id: number;
   order_number: string;
   position: number;
@@ -315,6 +321,8 @@ export interface VouchersTable {
   internal_reference: Nullable<string>;
   created_at: number;
   updated_at: number;
+  /** 20261123_40: the booking item that issued this voucher (gift cards). */
+  source_item_id?: Nullable<number>;
 }
 export interface VoucherRedemptionsTable {
   id: number;

@@ -2,6 +2,7 @@ import type { Engine } from './engine';
 import type { ProductBody } from './api/schemas/products';
 import { DateTime } from 'luxon';
 import { SYSTEM_ACTOR } from './domain/context';
+import { DomainError } from './domain/errors';
 
 const lorem =
   'Meet your guide at the harbour kiosk fifteen minutes before departure. The tour runs in all weathers; bring a jacket, water and a camera. Children must be accompanied by an adult.';
@@ -97,6 +98,7 @@ export async function loadDemo(engine: Engine): Promise<void> {
   await loadDemoSessions(engine);
   await loadDemoCatalogue(engine);
   await loadDemoCommerce(engine);
+  await loadDemoBookings(engine);
 }
 
 /** Daily departures of the demo's INVENTORY products: local start times and seats, by product name. */
@@ -225,4 +227,59 @@ export async function loadDemoCatalogue(engine: Engine): Promise<void> {
   await engine.products.update(rainforest, { pickupId: hotels.id }, SYSTEM_ACTOR);
 
   await engine.partnerConnect.put(cruise, { enabled: true, externalProductId: 'HSC-001', channel: 'OTA', autoConfirm: true, notes: 'Listed with the city pass partner.' }, SYSTEM_ACTOR);
+}
+
+const DEMO_PEOPLE = [
+  ['Olivia', 'Nguyen'], ['Jack', 'Smith'], ['Mia', 'Patel'], ['Noah', 'Williams'], ['Charlotte', 'Brown'], ['Liam', 'Jones'],
+  ['Amelia', 'Garcia'], ['Oliver', 'Chen'], ['Isla', 'Wilson'], ['Leo', 'Taylor'], ['Ava', 'Martin'], ['Henry', 'Kelly'],
+  ['Grace', 'Murphy'], ['Lucas', 'Rossi'], ['Zoe', 'Anderson'], ['Ethan', 'Walker'],
+];
+
+/**
+ * Books a realistic spread of bookings on the demo products' upcoming sessions (added by the
+ * availability demo): customers, named participants, a few payments, one cancellation. Does
+ * nothing when there are no sessions yet; a booking a rule refuses (a taken charter, a full
+ * session) is skipped.
+ */
+export async function loadDemoBookings(engine: Engine): Promise<void> {
+  const now = engine.clock.now().getTime();
+  const sessions = await engine.ctx.db
+    .selectFrom('sessions')
+    .innerJoin('products', 'products.product_code', 'sessions.product_code')
+    .select(['sessions.product_code', 'sessions.start_at'])
+    .where('products.name', 'in', DEMO_PRODUCTS.map((p) => p.name))
+    .where('products.deleted_at', 'is', null)
+    .where('sessions.start_at', '>', now + 86_400_000)
+    .orderBy('sessions.start_at')
+    .limit(60)
+    .execute();
+  if (sessions.length === 0) return;
+  const made: string[] = [];
+  for (const [i, [firstName, lastName]] of DEMO_PEOPLE.entries()) {
+    const session = sessions[(i * 7) % sessions.length];
+    const product = await engine.products.get(session.product_code);
+    const option = product.priceOptions[i % product.priceOptions.length];
+    const value = option.priceGroupType === 'TOTAL' ? 1 : 1 + (i % 3);
+    const participants = Array.from({ length: value }, (_, p) => ({
+      fields: [
+        { label: 'First Name', value: p === 0 ? firstName : DEMO_PEOPLE[(i + p + 3) % DEMO_PEOPLE.length][0] },
+        { label: 'Last Name', value: lastName },
+      ],
+    }));
+    try {
+      const { booking } = await engine.bookings.create(
+        {
+          customer: { firstName, lastName, email: `${firstName}.${lastName}@example.test`.toLowerCase(), phone: `+61 400 ${String(100000 + i * 7919).slice(0, 6)}` },
+          items: [{ productCode: product.productCode, startTime: new Date(session.start_at).toISOString(), quantities: [{ optionId: option.id, value }], participants }],
+          payments: i % 3 === 0 ? [{ type: i % 2 ? 'CASH' : 'CREDITCARD', amount: option.price * (option.priceGroupType === 'TOTAL' ? 1 : value) }] : undefined,
+          comments: i % 5 === 0 ? 'Booked at the harbour kiosk' : undefined,
+        },
+        SYSTEM_ACTOR,
+      );
+      made.push(booking.orderNumber);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+    }
+  }
+  if (made.length > 1) await engine.bookings.cancel(made[1], SYSTEM_ACTOR);
 }

@@ -13,6 +13,8 @@ import { createExtras } from './domain/extras';
 import { createPickups } from './domain/pickups';
 import { createPartnerConnect } from './domain/partnerConnect';
 import { createProductImages } from './domain/productImages';
+import { createCustomers } from './domain/customers';
+import { createBookings } from './domain/bookings';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -49,6 +51,8 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const pickups = createPickups(ctx, products);
   const partnerConnect = createPartnerConnect(ctx, products);
   const productImages = createProductImages(ctx, products);
+  const customers = createCustomers(ctx);
+  const bookings = createBookings(ctx, { companies, products });
   return {
     ctx,
     clock,
@@ -66,6 +70,8 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     pickups,
     partnerConnect,
     productImages,
+    customers,
+    bookings,
     close: () => db.close(),
   };
 }

@@ -16,6 +16,9 @@ export interface Commission {
   commissionMinor: number;
   /** What the supplier is owed for the product price: always amountMinor − commissionMinor. */
   netMinor: number;
+  commissionType: 'NET_RATE' | 'PERCENT';
+  /** PERCENT only: the amount the percentage was taken of (extras included when the rate says so). */
+  baseMinor?: number;
 }
 
 /**
@@ -43,7 +46,7 @@ export async function commissionFor(db: Kysely<Database>, resellerId: number, pr
   if (terms.commission_type === 'PERCENT') {
     const base = input.amountMinor + (terms.percentage_include_extras === 1 ? input.extrasMinor : 0);
     const commissionMinor = roundMinor(((terms.percentage_commission ?? 0) * base) / 100);
-    return { commissionMinor, netMinor: input.amountMinor - commissionMinor };
+    return { commissionMinor, netMinor: input.amountMinor - commissionMinor, commissionType: 'PERCENT', baseMinor: base };
   }
 
   const netRates = new Map(parseNetRates(terms.net_rates_json).map((n) => [n.priceOptionLabel.toLowerCase(), n.netPriceMinor]));
@@ -59,5 +62,5 @@ export async function commissionFor(db: Kysely<Database>, resellerId: number, pr
     const label = q.optionLabel.toLowerCase();
     netMinor += (netRates.get(label) ?? prices.get(label) ?? 0) * q.value;
   }
-  return { commissionMinor: input.amountMinor - netMinor, netMinor };
+  return { commissionMinor: input.amountMinor - netMinor, netMinor, commissionType: 'NET_RATE' };
 }

@@ -47,6 +47,7 @@ const FLAT: [keyof ProductBody & string, keyof ProductsTable & string, Kind][] =
   ['accountingAccount', 'accounting_account', 'str'],
   ['pickupId', 'pickup_id', 'int'],
   ['checkinRequiresPayment', 'checkin_requires_payment', 'bool'],
+  ['enforceRequiredFields', 'enforce_required_fields', 'bool'],
 ];
 const DETAILS = ['bookingFields', 'videos', 'languages', 'tags', 'locationAddress', 'productSeoTags', 'taxes'] as const;
 

@@ -47,52 +47,57 @@ const commission = (code: string, amountMinor: number, quantities: [string, numb
 describe('commissionFor', () => {
   it('NET_RATE in AUD: net is the sum of net prices times quantities, commission the rest of the amount', async () => {
     // 2 adults at 100 + 1 child at 50 = 250.00; net 2 × 80.00 + 40.50 = 200.50
-    expect(await commission(codes.audNet, 25000, [['Adult', 2], ['Child', 1]], 1500)).toEqual({ commissionMinor: 4950, netMinor: 20050 });
+    expect(await commission(codes.audNet, 25000, [['Adult', 2], ['Child', 1]], 1500)).toMatchObject({ commissionMinor: 4950, netMinor: 20050 });
   });
 
   it('NET_RATE matches option labels in any case and skips zero quantities', async () => {
-    expect(await commission(codes.audNet, 10000, [['adult', 1], ['Child', 0]])).toEqual({ commissionMinor: 2000, netMinor: 8000 });
+    expect(await commission(codes.audNet, 10000, [['adult', 1], ['Child', 0]])).toMatchObject({ commissionMinor: 2000, netMinor: 8000 });
   });
 
   it('NET_RATE in JPY (no minor digits)', async () => {
-    expect(await commission(codes.jpyNet, 36000, [['Adult', 3]])).toEqual({ commissionMinor: 6000, netMinor: 30000 });
+    expect(await commission(codes.jpyNet, 36000, [['Adult', 3]])).toMatchObject({ commissionMinor: 6000, netMinor: 30000 });
   });
 
   it('NET_RATE in KWD (three minor digits)', async () => {
     // 2 × 25.500 + 12.750 = 63.750 KWD; net 2 × 20.125 + 10.001 = 50.251
-    expect(await commission(codes.kwdNet, 63750, [['Adult', 2], ['Child', 1]])).toEqual({ commissionMinor: 13499, netMinor: 50251 });
+    expect(await commission(codes.kwdNet, 63750, [['Adult', 2], ['Child', 1]])).toMatchObject({ commissionMinor: 13499, netMinor: 50251 });
   });
 
   it('NET_RATE counts a booked option without a net rate at its product price (no commission on it)', async () => {
     // JPY rate lists Adult only: the child is netted at its price 6000
-    expect(await commission(codes.jpyNet, 18000, [['Adult', 1], ['Child', 1]])).toEqual({ commissionMinor: 2000, netMinor: 16000 });
+    expect(await commission(codes.jpyNet, 18000, [['Adult', 1], ['Child', 1]])).toMatchObject({ commissionMinor: 2000, netMinor: 16000 });
   });
 
   it('NET_RATE reports a negative commission when the amount was set below the net total', async () => {
-    expect(await commission(codes.audNet, 7000, [['Adult', 1]])).toEqual({ commissionMinor: -1000, netMinor: 8000 });
+    expect(await commission(codes.audNet, 7000, [['Adult', 1]])).toMatchObject({ commissionMinor: -1000, netMinor: 8000 });
   });
 
   it('PERCENT in AUD without extras: rounds half up once, on the product amount only', async () => {
     // 12.5 % of 123.45 = 15.43125 → 15.43; of 123.48 = 15.435 → 15.44 (half up)
-    expect(await commission(codes.audPct, 12345, [['Adult', 1]], 5000)).toEqual({ commissionMinor: 1543, netMinor: 10802 });
-    expect(await commission(codes.audPct, 12348, [['Adult', 1]], 5000)).toEqual({ commissionMinor: 1544, netMinor: 10804 });
+    expect(await commission(codes.audPct, 12345, [['Adult', 1]], 5000)).toMatchObject({ commissionMinor: 1543, netMinor: 10802 });
+    expect(await commission(codes.audPct, 12348, [['Adult', 1]], 5000)).toMatchObject({ commissionMinor: 1544, netMinor: 10804 });
+  });
+
+  it('names the commission type, and for PERCENT the base the percentage was taken of', async () => {
+    expect(await commission(codes.audNet, 10000, [['Adult', 1]])).toEqual({ commissionMinor: 2000, netMinor: 8000, commissionType: 'NET_RATE' });
+    expect(await commission(codes.audPctExtras, 10000, [['Adult', 1]], 2000)).toEqual({ commissionMinor: 1500, netMinor: 8500, commissionType: 'PERCENT', baseMinor: 12000 });
   });
 
   it('PERCENT in AUD with extras included: the extras count toward the commission', async () => {
     // 12.5 % of (100.00 + 20.00) = 15.00
-    expect(await commission(codes.audPctExtras, 10000, [['Adult', 1]], 2000)).toEqual({ commissionMinor: 1500, netMinor: 8500 });
+    expect(await commission(codes.audPctExtras, 10000, [['Adult', 1]], 2000)).toMatchObject({ commissionMinor: 1500, netMinor: 8500 });
   });
 
   it('PERCENT in JPY rounds to whole yen, half up', async () => {
     // 7.5 % of (12000 + 100) = 907.5 → 908
-    expect(await commission(codes.jpyPct, 12000, [['Adult', 1]], 100)).toEqual({ commissionMinor: 908, netMinor: 11092 });
+    expect(await commission(codes.jpyPct, 12000, [['Adult', 1]], 100)).toMatchObject({ commissionMinor: 908, netMinor: 11092 });
   });
 
   it('PERCENT in KWD rounds to the fils (three digits)', async () => {
     // 15 % of 25.503 = 3.82545 → 3.825 (3825.45 fils → 3825)
-    expect(await commission(codes.kwdPct, 25503, [['Adult', 1]])).toEqual({ commissionMinor: 3825, netMinor: 21678 });
+    expect(await commission(codes.kwdPct, 25503, [['Adult', 1]])).toMatchObject({ commissionMinor: 3825, netMinor: 21678 });
     // 15 % of 25.510 = 3.8265 → 3.827 (3826.5 fils → 3827)
-    expect(await commission(codes.kwdPct, 25510, [['Adult', 1]])).toEqual({ commissionMinor: 3827, netMinor: 21683 });
+    expect(await commission(codes.kwdPct, 25510, [['Adult', 1]])).toMatchObject({ commissionMinor: 3827, netMinor: 21683 });
   });
 
   it('answers null when the product is not on the rate or the reseller has no rate', async () => {
@@ -103,6 +108,6 @@ describe('commissionFor', () => {
 
   it('works inside a write transaction through tx.db (as the bookings service calls it)', async () => {
     const result = await t.engine.ctx.write(SYSTEM_ACTOR, (tx) => commissionFor(tx.db, resellerId, codes.audNet, { amountMinor: 10000, extrasMinor: 0, quantities: [{ optionLabel: 'Adult', value: 1 }] }));
-    expect(result).toEqual({ commissionMinor: 2000, netMinor: 8000 });
+    expect(result).toMatchObject({ commissionMinor: 2000, netMinor: 8000 });
   });
 });

@@ -12,6 +12,8 @@ import { registerExtraRoutes } from './extras';
 import { registerPickupRoutes } from './pickups';
 import { registerPartnerConnectRoutes } from './partnerConnect';
 import { registerProductImageRoutes } from './productImages';
+import { registerCustomerRoutes } from './customers';
+import { registerBookingRoutes } from './bookings';
 
 /** Every resource's routes, one module each. */
 export function registerAllRoutes(host: RouteHost): void {
@@ -28,4 +30,6 @@ export function registerAllRoutes(host: RouteHost): void {
   registerPickupRoutes(host);
   registerPartnerConnectRoutes(host);
   registerProductImageRoutes(host);
+  registerCustomerRoutes(host);
+  registerBookingRoutes(host);
 }

@@ -128,6 +128,8 @@ const productFields = z
     xeroAccount: opt(text(100)),
     /** TourDesk extension: refuse check-in of unpaid bookings instead of warning. */
     checkinRequiresPayment: opt(bool),
+    /** TourDesk extension: refuse (400) bookings missing this product's required booking fields. */
+    enforceRequiredFields: opt(bool),
   });
 
 const minNotAboveMax = {

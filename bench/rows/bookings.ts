@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../db/connection';
+import { createEngine } from '../../main/engine';
+import { createServer, LOOPBACK_NAMES } from '../../main/api/server';
+import { SYSTEM_ACTOR } from '../../main/domain/context';
+import type { BenchRow } from '../types';
+
+const BOOKINGS = 600;
+const CONCURRENCY = 8;
+
+/**
+ * POST /v1/bookings through the real server (HTTP, auth, validation, pricing, seat check, op log)
+ * against the floor: the same rows inserted with raw better-sqlite3, one transaction per booking.
+ */
+export default async function (): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tourdesk-bench-bookings-'));
+  try {
+    const handle = await openDatabase(join(dir, 'tourdesk.sqlite'), { migrate: true });
+    const engine = createEngine({ db: handle, config: { dataDir: dir, instanceNo: 1 } });
+    await engine.companies.configure({ companyName: 'Bench Tours', alias: 'bench', currency: 'AUD', timezone: 'Australia/Sydney', locale: 'en_AU' });
+    const product = await engine.products.create({ name: 'Bench Walk', priceOptions: [{ label: 'Adult', price: 50 }, { label: 'Child', price: 25 }] }, SYSTEM_ACTOR);
+    const startAt = Date.now() + 30 * 86_400_000;
+    const sessionId = 9_999_001;
+    handle.sqlite.prepare('INSERT INTO sessions (id, product_code, start_at, end_at, all_day, seats, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 1000000, 0, 0)').run(sessionId, product.productCode, startAt, startAt + 7_200_000);
+    const { key } = await engine.apiKeys.create({ role: 'supplier', name: 'bench' });
+    const app = await createServer({ engine, allowedHosts: LOOPBACK_NAMES });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1/bookings`;
+    const body = JSON.stringify({
+      customer: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.test' },
+      items: [{ productCode: product.productCode, startTime: new Date(startAt).toISOString(), quantities: [{ optionLabel: 'Adult', value: 2 }, { optionLabel: 'Child', value: 1 }] }],
+    });
+
+    let sent = 0;
+    const apiStart = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (sent < BOOKINGS) {
+          sent++;
+          const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', apiKey: key }, body });
+          if (res.status !== 200) throw new Error(`booking failed: ${res.status} ${await res.text()}`);
+          await res.arrayBuffer().catch(() => undefined);
+        }
+      }),
+    );
+    const apiPerSecond = BOOKINGS / ((performance.now() - apiStart) / 1000);
+    await app.close();
+
+    const sqlite = handle.sqlite;
+    const insert = {
+      customer: sqlite.prepare('INSERT INTO customers (id, first_name, last_name, email, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      booking: sqlite.prepare("INSERT INTO bookings (order_number, id, status, customer_id, currency, total_amount_minor, created_at, updated_at) VALUES (?, ?, 'CONFIRMED', ?, 'AUD', 12500, ?, ?)"),
+      item: sqlite.prepare('INSERT INTO booking_items (id, order_number, position, product_code, session_id, start_at, end_at, amount_minor, subtotal_minor, total_quantity, seats_held) VALUES (?, ?, 0, ?, ?, ?, ?, 12500, 12500, 3, 3)'),
+      quantity: sqlite.prepare('INSERT INTO booking_item_quantities (item_id, position, option_id, option_label, option_price_minor, value) VALUES (?, ?, ?, ?, ?, ?)'),
+      participant: sqlite.prepare("INSERT INTO participants (id, item_id, position, fields_json) VALUES (?, ?, ?, '[]')"),
+    };
+    let id = 50_000_000;
+    const one = sqlite.transaction((n: number) => {
+      const now = Date.now();
+      const customerId = ++id;
+      const order = `B1-${n}`;
+      insert.customer.run(customerId, 'Ada', 'Lovelace', 'ada@example.test', now, now);
+      insert.booking.run(order, ++id, customerId, now, now);
+      const itemId = ++id;
+      insert.item.run(itemId, order, product.productCode, sessionId, startAt, startAt + 7_200_000);
+      insert.quantity.run(itemId, 0, product.priceOptions[0].id, 'Adult', 5000, 2);
+      insert.quantity.run(itemId, 1, product.priceOptions[1].id, 'Child', 2500, 1);
+      for (let p = 0; p < 3; p++) insert.participant.run(++id, itemId, p);
+    });
+    const rawStart = performance.now();
+    for (let n = 0; n < BOOKINGS; n++) one.immediate(n);
+    const rawPerSecond = BOOKINGS / ((performance.now() - rawStart) / 1000);
+    await engine.close();
+    return [{ name: 'POST /v1/bookings (3 participants)', unit: 'bookings/s', subject: Math.round(apiPerSecond), baseline: Math.round(rawPerSecond), baselineName: 'raw better-sqlite3 inserts, one transaction each', higherIsBetter: true }];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

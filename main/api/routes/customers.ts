@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { defineRoute, type RouteHost } from '../route';
+import { customerSchema } from '../schemas/customers';
+import { idParam } from '../schemas/common';
+import { paging, qString } from '../schemas/query';
+
+const idParams = z.object({ customerId: idParam });
+
+export function registerCustomerRoutes(host: RouteHost): void {
+  defineRoute(host, {
+    method: 'POST',
+    path: '/v1/customers',
+    summary: 'Create a customer',
+    tag: 'Customers',
+    right: 'customers',
+    body: customerSchema,
+    handler: async ({ body, actor, engine }) => ({ customer: await engine.customers.create(body, actor) }),
+  });
+  defineRoute(host, {
+    method: 'GET',
+    path: '/v1/customers',
+    summary: 'Search customers by name, email or phone',
+    tag: 'Customers',
+    right: 'customers',
+    query: z.object({ search: qString.optional(), ...paging }),
+    handler: async ({ query, engine }) => ({ customers: await engine.customers.search(query) }),
+  });
+  defineRoute(host, {
+    method: 'GET',
+    path: '/v1/customers/:customerId',
+    summary: 'Get a customer',
+    tag: 'Customers',
+    right: 'customers',
+    params: idParams,
+    handler: async ({ params, engine }) => ({ customer: await engine.customers.get(params.customerId) }),
+  });
+  defineRoute(host, {
+    method: 'DELETE',
+    path: '/v1/customers/:customerId',
+    summary: 'Delete a customer (anonymised instead when it has bookings)',
+    tag: 'Customers',
+    right: 'customers',
+    params: idParams,
+    handler: async ({ params, actor, engine }) => {
+      await engine.customers.remove(params.customerId, actor);
+      return {};
+    },
+  });
+}

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../fixtures/app';
+import { aBooking, aProduct, aSessionRow, aVoucherRow } from '../fixtures/builders';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const TABLES = ['bookings', 'booking_items', 'vouchers', 'voucher_redemptions', 'op_log'];
+let day = 0;
+let n = 0;
+async function productWithSession(overrides = {}) {
+  const p = (await t.call('POST', '/v1/products', { body: aProduct({ priceOptions: [{ label: 'Adult', price: 100 }], ...overrides }) })).body.product;
+  const startTime = `2030-07-${String(++day).padStart(2, '0')}T00:00:00Z`;
+  aSessionRow(t.engine.ctx.sqlite, { productCode: p.productCode, startAt: startTime });
+  return { p, startTime, item: { productCode: p.productCode, startTime, quantities: [{ value: 1 }] } };
+}
+const voucher = (input: Omit<Parameters<typeof aVoucherRow>[1], 'code'>) => aVoucherRow(t.engine.ctx.sqlite, { code: `V${++n}`, ...input });
+const book = (body: unknown) => t.call('POST', '/v1/bookings', { body });
+const redeemed = (code: string) => t.engine.ctx.sqlite.prepare('SELECT amount_minor, reversed_at FROM voucher_redemptions WHERE voucher_code = ? ORDER BY id').all(code);
+
+describe('vouchers applied to a booking', () => {
+  it('takes a VALUE voucher up to its balance and keeps the remainder for later (empty codes ignored)', async () => {
+    const { p, startTime } = await productWithSession();
+    const code = voucher({ valueType: 'VALUE', valueMinor: 15000, currency: 'AUD' });
+    const first = (await book(aBooking(p.productCode, startTime, [{ value: 1 }], { vouchers: ['', code] }))).body.booking;
+    expect(first).toMatchObject({ totalAmount: 0, totalDue: 0, vouchers: [code], voucherRedemptions: [{ code, amount: 100 }] });
+    expect(first.items[0].subtotal).toBe(100);
+    const second = (await book(aBooking(p.productCode, startTime, [{ value: 1 }], { vouchers: [code] }))).body.booking;
+    expect(second.totalAmount).toBe(50);
+    expect(redeemed(code)).toEqual([{ amount_minor: 10000, reversed_at: null }, { amount_minor: 5000, reversed_at: null }]);
+  });
+
+  it('takes a PERCENT voucher off each eligible item, rounded half-up per item', async () => {
+    const { p, startTime } = await productWithSession({ priceOptions: [{ label: 'Adult', price: 33.33 }] });
+    const code = voucher({ valueType: 'PERCENT', valuePercent: 15 });
+    expect((await book(aBooking(p.productCode, startTime, [{ value: 1 }], { vouchers: [code] }))).body.booking.totalAmount).toBe(28.33);
+  });
+
+  it('limits *_LIMITPRODUCT and *_LIMITCATALOG vouchers to their product or category', async () => {
+    const a = await productWithSession();
+    const b = await productWithSession();
+    const product = voucher({ valueType: 'PERCENT_LIMITPRODUCT', valuePercent: 50, productCode: b.p.productCode });
+    expect((await book({ items: [a.item, b.item], vouchers: [product] })).body.booking.totalAmount).toBe(150);
+    t.engine.ctx.sqlite.prepare("INSERT INTO categories (id, name, visible, created_at, updated_at) VALUES (6000001, 'Cruises', 1, 0, 0)").run();
+    t.engine.ctx.sqlite.prepare('INSERT INTO category_products (category_id, product_code, position) VALUES (6000001, ?, 0)').run(a.p.productCode);
+    const catalog = voucher({ valueType: 'VALUE_LIMITCATALOG', valueMinor: 100000, categoryId: 6000001 });
+    expect((await book({ items: [a.item, b.item], vouchers: [catalog] })).body.booking.totalAmount).toBe(100);
+    const elsewhere = voucher({ valueType: 'VALUE_LIMITPRODUCT', valueMinor: 1000, productCode: a.p.productCode });
+    const res = await book({ items: [b.item], vouchers: [elsewhere] });
+    expect(res.status).toBe(422);
+    expect(res.body.requestStatus.error.errorMessage).toMatch(new RegExp(`${elsewhere} applies to nothing`));
+  });
+
+  it('lets a PRODUCT voucher pay a whole item of its product, once', async () => {
+    const { p, item } = await productWithSession();
+    const code = voucher({ valueType: 'PRODUCT', productCode: p.productCode });
+    expect((await book({ items: [item, item], vouchers: [code] })).body.booking.totalAmount).toBe(100);
+    const again = await book({ items: [item], vouchers: [code] });
+    expect(again.status).toBe(422);
+    expect(again.body.requestStatus.error.errorMessage).toMatch(/used up/);
+  });
+
+  it('refuses unknown, expired and used-up codes naming the code, and changes nothing', async () => {
+    const { item } = await productWithSession();
+    const expired = voucher({ valueType: 'VALUE', valueMinor: 1000, expiryAt: '2029-12-31T00:00:00Z' });
+    const used = voucher({ valueType: 'VALUE', valueMinor: 1000 });
+    await book({ items: [item], vouchers: [used] });
+    for (const [code, status, message] of [
+      ['NOPE', 400, /no voucher NOPE/],
+      [expired, 422, new RegExp(`${expired} has expired`)],
+      [used, 422, new RegExp(`${used} is used up`)],
+    ] as const) {
+      const before = t.snapshot(...TABLES);
+      const res = await book({ items: [item], vouchers: [code] });
+      expect(res.status, code).toBe(status);
+      expect(res.body.requestStatus.error.errorMessage).toMatch(message);
+      expect(t.snapshot(...TABLES)).toEqual(before);
+    }
+  });
+
+  it('gives the redeemed value back when the booking is cancelled', async () => {
+    const { item } = await productWithSession();
+    const code = voucher({ valueType: 'VALUE', valueMinor: 10000 });
+    const b = (await book({ items: [item], vouchers: [code] })).body.booking;
+    const cancelled = (await t.call('DELETE', `/v1/bookings/${b.orderNumber}`)).body.booking;
+    expect(cancelled.voucherRedemptions[0]).toMatchObject({ code, amount: 100, reversed: '2030-01-01T00:00:00Z' });
+    expect((await book({ items: [item], vouchers: [code] })).body.booking.totalAmount).toBe(0);
+  });
+
+  it('quotes with vouchers without redeeming them', async () => {
+    const { item } = await productWithSession();
+    const code = voucher({ valueType: 'VALUE', valueMinor: 2500 });
+    const q = await t.call('POST', '/v1/bookings/quote', { body: { items: [item], vouchers: [code] } });
+    expect(q.body.booking.totalAmount).toBe(75);
+    expect(redeemed(code)).toEqual([]);
+  });
+});
+
+describe('gift cards', () => {
+  it('issues a VALUE voucher of the item amount for a GIFT_CARD product, listed on the item', async () => {
+    const p = (await t.call('POST', '/v1/products', { body: aProduct({ productType: 'GIFT_CARD', bookingMode: 'NO_DATE', priceOptions: [{ label: 'Card', price: 75 }] }) })).body.product;
+    const b = (await book({ items: [{ productCode: p.productCode, quantities: [{ value: 2 }] }] })).body.booking;
+    expect(b.items[0].vouchers).toHaveLength(1);
+    expect(b.items[0].vouchers[0]).toMatchObject({ valueType: 'VALUE', value: 150, sourceOrder: b.orderNumber, status: 'ISSUED' });
+    const { item } = await productWithSession();
+    const spent = (await book({ items: [item], vouchers: [b.items[0].vouchers[0].code] })).body.booking;
+    expect(spent.totalAmount).toBe(0);
+    const card = (await t.call('GET', `/v1/bookings/${b.orderNumber}`)).body.booking.items[0].vouchers[0];
+    expect(card.status).toBe('PARTIALLY_REDEEMED');
+  });
+
+  it('expires the gift vouchers of a cancelled gift-card order', async () => {
+    const p = (await t.call('POST', '/v1/products', { body: aProduct({ productType: 'GIFT_CARD', bookingMode: 'NO_DATE', priceOptions: [{ label: 'Card', price: 50 }] }) })).body.product;
+    const b = (await book({ items: [{ productCode: p.productCode, quantities: [{ value: 1 }] }] })).body.booking;
+    t.clock.advance(1000);
+    const cancelled = (await t.call('DELETE', `/v1/bookings/${b.orderNumber}`)).body.booking;
+    expect(cancelled.items[0].vouchers[0].status).toBe('EXPIRED');
+    const { item } = await productWithSession();
+    const res = await book({ items: [item], vouchers: [b.items[0].vouchers[0].code] });
+    expect(res.status).toBe(422);
+    expect(res.body.requestStatus.error.errorMessage).toMatch(/has expired/);
+  });
+});
