@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import * as m20261123_01 from './20261123_01_initial';
+import * as m20261123_50 from './20261123_50_manifest';
 
 export interface Migration {
   name: string;
@@ -10,4 +11,7 @@ export interface Migration {
  * Every migration, in order. A landed migration is frozen: change the schema by appending a new one.
  * The database's `user_version` is the number of migrations applied.
  */
-export const migrations: Migration[] = [{ name: '20261123_01_initial', up: m20261123_01.up }];
+export const migrations: Migration[] = [
+  { name: '20261123_01_initial', up: m20261123_01.up },
+  { name: '20261123_50_manifest', up: m20261123_50.up },
+];
