@@ -3,6 +3,9 @@ import { createContext, sequenceIds, systemClock, type Clock, type IdGenerator, 
 import { createApiKeys } from './domain/apiKeys';
 import { createCompanies } from './domain/companies';
 import { createProducts } from './domain/products';
+import { createManifests } from './domain/manifests';
+import { createCheckin } from './domain/checkin';
+import { createScanner } from './domain/scan';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -29,6 +32,9 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const companies = createCompanies(ctx);
   const products = createProducts(ctx, companies);
   const apiKeys = createApiKeys(ctx);
+  const manifests = createManifests(ctx, { products, companies });
+  const checkin = createCheckin(ctx, { manifests });
+  const scanner = createScanner(ctx, { manifests });
   return {
     ctx,
     clock,
@@ -36,6 +42,9 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     companies,
     products,
     apiKeys,
+    manifests,
+    checkin,
+    scanner,
     close: () => db.close(),
   };
 }

@@ -1,0 +1,111 @@
+import { sql, type Kysely } from 'kysely';
+import type {
+  BookingItemExtrasTable,
+  BookingItemQuantitiesTable,
+  BookingItemsTable,
+  BookingsTable,
+  CheckinEventsTable,
+  CustomersTable,
+  Database,
+  ParticipantsTable,
+} from '../schema';
+
+/** Runs a query per chunk of ids (SQLite's bound-parameter limit) and concatenates the rows. */
+export async function inChunks<T, K>(ids: readonly K[], run: (chunk: K[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += 500) out.push(...(await run(ids.slice(i, i + 500))));
+  return out;
+}
+
+const group = <T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> => {
+  const map = new Map<K, T[]>();
+  for (const row of rows) {
+    const list = map.get(key(row));
+    if (list) list.push(row);
+    else map.set(key(row), [row]);
+  }
+  return map;
+};
+
+/** Everything a session's manifest shows, read in a handful of queries (no per-booking round trips). */
+export interface SessionRows {
+  items: BookingItemsTable[];
+  bookings: Map<string, BookingsTable>;
+  customers: Map<number, CustomersTable>;
+  resellerNames: Map<number, string>;
+  participantsByItem: Map<number, ParticipantsTable[]>;
+  quantitiesByItem: Map<number, BookingItemQuantitiesTable[]>;
+  extrasByItem: Map<number, BookingItemExtrasTable[]>;
+  /** Σ payments − Σ refunds per order, minor units. */
+  paidByOrder: Map<string, number>;
+  events: CheckinEventsTable[];
+}
+
+export async function loadSessionRows(db: Kysely<Database>, sessionId: number): Promise<SessionRows> {
+  const items = await db.selectFrom('booking_items').selectAll().where('session_id', '=', sessionId).orderBy('order_number').orderBy('position').execute();
+  return loadItemRows(db, items, () => loadSessionEvents(db, sessionId));
+}
+
+/** One booking's items in one session, with only the events about its participants (a scan's read). */
+export async function loadBookingRows(db: Kysely<Database>, orderNumber: string, sessionId: number): Promise<SessionRows> {
+  const items = await db.selectFrom('booking_items').selectAll().where('order_number', '=', orderNumber).where('session_id', '=', sessionId).orderBy('position').execute();
+  return loadItemRows(db, items, async (participantIds) => {
+    const direct = await inChunks(participantIds, (chunk) => db.selectFrom('checkin_events').selectAll().where('participant_id', 'in', chunk).execute());
+    const named = [...new Set(direct.flatMap((e) => (e.parent_event_id ? [e.event_id, e.parent_event_id] : [e.event_id])))];
+    const undos = await inChunks(named, (chunk) => db.selectFrom('checkin_events').selectAll().where('undoes_event_id', 'in', chunk).execute());
+    const seen = new Set(direct.map((e) => e.event_id));
+    return [...direct, ...undos.filter((e) => !seen.has(e.event_id))];
+  });
+}
+
+async function loadItemRows(db: Kysely<Database>, items: BookingItemsTable[], loadEvents: (participantIds: number[]) => Promise<CheckinEventsTable[]>): Promise<SessionRows> {
+  const orderNumbers = [...new Set(items.map((i) => i.order_number))];
+  const itemIds = items.map((i) => i.id);
+  const bookings = await inChunks(orderNumbers, (chunk) => db.selectFrom('bookings').selectAll().where('order_number', 'in', chunk).execute());
+  const customerIds = [...new Set(bookings.map((b) => b.customer_id).filter((id): id is number => id !== null))];
+  const resellerIds = [...new Set(bookings.map((b) => b.reseller_id).filter((id): id is number => id !== null))];
+  const customers = await inChunks(customerIds, (chunk) => db.selectFrom('customers').selectAll().where('id', 'in', chunk).execute());
+  const resellers = await inChunks(resellerIds, (chunk) => db.selectFrom('resellers').select(['id', 'name']).where('id', 'in', chunk).execute());
+  const participants = await inChunks(itemIds, (chunk) => db.selectFrom('participants').selectAll().where('item_id', 'in', chunk).orderBy('item_id').orderBy('position').execute());
+  const quantities = await inChunks(itemIds, (chunk) => db.selectFrom('booking_item_quantities').selectAll().where('item_id', 'in', chunk).orderBy('position').execute());
+  const extras = await inChunks(itemIds, (chunk) => db.selectFrom('booking_item_extras').selectAll().where('item_id', 'in', chunk).orderBy('position').execute());
+  const paid = await inChunks(orderNumbers, (chunk) =>
+    db
+      .selectFrom('payments')
+      .select(['order_number', sql<number>`sum(case when is_refund = 1 then -amount_minor else amount_minor end)`.as('net')])
+      .where('order_number', 'in', chunk)
+      .groupBy('order_number')
+      .execute(),
+  );
+  const events = await loadEvents(participants.map((p) => p.id));
+  return {
+    items,
+    bookings: new Map(bookings.map((b) => [b.order_number, b])),
+    customers: new Map(customers.map((c) => [c.id, c])),
+    resellerNames: new Map(resellers.map((r) => [r.id, r.name])),
+    participantsByItem: group(participants, (p) => p.item_id),
+    quantitiesByItem: group(quantities, (q) => q.item_id),
+    extrasByItem: group(extras, (e) => e.item_id),
+    paidByOrder: new Map(paid.map((p) => [p.order_number, Number(p.net)])),
+    events,
+  };
+}
+
+/** A session's check-in events (every state-changing event carries the participant's own session). */
+export async function loadSessionEvents(db: Kysely<Database>, sessionId: number): Promise<CheckinEventsTable[]> {
+  return db.selectFrom('checkin_events').selectAll().where('session_id', '=', sessionId).execute();
+}
+
+export async function netPaid(db: Kysely<Database>, orderNumber: string): Promise<number> {
+  const row = await db
+    .selectFrom('payments')
+    .select(sql<number | null>`sum(case when is_refund = 1 then -amount_minor else amount_minor end)`.as('net'))
+    .where('order_number', '=', orderNumber)
+    .executeTakeFirst();
+  return Number(row?.net ?? 0);
+}
+
+export async function apiKeyNames(db: Kysely<Database>): Promise<Map<number, string>> {
+  const rows = await db.selectFrom('api_keys').select(['id', 'name']).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
