@@ -41,15 +41,25 @@ export interface SessionRows {
   events: CheckinEventsTable[];
 }
 
+/**
+ * Which items a read covers: a whole session (sub-selects on the session, one bound parameter,
+ * so a 1,000-participant manifest is a handful of indexed queries) or one booking's items.
+ */
+type Scope = { sessionId: number } | { orderNumber: string; sessionId: number };
+
+function scopedItems(db: Kysely<Database>, scope: Scope) {
+  let query = db.selectFrom('booking_items').where('session_id', '=', scope.sessionId);
+  if ('orderNumber' in scope) query = query.where('order_number', '=', scope.orderNumber);
+  return query;
+}
+
 export async function loadSessionRows(db: Kysely<Database>, sessionId: number): Promise<SessionRows> {
-  const items = await db.selectFrom('booking_items').selectAll().where('session_id', '=', sessionId).orderBy('order_number').orderBy('position').execute();
-  return loadItemRows(db, items, () => loadSessionEvents(db, sessionId));
+  return loadScopedRows(db, { sessionId }, () => loadSessionEvents(db, sessionId));
 }
 
 /** One booking's items in one session, with only the events about its participants (a scan's read). */
 export async function loadBookingRows(db: Kysely<Database>, orderNumber: string, sessionId: number): Promise<SessionRows> {
-  const items = await db.selectFrom('booking_items').selectAll().where('order_number', '=', orderNumber).where('session_id', '=', sessionId).orderBy('position').execute();
-  return loadItemRows(db, items, async (participantIds) => {
+  return loadScopedRows(db, { orderNumber, sessionId }, async (participantIds) => {
     const direct = await inChunks(participantIds, (chunk) => db.selectFrom('checkin_events').selectAll().where('participant_id', 'in', chunk).execute());
     const named = [...new Set(direct.flatMap((e) => (e.parent_event_id ? [e.event_id, e.parent_event_id] : [e.event_id])))];
     const undos = await inChunks(named, (chunk) => db.selectFrom('checkin_events').selectAll().where('undoes_event_id', 'in', chunk).execute());
@@ -58,25 +68,30 @@ export async function loadBookingRows(db: Kysely<Database>, orderNumber: string,
   });
 }
 
-async function loadItemRows(db: Kysely<Database>, items: BookingItemsTable[], loadEvents: (participantIds: number[]) => Promise<CheckinEventsTable[]>): Promise<SessionRows> {
-  const orderNumbers = [...new Set(items.map((i) => i.order_number))];
-  const itemIds = items.map((i) => i.id);
-  const bookings = await inChunks(orderNumbers, (chunk) => db.selectFrom('bookings').selectAll().where('order_number', 'in', chunk).execute());
-  const customerIds = [...new Set(bookings.map((b) => b.customer_id).filter((id): id is number => id !== null))];
-  const resellerIds = [...new Set(bookings.map((b) => b.reseller_id).filter((id): id is number => id !== null))];
-  const customers = await inChunks(customerIds, (chunk) => db.selectFrom('customers').selectAll().where('id', 'in', chunk).execute());
-  const resellers = await inChunks(resellerIds, (chunk) => db.selectFrom('resellers').select(['id', 'name']).where('id', 'in', chunk).execute());
-  const participants = await inChunks(itemIds, (chunk) => db.selectFrom('participants').selectAll().where('item_id', 'in', chunk).orderBy('item_id').orderBy('position').execute());
-  const quantities = await inChunks(itemIds, (chunk) => db.selectFrom('booking_item_quantities').selectAll().where('item_id', 'in', chunk).orderBy('position').execute());
-  const extras = await inChunks(itemIds, (chunk) => db.selectFrom('booking_item_extras').selectAll().where('item_id', 'in', chunk).orderBy('position').execute());
-  const paid = await inChunks(orderNumbers, (chunk) =>
-    db
-      .selectFrom('payments')
-      .select(['order_number', sql<number>`sum(case when is_refund = 1 then -amount_minor else amount_minor end)`.as('net')])
-      .where('order_number', 'in', chunk)
-      .groupBy('order_number')
-      .execute(),
-  );
+async function loadScopedRows(db: Kysely<Database>, scope: Scope, loadEvents: (participantIds: number[]) => Promise<CheckinEventsTable[]>): Promise<SessionRows> {
+  const items = await scopedItems(db, scope).selectAll().orderBy('order_number').orderBy('position').execute();
+  const itemIds = () => scopedItems(db, scope).select('id');
+  const orderNumbers = () => scopedItems(db, scope).select('order_number');
+  const bookings = await db.selectFrom('bookings').selectAll().where('order_number', 'in', orderNumbers()).execute();
+  const customers = await db
+    .selectFrom('customers')
+    .selectAll()
+    .where('id', 'in', db.selectFrom('bookings').select('customer_id').where('order_number', 'in', orderNumbers()))
+    .execute();
+  const resellers = await db
+    .selectFrom('resellers')
+    .select(['id', 'name'])
+    .where('id', 'in', db.selectFrom('bookings').select('reseller_id').where('order_number', 'in', orderNumbers()))
+    .execute();
+  const participants = await db.selectFrom('participants').selectAll().where('item_id', 'in', itemIds()).orderBy('item_id').orderBy('position').execute();
+  const quantities = await db.selectFrom('booking_item_quantities').selectAll().where('item_id', 'in', itemIds()).orderBy('position').execute();
+  const extras = await db.selectFrom('booking_item_extras').selectAll().where('item_id', 'in', itemIds()).orderBy('position').execute();
+  const paid = await db
+    .selectFrom('payments')
+    .select(['order_number', sql<number>`sum(case when is_refund = 1 then -amount_minor else amount_minor end)`.as('net')])
+    .where('order_number', 'in', orderNumbers())
+    .groupBy('order_number')
+    .execute();
   const events = await loadEvents(participants.map((p) => p.id));
   return {
     items,
