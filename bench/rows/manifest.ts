@@ -82,8 +82,8 @@ export default async function (): Promise<BenchRow[]> {
 
     const row = (name: string, subject: number, baseline: number, baselineName: string): BenchRow => ({ name, unit: 'ms', subject, baseline, baselineName, higherIsBetter: false });
     return [
-      row('manifest: scan p50 (10,000 scans, HTTP inject)', percentile(scanSamples, 50), percentile(lookupSamples, 50), 'better-sqlite3 indexed barcode lookup p50'),
-      row('manifest: scan p99 (10,000 scans, HTTP inject)', percentile(scanSamples, 99), percentile(lookupSamples, 99), 'better-sqlite3 indexed barcode lookup p99'),
+      row(`manifest: scan p50 (${SCANS} scans, HTTP inject)`, percentile(scanSamples, 50), percentile(lookupSamples, 50), 'better-sqlite3 indexed barcode lookup p50'),
+      row(`manifest: scan p99 (${SCANS} scans, HTTP inject)`, percentile(scanSamples, 99), percentile(lookupSamples, 99), 'better-sqlite3 indexed barcode lookup p99'),
       row('manifest: GET /v1/manifest, 1,000 participants (median)', percentile(manifestSamples, 50), percentile(directSamples, 50), 'one SQLite join of the same rows (median)'),
     ];
   } finally {

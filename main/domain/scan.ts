@@ -44,9 +44,10 @@ async function resolveCode(db: Kysely<Database>, code: string): Promise<Resolved
 
 /** For an order code: the item in the scanned session, else the one the code names, else the one starting nearest the scan. */
 function pickItem(items: BookingItemsTable[], resolved: Resolved, sessionId: number | undefined, at: number): BookingItemsTable | undefined {
+  // A participant's code belongs to its own item, scheduled or not.
+  if (resolved.participantId !== null) return items.find((i) => i.id === resolved.itemId);
   const scheduled = items.filter((i) => i.session_id !== null);
   return (
-    scheduled.find((i) => i.id === resolved.itemId && resolved.participantId !== null) ??
     scheduled.find((i) => sessionId !== undefined && i.session_id === sessionId) ??
     scheduled.find((i) => i.id === resolved.itemId) ??
     [...scheduled].sort((a, b) => Math.abs(a.start_at - at) - Math.abs(b.start_at - at))[0]

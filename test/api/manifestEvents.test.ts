@@ -44,6 +44,20 @@ describe('POST /v1/manifest/events', () => {
     expect(stateOf(manifest, s.participantIds[0])).toBe('EXPECTED');
   });
 
+  it('undoes every check-in of an order-code scan with one UNDO naming the scan', async () => {
+    const s = await aProductWithSession(t);
+    const booking = aBookingRow(t.engine.ctx.sqlite, { sessionId: s.sessionId, barcodes: 'ORDER', quantities: [{ label: 'Adult', value: 3 }] });
+    const scanId = randomUUID();
+    const scanned = await t.call('POST', '/v1/manifest/scan', { body: { code: booking.orderCode, eventId: scanId }, role: 'checkin' });
+    expect(scanned.body.scan.checkedInParticipantIds).toHaveLength(3);
+    expect((await manifestOf(s.sessionId)).totals.checkedIn).toBe(3);
+    const undo = await post([ev('UNDO', s.sessionId, { undoesEventId: scanId })]);
+    expect(undo.body.events[0].result).toBe('RECORDED');
+    expect((await manifestOf(s.sessionId)).totals).toEqual({ booked: 3, checkedIn: 0, noShow: 0, remaining: 3 });
+    // The scanner sees them as not checked in any more.
+    expect((await t.call('POST', '/v1/manifest/scan', { body: { code: booking.orderCode }, role: 'checkin' })).body.scan.result).toBe('CHECKED_IN');
+  });
+
   it('is idempotent by eventId: a resent batch returns the first answers and changes nothing', async () => {
     const s = await setup();
     const batch = [ev('CHECK_IN', s.sessionId, { participantId: s.participantIds[0] })];

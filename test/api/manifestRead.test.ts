@@ -122,6 +122,10 @@ describe('GET /v1/manifest', () => {
     const none = await t.call('GET', '/v1/manifest');
     expect(none.status).toBe(400);
     expect(none.body.requestStatus.error.errorMessage).toMatch(/sessionId, or productCode/);
+    const csvMissing = await t.call('GET', '/v1/manifest.csv?sessionId=123456789');
+    expect(csvMissing.status).toBe(404);
+    expect(csvMissing.body.requestStatus.error.errorCode).toBe('NOT_FOUND');
+    expect((await t.call('GET', '/v1/manifest.html?sessionId=abc')).status).toBe(400);
     expect((await t.call('GET', `/v1/manifest?sessionId=${s.sessionId}`, { role: 'agent' })).status).toBe(403);
     expect((await t.call('GET', `/v1/manifest.csv?sessionId=${s.sessionId}`, { role: 'agent' })).status).toBe(403);
     expect((await t.call('GET', `/v1/manifest.html?sessionId=${s.sessionId}`, { role: 'agent' })).status).toBe(403);
