@@ -27,6 +27,13 @@ const group = <T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> => {
   return map;
 };
 
+/** An event row without its stored answer (a scan's answer is large and only read on a resend). */
+export type EventRow = Omit<CheckinEventsTable, 'answer_json'>;
+const EVENT_COLUMNS = [
+  'event_id', 'kind', 'session_id', 'order_number', 'participant_id', 'code', 'undoes_event_id', 'result',
+  'override_json', 'note', 'device', 'api_key_id', 'occurred_at', 'recorded_at', 'parent_event_id',
+] as const;
+
 /** Everything a session's manifest shows, read in a handful of queries (no per-booking round trips). */
 export interface SessionRows {
   items: BookingItemsTable[];
@@ -38,7 +45,7 @@ export interface SessionRows {
   extrasByItem: Map<number, BookingItemExtrasTable[]>;
   /** Σ payments − Σ refunds per order, minor units. */
   paidByOrder: Map<string, number>;
-  events: CheckinEventsTable[];
+  events: EventRow[];
 }
 
 /**
@@ -60,15 +67,15 @@ export async function loadSessionRows(db: Kysely<Database>, sessionId: number): 
 /** One booking's items in one session, with only the events about its participants (a scan's read). */
 export async function loadBookingRows(db: Kysely<Database>, orderNumber: string, sessionId: number): Promise<SessionRows> {
   return loadScopedRows(db, { orderNumber, sessionId }, async (participantIds) => {
-    const direct = await inChunks(participantIds, (chunk) => db.selectFrom('checkin_events').selectAll().where('participant_id', 'in', chunk).execute());
+    const direct = await inChunks(participantIds, (chunk) => db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('participant_id', 'in', chunk).execute());
     const named = [...new Set(direct.flatMap((e) => (e.parent_event_id ? [e.event_id, e.parent_event_id] : [e.event_id])))];
-    const undos = await inChunks(named, (chunk) => db.selectFrom('checkin_events').selectAll().where('undoes_event_id', 'in', chunk).execute());
+    const undos = await inChunks(named, (chunk) => db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('undoes_event_id', 'in', chunk).execute());
     const seen = new Set(direct.map((e) => e.event_id));
     return [...direct, ...undos.filter((e) => !seen.has(e.event_id))];
   });
 }
 
-async function loadScopedRows(db: Kysely<Database>, scope: Scope, loadEvents: (participantIds: number[]) => Promise<CheckinEventsTable[]>): Promise<SessionRows> {
+async function loadScopedRows(db: Kysely<Database>, scope: Scope, loadEvents: (participantIds: number[]) => Promise<EventRow[]>): Promise<SessionRows> {
   const items = await scopedItems(db, scope).selectAll().orderBy('order_number').orderBy('position').execute();
   const itemIds = () => scopedItems(db, scope).select('id');
   const orderNumbers = () => scopedItems(db, scope).select('order_number');
@@ -106,9 +113,12 @@ async function loadScopedRows(db: Kysely<Database>, scope: Scope, loadEvents: (p
   };
 }
 
-/** A session's check-in events (every state-changing event carries the participant's own session). */
-export async function loadSessionEvents(db: Kysely<Database>, sessionId: number): Promise<CheckinEventsTable[]> {
-  return db.selectFrom('checkin_events').selectAll().where('session_id', '=', sessionId).execute();
+/**
+ * A session's state-changing events (each carries the participant's own session). SCAN rows are
+ * left out: they change no state, and the check-ins a scan made name it as their parent.
+ */
+export async function loadSessionEvents(db: Kysely<Database>, sessionId: number): Promise<EventRow[]> {
+  return db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('session_id', '=', sessionId).where('kind', '!=', 'SCAN').execute();
 }
 
 export async function netPaid(db: Kysely<Database>, orderNumber: string): Promise<number> {

@@ -1,5 +1,5 @@
-import type { CheckinEventsTable, CustomersTable, ParticipantsTable } from '../../db/schema';
-import type { SessionRows } from '../../db/queries/manifest';
+import type { CustomersTable, ParticipantsTable } from '../../db/schema';
+import type { EventRow, SessionRows } from '../../db/queries/manifest';
 import type { CheckinEvent, DerivedState, ParticipantState, StoredKind } from './checkinState';
 import { stateOf } from './checkinState';
 import { fromMinor } from './money';
@@ -7,7 +7,7 @@ import { toIso, toLocal } from './time';
 
 /** Pure shaping of stored rows into the manifest's API objects (shared by the manifest, scans and exports). */
 
-export function toEvent(row: CheckinEventsTable): CheckinEvent {
+export function toEvent(row: EventRow): CheckinEvent {
   return {
     eventId: row.event_id,
     kind: row.kind as StoredKind,
@@ -87,9 +87,9 @@ export interface ViewContext {
 }
 
 /** Who did it, as a guide reads it: the device if known, else the API key's name. */
-export const actorLabel = (event: CheckinEvent | CheckinEventsTable, keyNames: Map<number, string>) => {
+export const actorLabel = (event: CheckinEvent | EventRow, keyNames: Map<number, string>) => {
   const device = 'device' in event ? event.device : null;
-  const keyId = 'apiKeyId' in event ? event.apiKeyId : (event as CheckinEventsTable).api_key_id;
+  const keyId = 'apiKeyId' in event ? event.apiKeyId : (event as EventRow).api_key_id;
   return device ?? (keyId !== null ? (keyNames.get(keyId) ?? `key ${keyId}`) : 'TourDesk');
 };
 
@@ -106,7 +106,7 @@ export function checkinView(state: ParticipantState, view: ViewContext) {
   };
 }
 
-export function historyView(rows: CheckinEventsTable[], view: ViewContext) {
+export function historyView(rows: EventRow[], view: ViewContext) {
   return [...rows]
     .sort((a, b) => a.occurred_at - b.occurred_at || a.recorded_at - b.recorded_at)
     .map((row) => ({

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Database, ProductsTable, SessionsTable } from '../../db/schema';
-import { apiKeyNames, loadSessionRows } from '../../db/queries/manifest';
+import { apiKeyNames, loadSessionEvents, loadSessionRows } from '../../db/queries/manifest';
 import { seatsHeldBySession } from '../../db/queries/seats';
 import type { EngineContext } from './context';
 import type { CompaniesService } from './companies';
@@ -194,7 +194,7 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
         const product = await deps.products.rowOrThrow(ctx.db, session.product_code);
         const timezone = await timezoneOf(ctx.db, session.product_code);
         const participantIds = await liveParticipantIdsOf(ctx.db, session.id);
-        const events = await ctx.db.selectFrom('checkin_events').selectAll().where('session_id', '=', session.id).execute();
+        const events = await loadSessionEvents(ctx.db, session.id);
         const derived = deriveCheckinState(events.map(toEvent));
         out.push({ ...sessionView({ session, product, timezone }, held.get(session.id) ?? 0, derived.closed), ...countStates(derived, participantIds) });
       }
