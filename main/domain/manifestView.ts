@@ -87,11 +87,8 @@ export interface ViewContext {
 }
 
 /** Who did it, as a guide reads it: the device if known, else the API key's name. */
-export const actorLabel = (event: CheckinEvent | EventRow, keyNames: Map<number, string>) => {
-  const device = 'device' in event ? event.device : null;
-  const keyId = 'apiKeyId' in event ? event.apiKeyId : (event as EventRow).api_key_id;
-  return device ?? (keyId !== null ? (keyNames.get(keyId) ?? `key ${keyId}`) : 'TourDesk');
-};
+export const actorLabel = (event: CheckinEvent, keyNames: Map<number, string>) =>
+  event.device ?? (event.apiKeyId !== null ? (keyNames.get(event.apiKeyId) ?? `key ${event.apiKeyId}`) : 'TourDesk');
 
 export function checkinView(state: ParticipantState, view: ViewContext) {
   const event = state.event;

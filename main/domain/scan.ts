@@ -112,8 +112,8 @@ export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsSe
     }
     if (!refusal && fresh.length === 0) {
       result = 'ALREADY_CHECKED_IN';
-      const first = stateOf(before, targets[0].id).event!;
-      refusal = `Already checked in at ${hhmm(first.occurredAt, zone)} by ${actorLabel(first, view.keyNames)}`;
+      const first = targets.length > 0 ? stateOf(before, targets[0].id).event : undefined;
+      refusal = first ? `Already checked in at ${hhmm(first.occurredAt, zone)} by ${actorLabel(first, view.keyNames)}` : `Booking ${booking.order_number} has nobody to check in`;
     }
     if (!refusal && !due.paid) {
       if (result === 'CHECKED_IN') result = 'NOT_PAID';
