@@ -347,6 +347,9 @@ export interface CheckinEventsTable {
   api_key_id: Nullable<number>;
   occurred_at: number;
   recorded_at: number;
+  /** 20261123_50_manifest: the first answer for this eventId, and the scan a check-in belongs to. */
+  answer_json: Nullable<string>;
+  parent_event_id: Nullable<string>;
 }
 
 export interface Database {

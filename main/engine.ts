@@ -15,6 +15,9 @@ import { createPartnerConnect } from './domain/partnerConnect';
 import { createProductImages } from './domain/productImages';
 import { createCustomers } from './domain/customers';
 import { createBookings } from './domain/bookings';
+import { createManifests } from './domain/manifests';
+import { createCheckin } from './domain/checkin';
+import { createScanner } from './domain/scan';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -53,6 +56,9 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const productImages = createProductImages(ctx, products);
   const customers = createCustomers(ctx);
   const bookings = createBookings(ctx, { companies, products });
+  const manifests = createManifests(ctx, { products, companies });
+  const checkin = createCheckin(ctx, { manifests });
+  const scanner = createScanner(ctx, { manifests });
   return {
     ctx,
     clock,
@@ -72,6 +78,9 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     productImages,
     customers,
     bookings,
+    manifests,
+    checkin,
+    scanner,
     close: () => db.close(),
   };
 }

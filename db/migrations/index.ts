@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import * as m20261123_01 from './20261123_01_initial';
 import * as m20261123_30 from './20261123_30_commerce';
 import * as m20261123_40 from './20261123_40_bookings';
+import * as m20261123_50 from './20261123_50_manifest';
 
 export interface Migration {
   name: string;
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   { name: '20261123_01_initial', up: m20261123_01.up },
   { name: '20261123_30_commerce', up: m20261123_30.up },
   { name: '20261123_40_bookings', up: m20261123_40.up },
+  { name: '20261123_50_manifest', up: m20261123_50.up },
 ];

@@ -20,6 +20,10 @@ beforeAll(async () => {
   fixtures.productCode = products[0].productCode;
   const session = (await t.call('POST', '/v1/availability', { body: { productCode: fixtures.productCode, startTimeLocal: '2030-01-02 09:00:00', seats: 10 } })).body.session;
   fixtures.sessionId = String(session.id);
+  const booking = await t.call('POST', '/v1/bookings', {
+    body: { customer: { firstName: 'Ada', lastName: 'Fixture' }, items: [{ productCode: fixtures.productCode, startTimeLocal: session.startTimeLocal, quantities: [{ optionLabel: 'Adult', value: 1 }] }] },
+  });
+  fixtures.orderNumber = booking.body.booking.orderNumber;
   fixtures.resourceId = String((await t.engine.resources.create({ name: 'Skipper Sam' } as never, SYSTEM_ACTOR)).id);
   fixtures.categoryId = String((await t.engine.categories.create({ name: 'Walks', visible: true } as never, SYSTEM_ACTOR)).id);
   const doc = (await t.call('GET', '/v1/openapi.json')).body;

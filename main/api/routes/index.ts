@@ -14,6 +14,7 @@ import { registerPartnerConnectRoutes } from './partnerConnect';
 import { registerProductImageRoutes } from './productImages';
 import { registerCustomerRoutes } from './customers';
 import { registerBookingRoutes } from './bookings';
+import { registerManifestRoutes } from './manifest';
 
 /** Every resource's routes, one module each. */
 export function registerAllRoutes(host: RouteHost): void {
@@ -32,4 +33,5 @@ export function registerAllRoutes(host: RouteHost): void {
   registerProductImageRoutes(host);
   registerCustomerRoutes(host);
   registerBookingRoutes(host);
+  registerManifestRoutes(host);
 }

@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../db/connection';
+import { createEngine } from '../../main/engine';
+import { createServer, LOOPBACK_NAMES } from '../../main/api/server';
+import { aBookingRow, aSessionRow } from '../../test/fixtures/bookingRows';
+import type { BenchRow } from '../types';
+
+const percentile = (samples: number[], p: number) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const time = (fn: () => unknown) => {
+  const start = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+};
+const timeAsync = async (fn: () => Promise<unknown>) => {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+};
+
+/**
+ * Scans through the real server (fastify.inject, real engine on a real SQLite file) against a bare
+ * indexed lookup of the same code, and a 1,000-participant manifest against the same rows read
+ * directly with one SQL join.
+ */
+export default async function (): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tourdesk-bench-manifest-'));
+  const handle = await openDatabase(join(dir, 'tourdesk.sqlite'), { migrate: true });
+  const engine = createEngine({ db: handle, config: { dataDir: dir, instanceNo: 1 } });
+  try {
+    await engine.companies.configure({ companyName: 'Bench Tours', alias: 'bench', currency: 'AUD', timezone: 'Australia/Sydney', locale: 'en_AU', email: 'b@bench.example' });
+    const { key } = await engine.apiKeys.create({ role: 'checkin', name: 'Pier tablet' });
+    const product = await engine.products.create({
+      name: 'Bench Cruise',
+      productType: 'ACTIVITY',
+      bookingMode: 'INVENTORY',
+      confirmMode: 'AUTOCONFIRM',
+      barcodeOutputType: 'PARTICIPANT',
+      qrCodeType: 'INTERNAL',
+      priceOptions: [{ label: 'Adult', price: 50 }],
+    } as never, { keyId: null, role: 'system', resellerId: null, name: 'bench' });
+    const productCode = String(product.productCode);
+    const session = aSessionRow(handle.sqlite, { productCode, startTime: '2030-01-02T23:00:00Z', seats: 1000 });
+    const codes: string[] = [];
+    for (let i = 0; i < 250; i++) {
+      const booking = aBookingRow(handle.sqlite, { sessionId: session.id, barcodes: 'PARTICIPANT', quantities: [{ label: 'Adult', value: 4 }], names: ['A', 'B', 'C', 'D'], pickup: { locationName: i % 2 ? 'Pier' : 'Hotel' } });
+      codes.push(...(booking.participantCodes as string[]));
+    }
+    const app = await createServer({ engine, allowedHosts: LOOPBACK_NAMES });
+    await app.ready();
+    const headers = { host: '127.0.0.1', apikey: key, 'content-type': 'application/json' };
+
+    const SCANS = Number(process.env.BENCH_MANIFEST_SCANS ?? 10_000);
+    const scanSamples: number[] = [];
+    for (let i = 0; i < SCANS; i++) {
+      const code = codes[(i * 7919) % codes.length];
+      scanSamples.push(await timeAsync(() => app.inject({ method: 'POST', url: '/v1/manifest/scan', headers, payload: JSON.stringify({ code, sessionId: session.id, device: 'bench' }) })));
+    }
+    const lookup = handle.sqlite.prepare(
+      'SELECT p.id, p.fields_json, i.order_number, b.status FROM participants p JOIN booking_items i ON i.id = p.item_id JOIN bookings b ON b.order_number = i.order_number WHERE p.barcode = ?',
+    );
+    const lookupSamples: number[] = [];
+    for (let i = 0; i < SCANS; i++) lookupSamples.push(time(() => lookup.get(codes[(i * 7919) % codes.length])));
+
+    const ROUNDS = 40;
+    const manifestSamples: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      manifestSamples.push(await timeAsync(() => app.inject({ method: 'GET', url: `/v1/manifest?sessionId=${session.id}`, headers })));
+    }
+    const direct = handle.sqlite.prepare(
+      `SELECT b.order_number, b.status, b.total_amount_minor, c.first_name, c.last_name, c.phone, i.pickup_json, p.id, p.fields_json, p.barcode
+         FROM booking_items i JOIN bookings b ON b.order_number = i.order_number LEFT JOIN customers c ON c.id = b.customer_id
+         JOIN participants p ON p.item_id = i.id WHERE i.session_id = ? ORDER BY b.order_number, p.position`,
+    );
+    const directSamples: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) directSamples.push(time(() => JSON.stringify(direct.all(session.id))));
+    await app.close();
+
+    const row = (name: string, subject: number, baseline: number, baselineName: string): BenchRow => ({ name, unit: 'ms', subject, baseline, baselineName, higherIsBetter: false });
+    return [
+      row(`manifest: scan p50 (${SCANS} scans, HTTP inject)`, percentile(scanSamples, 50), percentile(lookupSamples, 50), 'better-sqlite3 indexed barcode lookup p50'),
+      row(`manifest: scan p99 (${SCANS} scans, HTTP inject)`, percentile(scanSamples, 99), percentile(lookupSamples, 99), 'better-sqlite3 indexed barcode lookup p99'),
+      row('manifest: GET /v1/manifest, 1,000 participants (median)', percentile(manifestSamples, 50), percentile(directSamples, 50), 'one SQLite join of the same rows (median)'),
+    ];
+  } finally {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

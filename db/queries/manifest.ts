@@ -1,0 +1,136 @@
+import { sql, type Kysely } from 'kysely';
+import type {
+  BookingItemExtrasTable,
+  BookingItemQuantitiesTable,
+  BookingItemsTable,
+  BookingsTable,
+  CheckinEventsTable,
+  CustomersTable,
+  Database,
+  ParticipantsTable,
+} from '../schema';
+
+/** Runs a query per chunk of ids (SQLite's bound-parameter limit) and concatenates the rows. */
+export async function inChunks<T, K>(ids: readonly K[], run: (chunk: K[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += 500) out.push(...(await run(ids.slice(i, i + 500))));
+  return out;
+}
+
+const group = <T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> => {
+  const map = new Map<K, T[]>();
+  for (const row of rows) {
+    const list = map.get(key(row));
+    if (list) list.push(row);
+    else map.set(key(row), [row]);
+  }
+  return map;
+};
+
+/** An event row without its stored answer (a scan's answer is large and only read on a resend). */
+export type EventRow = Omit<CheckinEventsTable, 'answer_json'>;
+const EVENT_COLUMNS = [
+  'event_id', 'kind', 'session_id', 'order_number', 'participant_id', 'code', 'undoes_event_id', 'result',
+  'override_json', 'note', 'device', 'api_key_id', 'occurred_at', 'recorded_at', 'parent_event_id',
+] as const;
+
+/** Everything a session's manifest shows, read in a handful of queries (no per-booking round trips). */
+export interface SessionRows {
+  items: BookingItemsTable[];
+  bookings: Map<string, BookingsTable>;
+  customers: Map<number, CustomersTable>;
+  resellerNames: Map<number, string>;
+  participantsByItem: Map<number, ParticipantsTable[]>;
+  quantitiesByItem: Map<number, BookingItemQuantitiesTable[]>;
+  extrasByItem: Map<number, BookingItemExtrasTable[]>;
+  /** Σ payments − Σ refunds per order, minor units. */
+  paidByOrder: Map<string, number>;
+  events: EventRow[];
+}
+
+/**
+ * Which items a read covers: a whole session (sub-selects on the session, one bound parameter,
+ * so a 1,000-participant manifest is a handful of indexed queries) or one booking's items.
+ */
+type Scope = { sessionId: number } | { orderNumber: string; sessionId: number };
+
+function scopedItems(db: Kysely<Database>, scope: Scope) {
+  let query = db.selectFrom('booking_items').where('session_id', '=', scope.sessionId);
+  if ('orderNumber' in scope) query = query.where('order_number', '=', scope.orderNumber);
+  return query;
+}
+
+export async function loadSessionRows(db: Kysely<Database>, sessionId: number): Promise<SessionRows> {
+  return loadScopedRows(db, { sessionId }, () => loadSessionEvents(db, sessionId));
+}
+
+/** One booking's items in one session, with only the events about its participants (a scan's read). */
+export async function loadBookingRows(db: Kysely<Database>, orderNumber: string, sessionId: number): Promise<SessionRows> {
+  return loadScopedRows(db, { orderNumber, sessionId }, async (participantIds) => {
+    const direct = await inChunks(participantIds, (chunk) => db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('participant_id', 'in', chunk).execute());
+    const named = [...new Set(direct.flatMap((e) => (e.parent_event_id ? [e.event_id, e.parent_event_id] : [e.event_id])))];
+    const undos = await inChunks(named, (chunk) => db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('undoes_event_id', 'in', chunk).execute());
+    const seen = new Set(direct.map((e) => e.event_id));
+    return [...direct, ...undos.filter((e) => !seen.has(e.event_id))];
+  });
+}
+
+async function loadScopedRows(db: Kysely<Database>, scope: Scope, loadEvents: (participantIds: number[]) => Promise<EventRow[]>): Promise<SessionRows> {
+  const items = await scopedItems(db, scope).selectAll().orderBy('order_number').orderBy('position').execute();
+  const itemIds = () => scopedItems(db, scope).select('id');
+  const orderNumbers = () => scopedItems(db, scope).select('order_number');
+  const bookings = await db.selectFrom('bookings').selectAll().where('order_number', 'in', orderNumbers()).execute();
+  const customers = await db
+    .selectFrom('customers')
+    .selectAll()
+    .where('id', 'in', db.selectFrom('bookings').select('customer_id').where('order_number', 'in', orderNumbers()))
+    .execute();
+  const resellers = await db
+    .selectFrom('resellers')
+    .select(['id', 'name'])
+    .where('id', 'in', db.selectFrom('bookings').select('reseller_id').where('order_number', 'in', orderNumbers()))
+    .execute();
+  const participants = await db.selectFrom('participants').selectAll().where('item_id', 'in', itemIds()).orderBy('item_id').orderBy('position').execute();
+  const quantities = await db.selectFrom('booking_item_quantities').selectAll().where('item_id', 'in', itemIds()).orderBy('position').execute();
+  const extras = await db.selectFrom('booking_item_extras').selectAll().where('item_id', 'in', itemIds()).orderBy('position').execute();
+  const paid = await db
+    .selectFrom('payments')
+    .select(['order_number', sql<number>`sum(case when is_refund = 1 then -amount_minor else amount_minor end)`.as('net')])
+    .where('order_number', 'in', orderNumbers())
+    .groupBy('order_number')
+    .execute();
+  const events = await loadEvents(participants.map((p) => p.id));
+  return {
+    items,
+    bookings: new Map(bookings.map((b) => [b.order_number, b])),
+    customers: new Map(customers.map((c) => [c.id, c])),
+    resellerNames: new Map(resellers.map((r) => [r.id, r.name])),
+    participantsByItem: group(participants, (p) => p.item_id),
+    quantitiesByItem: group(quantities, (q) => q.item_id),
+    extrasByItem: group(extras, (e) => e.item_id),
+    paidByOrder: new Map(paid.map((p) => [p.order_number, Number(p.net)])),
+    events,
+  };
+}
+
+/**
+ * A session's state-changing events (each carries the participant's own session). SCAN rows are
+ * left out: they change no state, and the check-ins a scan made name it as their parent.
+ */
+export async function loadSessionEvents(db: Kysely<Database>, sessionId: number): Promise<EventRow[]> {
+  return db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('session_id', '=', sessionId).where('kind', '!=', 'SCAN').execute();
+}
+
+export async function netPaid(db: Kysely<Database>, orderNumber: string): Promise<number> {
+  const row = await db
+    .selectFrom('payments')
+    .select(sql<number | null>`sum(case when is_refund = 1 then -amount_minor else amount_minor end)`.as('net'))
+    .where('order_number', '=', orderNumber)
+    .executeTakeFirst();
+  return Number(row?.net ?? 0);
+}
+
+export async function apiKeyNames(db: Kysely<Database>): Promise<Map<number, string>> {
+  const rows = await db.selectFrom('api_keys').select(['id', 'name']).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
