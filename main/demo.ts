@@ -249,14 +249,15 @@ export async function loadDemoBookings(engine: Engine): Promise<void> {
     .select(['sessions.product_code', 'sessions.start_at'])
     .where('products.name', 'in', DEMO_PRODUCTS.map((p) => p.name))
     .where('products.deleted_at', 'is', null)
-    .where('sessions.start_at', '>', now + 86_400_000)
+    // From half an hour ahead: the next departure gets a queue to check in on a first look.
+    .where('sessions.start_at', '>', now + 30 * 60_000)
     .orderBy('sessions.start_at')
     .limit(60)
     .execute();
   if (sessions.length === 0) return;
   const made: string[] = [];
   for (const [i, [firstName, lastName]] of DEMO_PEOPLE.entries()) {
-    const session = sessions[(i * 7) % sessions.length];
+    const session = i < 4 ? sessions[0] : sessions[(i * 7) % sessions.length];
     const product = await engine.products.get(session.product_code);
     const option = product.priceOptions[i % product.priceOptions.length];
     const value = option.priceGroupType === 'TOTAL' ? 1 : 1 + (i % 3);
@@ -282,4 +283,20 @@ export async function loadDemoBookings(engine: Engine): Promise<void> {
     }
   }
   if (made.length > 1) await engine.bookings.cancel(made[1], SYSTEM_ACTOR);
+  // A museum pass paid partly with the WELCOME50 gift voucher leaves it partially redeemed.
+  const museum = (await engine.products.search({ search: 'City Museum Pass', limit: 1, offset: 0 }))[0];
+  if (museum) {
+    try {
+      await engine.bookings.create(
+        {
+          customer: { firstName: 'Hannah', lastName: 'Fischer', email: 'hannah.fischer@example.test' },
+          items: [{ productCode: museum.productCode, quantities: [{ optionLabel: 'Adult', value: 1 }] }],
+          vouchers: ['WELCOME50'],
+        },
+        SYSTEM_ACTOR,
+      );
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+    }
+  }
 }

@@ -27,6 +27,7 @@ describe('demo bookings', () => {
     const bookings = (await t.call('GET', '/v1/bookings')).body.bookings;
     expect(bookings.length).toBeGreaterThanOrEqual(10);
     expect(bookings.every((b: any) => b.items[0].startTimeLocal)).toBe(true);
+    expect((await t.call('GET', '/v1/vouchers/WELCOME50')).body.voucher).toMatchObject({ status: 'PARTIALLY_REDEEMED', remainingValue: 15 });
   });
 
   it('books 10 to 20 bookings with customers, named participants, payments and one cancellation once sessions exist', async () => {
