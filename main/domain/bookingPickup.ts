@@ -2,52 +2,33 @@ import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Database, ProductsTable } from '../../db/schema';
 import { LOCAL_FORMAT } from './time';
+import { choosePickupLocation, loadProductPickupList, type PickupLocation } from './pickups';
 
 /** What a booking item stores in pickup_json and answers as pickupLocation. */
-export interface PickupChoice {
-  locationName: string;
-  address?: string;
-  latitude?: number;
-  longitude?: number;
-  minutesPrior?: number;
-  additionalInstructions?: string;
+export interface PickupChoice extends PickupLocation {
   pickupInstructions?: string;
   pickupTime?: string;
 }
 
 /**
  * A location of the product's pickup list (matched by name, any case), or free text when the list
- * has otherLocationInstructions; otherwise the name is ignored (as the spec says). pickupTime is
- * start − minutesPrior in local time; pickupInstructions joins the list's additionalNotes and the
- * location's additionalInstructions (or the list's otherLocationInstructions for free text).
+ * has otherLocationInstructions; otherwise the name is ignored (as the spec says): the pickups
+ * module's choosePickupLocation decides. pickupTime is start − minutesPrior in local time;
+ * pickupInstructions joins the list's additionalNotes and the location's additionalInstructions
+ * (or the list's otherLocationInstructions for free text).
  */
 export async function resolvePickup(db: Kysely<Database>, product: ProductsTable, locationName: string | undefined, startAt: number, timezone: string): Promise<PickupChoice | null> {
-  const name = locationName?.trim();
-  if (!name || product.pickup_id === null) return null;
-  const list = await db.selectFrom('pickup_lists').selectAll().where('id', '=', product.pickup_id).executeTakeFirst();
-  if (!list) return null;
-  const location = await db
-    .selectFrom('pickup_locations')
-    .selectAll()
-    .where('pickup_list_id', '=', list.id)
-    .where((eb) => eb(eb.fn('lower', ['location_name']), '=', name.toLowerCase()))
-    .orderBy('position')
-    .executeTakeFirst();
+  if (product.pickup_id === null) return null;
+  const list = await loadProductPickupList(db, product.product_code);
+  const location = choosePickupLocation(list, locationName);
+  if (!list || !location) return null;
   const join = (...parts: (string | null | undefined)[]) => parts.filter((p) => p && p.trim()).join('\n') || undefined;
-  if (!location) {
-    if (!list.other_location_instructions) return null;
-    return { locationName: name, pickupInstructions: join(list.additional_notes, list.other_location_instructions) };
-  }
-  const choice: PickupChoice = { locationName: location.location_name };
-  if (location.address !== null) choice.address = location.address;
-  if (location.latitude !== null) choice.latitude = location.latitude;
-  if (location.longitude !== null) choice.longitude = location.longitude;
-  if (location.additional_instructions !== null) choice.additionalInstructions = location.additional_instructions;
-  const instructions = join(list.additional_notes, location.additional_instructions);
+  const listed = list.pickupLocations.includes(location);
+  const choice: PickupChoice = { ...location };
+  const instructions = listed ? join(list.additionalNotes, location.additionalInstructions) : join(list.additionalNotes, list.otherLocationInstructions);
   if (instructions) choice.pickupInstructions = instructions;
-  if (location.minutes_prior !== null) {
-    choice.minutesPrior = location.minutes_prior;
-    choice.pickupTime = DateTime.fromMillis(startAt - location.minutes_prior * 60_000, { zone: timezone }).toFormat(LOCAL_FORMAT);
+  if (location.minutesPrior !== undefined) {
+    choice.pickupTime = DateTime.fromMillis(startAt - location.minutesPrior * 60_000, { zone: timezone }).toFormat(LOCAL_FORMAT);
   }
   return choice;
 }
