@@ -26,15 +26,40 @@ interface Range {
 
 type Entry = { start: number; code: string; row: SessionsTable; synthetic?: undefined } | { start: number; code: string; synthetic: Session; row?: undefined };
 
+/**
+ * Ranges grouped by their bounds. Products in one timezone share them, and one
+ * `product_code IN (…) AND start_at BETWEEN …` lets SQLite walk the start_at index in order and
+ * stop at the page's end, where an OR per product sorts every session in range first.
+ */
+function sameBounds(ranges: Range[]): { codes: string[]; lower: number; upper: number | undefined }[] {
+  const groups = new Map<string, { codes: string[]; lower: number; upper: number | undefined }>();
+  for (const r of ranges) {
+    const key = `${r.lower}|${r.upper}`;
+    const group = groups.get(key);
+    if (group) group.codes.push(r.product.product_code);
+    else groups.set(key, { codes: [r.product.product_code], lower: r.lower, upper: r.upper });
+  }
+  return [...groups.values()];
+}
+
+/** The start of the local day of `now` in a zone, worked out once per zone and search (luxon's zone maths is slow). */
+function startOfDay(now: number, zone: string, memo: Map<string, number>): number {
+  let start = memo.get(zone);
+  if (start === undefined) {
+    start = DateTime.fromMillis(now, { zone }).startOf('day').toMillis();
+    memo.set(zone, start);
+  }
+  return start;
+}
+
 export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => Promise<string>) {
-  function rangeOf(product: ProductsTable, zone: string, query: AvailabilitySearch): Range {
-    const now = ctx.clock.now().getTime();
+  function rangeOf(product: ProductsTable, zone: string, query: AvailabilitySearch, now: number, startOfToday: Map<string, number>): Range {
     const lowerText = query.startTime ?? query.startTimeLocal;
     const upperText = query.endTime ?? query.endTimeLocal;
     const lowerField = query.startTime !== undefined ? 'startTime' : 'startTimeLocal';
     const upperField = query.endTime !== undefined ? 'endTime' : 'endTimeLocal';
     // No start: from the beginning of today where the product runs, so today's departures still show.
-    const lower = lowerText !== undefined ? parseTimeParam(lowerText, zone, 'lower', lowerField) : DateTime.fromMillis(now, { zone }).startOf('day').toMillis();
+    const lower = lowerText !== undefined ? parseTimeParam(lowerText, zone, 'lower', lowerField) : startOfDay(now, zone, startOfToday);
     const upper = upperText !== undefined ? parseTimeParam(upperText, zone, 'upper', upperField) : undefined;
     if (upper !== undefined && upper < lower) throw new DomainError('VALIDATION_ERROR', `${upperField} ${upperText} is before ${lowerField} ${lowerText ?? '(today)'}`);
     return { product, zone, lower, upper };
@@ -48,8 +73,12 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
       .selectAll()
       .where((eb) =>
         eb.or(
-          ranges.map((r) =>
-            eb.and([eb('product_code', '=', r.product.product_code), eb('start_at', '>=', r.lower), ...(r.upper !== undefined ? [eb('start_at', '<=', r.upper)] : [])]),
+          sameBounds(ranges).map((group) =>
+            eb.and([
+              eb('product_code', 'in', group.codes),
+              eb('start_at', '>=', group.lower),
+              ...(group.upper !== undefined ? [eb('start_at', '<=', group.upper)] : []),
+            ]),
           ),
         ),
       )
@@ -120,7 +149,9 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
     const products = await ctx.db.selectFrom('products').selectAll().where('product_code', 'in', codes).where('deleted_at', 'is', null).execute();
     const missing = codes.filter((c) => !products.some((p) => p.product_code === c));
     if (missing.length) throw new DomainError('NOT_FOUND', `Product ${missing.join(', ')} was not found`);
-    const ranges = products.map((p) => rangeOf(p, p.timezone ?? defaultZone, query));
+    const now = ctx.clock.now().getTime();
+    const startOfToday = new Map<string, number>();
+    const ranges = products.map((p) => rangeOf(p, p.timezone ?? defaultZone, query, now, startOfToday));
     const warnings: string[] = [];
     const wanted = query.offset + query.limit;
     const [stored, synthetic] = await Promise.all([

@@ -9,7 +9,9 @@ export function isValidTimezone(zone: string): boolean {
 }
 
 export function toIso(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
+  const text = new Date(ms).toISOString();
+  // Whole seconds drop their ".000" (lists format thousands of these: slice, not replace).
+  return text.endsWith('.000Z') ? `${text.slice(0, -5)}Z` : text;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -86,6 +88,21 @@ export type Bound = 'lower' | 'upper';
  * `Z` or an offset, also when the offset's `+` arrived as a space (an unencoded `+` in a query).
  */
 export function parseTimeParam(raw: string, zone: string, bound: Bound, field: string): number {
+  // luxon's zone arithmetic is the slow part of a search (one call per product and bound), and the
+  // answer depends on nothing but the arguments: memoised like toLocal. Errors are not cached.
+  const key = `${bound}|${zone}|${raw}`;
+  const cached = paramCache.get(key);
+  if (cached !== undefined) return cached;
+  const ms = parseTimeParamUncached(raw, zone, bound, field);
+  if (paramCache.size >= PARAM_CACHE_SIZE) paramCache.clear();
+  paramCache.set(key, ms);
+  return ms;
+}
+
+const PARAM_CACHE_SIZE = 5_000;
+const paramCache = new Map<string, number>();
+
+function parseTimeParamUncached(raw: string, zone: string, bound: Bound, field: string): number {
   const text = raw.trim();
   // "2030-01-02T09:00:00 10:00": the + of the offset was decoded to a space.
   const repaired = text.replace(/^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) (\d{2}:?\d{2})$/, '$1+$2');
