@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import * as m20261123_01 from './20261123_01_initial';
 import * as m20261123_30 from './20261123_30_commerce';
+import * as m20261123_60 from './20261123_60_perf';
 
 export interface Migration {
   name: string;
@@ -14,4 +15,5 @@ export interface Migration {
 export const migrations: Migration[] = [
   { name: '20261123_01_initial', up: m20261123_01.up },
   { name: '20261123_30_commerce', up: m20261123_30.up },
+  { name: '20261123_60_perf', up: m20261123_60.up },
 ];

@@ -36,6 +36,23 @@ export interface CreateOptions {
   allowPastExpiry?: boolean;
 }
 
+/** What toApi reads of a voucher row (a page of 100 costs less without the columns it never shows). */
+const VOUCHER_COLUMNS = [
+  'code',
+  'value_type',
+  'value_minor',
+  'value_percent',
+  'currency',
+  'product_code',
+  'category_id',
+  'issue_at',
+  'expiry_at',
+  'source_order',
+  'internal_notes',
+  'internal_reference',
+] as const satisfies readonly (keyof VouchersTable)[];
+type VoucherRow = Pick<VouchersTable, (typeof VOUCHER_COLUMNS)[number]>;
+
 type Redeemed = { voucher_code: string; redeemed: number; uses: number };
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -58,7 +75,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
     return new Map(rows.map((r) => [r.voucher_code, { ...r, redeemed: Number(r.redeemed), uses: Number(r.uses) }]));
   }
 
-  async function toApi(db: Kysely<Database>, rows: VouchersTable[], actor: Actor): Promise<Voucher[]> {
+  async function toApi(db: Kysely<Database>, rows: VoucherRow[], actor: Actor): Promise<Voucher[]> {
     const used = await redemptions(
       db,
       rows.map((r) => r.code),
@@ -143,7 +160,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
     },
 
     async search(query: VoucherSearch, actor: Actor): Promise<Voucher[]> {
-      let q = ctx.db.selectFrom('vouchers').selectAll();
+      let q = ctx.db.selectFrom('vouchers').select(VOUCHER_COLUMNS);
       if (query.search) {
         const like = likePattern(query.search);
         q = q.where((eb) =>
