@@ -6,6 +6,7 @@ import type { CompaniesService } from './companies';
 import { DomainError } from './errors';
 import { fromMinor, toMinor } from './money';
 import { parseTimeParam, toIso } from './time';
+import { pageReader } from '../../db/queries/pages';
 import { isValueVoucher, voucherState, type VoucherStatus } from './voucherBalance';
 
 /** The spec's voucher, plus TourDesk's remainingValue, currency, productCode and categoryId. */
@@ -62,6 +63,7 @@ const needsCategory = (valueType: string) => valueType.endsWith('_LIMITCATALOG')
 const seesNotes = (actor: Actor) => actor.role !== 'agent';
 
 export function createVouchers(ctx: EngineContext, companies: CompaniesService) {
+  const readPage = pageReader(ctx.db, ctx.sqlite);
   /** Redemptions that count: those not reversed. */
   async function redemptions(db: Kysely<Database>, codes: string[]): Promise<Map<string, Redeemed>> {
     if (codes.length === 0) return new Map();
@@ -172,7 +174,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
           ]),
         );
       }
-      const rows = await q.orderBy('issue_at', 'desc').orderBy('code').limit(query.limit).offset(query.offset).execute();
+      const rows = await readPage(q.orderBy('issue_at', 'desc').orderBy('code').limit(query.limit).offset(query.offset));
       return toApi(ctx.db, rows, actor);
     },
 
