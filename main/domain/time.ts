@@ -8,10 +8,18 @@ export function isValidTimezone(zone: string): boolean {
   return DateTime.local().setZone(zone).isValid;
 }
 
+const ISO_CACHE_SIZE = 20_000;
+const isoCache = new Map<number, string>();
+
+/** An instant as ISO-8601 UTC, without ".000" on whole seconds. Memoised: lists format the same departures again and again. */
 export function toIso(ms: number): string {
-  const text = new Date(ms).toISOString();
-  // Whole seconds drop their ".000" (lists format thousands of these: slice, not replace).
-  return text.endsWith('.000Z') ? `${text.slice(0, -5)}Z` : text;
+  const cached = isoCache.get(ms);
+  if (cached !== undefined) return cached;
+  const full = new Date(ms).toISOString();
+  const text = full.endsWith('.000Z') ? `${full.slice(0, -5)}Z` : full;
+  if (isoCache.size >= ISO_CACHE_SIZE) isoCache.clear();
+  isoCache.set(ms, text);
+  return text;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');

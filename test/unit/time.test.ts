@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromIso, fromLocal, parseTimeParam, toIso, toLocal } from '../../main/domain/time';
 
@@ -81,5 +82,16 @@ describe('toIso', () => {
     expect(toIso(Date.parse('2030-01-01T00:00:00Z'))).toBe('2030-01-01T00:00:00Z');
     expect(toIso(Date.parse('2030-01-01T00:00:01.500Z'))).toBe('2030-01-01T00:00:01.500Z');
     expect(toIso(Date.parse('2030-01-01T00:00:01.000Z') + 1)).toBe('2030-01-01T00:00:01.001Z');
+  });
+
+  it('answers the same text when asked again (memoised), for any instant', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -62_135_596_800_000, max: 253_402_300_799_999 }), (ms) => {
+        const expected = new Date(ms).toISOString().replace('.000Z', 'Z');
+        expect(toIso(ms)).toBe(expected);
+        expect(toIso(ms)).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
