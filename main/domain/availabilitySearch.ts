@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { ProductsTable, SessionsTable } from '../../db/schema';
 import type { AvailabilitySearch } from '../api/schemas/availability';
 import { seatsHeldBySession } from '../../db/queries/seats';
+import { pageReader } from '../../db/queries/pages';
 import type { EngineContext } from './context';
 import type { Session } from './availability';
 import { sessionsToApi } from './availability';
@@ -17,8 +18,12 @@ export const SYNTHETIC_DEFAULT_DAYS = 30;
 export const SYNTHETIC_MAX_DAYS = 366;
 const SCAN_CHUNK = 500;
 
+/** What a search needs of a product (not its descriptions and terms). */
+const SEARCH_COLUMNS = ['product_code', 'currency', 'timezone', 'booking_mode'] as const satisfies readonly (keyof ProductsTable)[];
+type SearchProduct = Pick<ProductsTable, (typeof SEARCH_COLUMNS)[number]>;
+
 interface Range {
-  product: ProductsTable;
+  product: SearchProduct;
   zone: string;
   lower: number;
   upper: number | undefined;
@@ -53,7 +58,9 @@ function startOfDay(now: number, zone: string, memo: Map<string, number>): numbe
 }
 
 export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => Promise<string>) {
-  function rangeOf(product: ProductsTable, zone: string, query: AvailabilitySearch, now: number, startOfToday: Map<string, number>): Range {
+  // A search never runs inside a transaction, so its pages can be read as arrays (see pageReader).
+  const readPage = pageReader(ctx.db, ctx.sqlite);
+  function rangeOf(product: SearchProduct, zone: string, query: AvailabilitySearch, now: number, startOfToday: Map<string, number>): Range {
     const lowerText = query.startTime ?? query.startTimeLocal;
     const upperText = query.endTime ?? query.endTimeLocal;
     const lowerField = query.startTime !== undefined ? 'startTime' : 'startTimeLocal';
@@ -87,10 +94,10 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
       .orderBy('id');
     const out: Entry[] = [];
     const toEntry = (row: SessionsTable): Entry => ({ start: row.start_at, code: row.product_code, row });
-    if (minAvailability === undefined) return (await base.limit(wanted).execute()).map(toEntry);
+    if (minAvailability === undefined) return (await readPage(base.limit(wanted))).map(toEntry);
     // Availability is derived, not stored: scan in start order and filter, chunk by chunk.
     for (let offset = 0; out.length < wanted; offset += SCAN_CHUNK) {
-      const rows = await base.limit(SCAN_CHUNK).offset(offset).execute();
+      const rows = await readPage(base.limit(SCAN_CHUNK).offset(offset));
       const held = await seatsHeldBySession(ctx.db, rows.map((r) => r.id));
       for (const row of rows) if (row.seats - (held.get(row.id) ?? 0) >= minAvailability && out.length < wanted) out.push(toEntry(row));
       if (rows.length < SCAN_CHUNK) break;
@@ -146,7 +153,7 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
   return async function search(query: AvailabilitySearch): Promise<{ sessions: Session[]; warnings: string[] }> {
     const defaultZone = await companyZone();
     const codes = [...new Set(query.productCode)];
-    const products = await ctx.db.selectFrom('products').selectAll().where('product_code', 'in', codes).where('deleted_at', 'is', null).execute();
+    const products = await ctx.db.selectFrom('products').select(SEARCH_COLUMNS).where('product_code', 'in', codes).where('deleted_at', 'is', null).execute();
     const missing = codes.filter((c) => !products.some((p) => p.product_code === c));
     if (missing.length) throw new DomainError('NOT_FOUND', `Product ${missing.join(', ')} was not found`);
     const now = ctx.clock.now().getTime();
