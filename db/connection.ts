@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema';
 import { migrations } from './migrations';
 
@@ -24,6 +24,34 @@ export class SchemaTooNewError extends Error {
   }
 }
 
+/** How many prepared statements Kysely's connection keeps (distinct SQL texts; `in (?, ?, …)` lists make more). */
+export const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * The better-sqlite3 Database as Kysely's dialect sees it, with each SQL text prepared once.
+ * Kysely's SqliteDriver prepares every query anew, and preparing costs more than running a small
+ * indexed SELECT; a statement is reusable (better-sqlite3 resets it after all()/run()), and SQLite
+ * re-prepares it by itself when the schema changes. Least recently used texts are dropped first.
+ */
+export function cachingStatements(sqlite: BetterSqlite3.Database, size = STATEMENT_CACHE_SIZE): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (statement) {
+        // Re-inserted: a Map iterates in insertion order, so the first key is the least recently used.
+        cache.delete(text);
+      } else {
+        statement = sqlite.prepare(text);
+        if (cache.size >= size) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(text, statement);
+      return statement;
+    },
+  };
+}
+
 /** Opens (and creates) a SQLite file with the pragmas TourDesk relies on. */
 export async function openDatabase(file: string, options: OpenOptions = {}): Promise<DbHandle> {
   const sqlite = new BetterSqlite3(file);
@@ -32,7 +60,7 @@ export async function openDatabase(file: string, options: OpenOptions = {}): Pro
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
 
   const found = sqlite.pragma('user_version', { simple: true }) as number;
   let writable = true;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EngineContext, Actor } from './context';
 import { SYSTEM_ACTOR } from './context';
 import { DomainError } from './errors';
+import { fixedQuery } from '../../db/queries/compiled';
 
 export type Role = 'supplier' | 'agent' | 'checkin';
 export const ROLES: Role[] = ['supplier', 'agent', 'checkin'];
@@ -24,6 +25,9 @@ export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8')
 function slug(text: string): string {
   return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
 }
+
+/** Every API request verifies its key: compiled once. */
+const keyByHash = fixedQuery((db, keyHash: string) => db.selectFrom('api_keys').select(['id', 'role', 'reseller_id', 'name', 'revoked_at']).where('key_hash', '=', keyHash));
 
 export function createApiKeys(ctx: EngineContext) {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -69,11 +73,7 @@ export function createApiKeys(ctx: EngineContext) {
     },
 
     async verify(plaintext: string): Promise<Actor | null> {
-      const row = await ctx.db
-        .selectFrom('api_keys')
-        .select(['id', 'role', 'reseller_id', 'name', 'revoked_at'])
-        .where('key_hash', '=', hashKey(plaintext))
-        .executeTakeFirst();
+      const [row] = await keyByHash(ctx.db, hashKey(plaintext));
       if (!row || row.revoked_at !== null) return null;
       return { keyId: row.id, role: row.role, resellerId: row.reseller_id, name: row.name };
     },

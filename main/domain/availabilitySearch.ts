@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { ProductsTable, SessionsTable } from '../../db/schema';
 import type { AvailabilitySearch } from '../api/schemas/availability';
 import { seatsHeldBySession } from '../../db/queries/seats';
+import { pageReader } from '../../db/queries/pages';
 import type { EngineContext } from './context';
 import type { Session } from './availability';
 import { sessionsToApi } from './availability';
@@ -17,8 +18,12 @@ export const SYNTHETIC_DEFAULT_DAYS = 30;
 export const SYNTHETIC_MAX_DAYS = 366;
 const SCAN_CHUNK = 500;
 
+/** What a search needs of a product (not its descriptions and terms). */
+const SEARCH_COLUMNS = ['product_code', 'currency', 'timezone', 'booking_mode'] as const satisfies readonly (keyof ProductsTable)[];
+type SearchProduct = Pick<ProductsTable, (typeof SEARCH_COLUMNS)[number]>;
+
 interface Range {
-  product: ProductsTable;
+  product: SearchProduct;
   zone: string;
   lower: number;
   upper: number | undefined;
@@ -26,15 +31,42 @@ interface Range {
 
 type Entry = { start: number; code: string; row: SessionsTable; synthetic?: undefined } | { start: number; code: string; synthetic: Session; row?: undefined };
 
+/**
+ * Ranges grouped by their bounds. Products in one timezone share them, and one
+ * `product_code IN (…) AND start_at BETWEEN …` lets SQLite walk the start_at index in order and
+ * stop at the page's end, where an OR per product sorts every session in range first.
+ */
+function sameBounds(ranges: Range[]): { codes: string[]; lower: number; upper: number | undefined }[] {
+  const groups = new Map<string, { codes: string[]; lower: number; upper: number | undefined }>();
+  for (const r of ranges) {
+    const key = `${r.lower}|${r.upper}`;
+    const group = groups.get(key);
+    if (group) group.codes.push(r.product.product_code);
+    else groups.set(key, { codes: [r.product.product_code], lower: r.lower, upper: r.upper });
+  }
+  return [...groups.values()];
+}
+
+/** The start of the local day of `now` in a zone, worked out once per zone and search (luxon's zone maths is slow). */
+function startOfDay(now: number, zone: string, memo: Map<string, number>): number {
+  let start = memo.get(zone);
+  if (start === undefined) {
+    start = DateTime.fromMillis(now, { zone }).startOf('day').toMillis();
+    memo.set(zone, start);
+  }
+  return start;
+}
+
 export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => Promise<string>) {
-  function rangeOf(product: ProductsTable, zone: string, query: AvailabilitySearch): Range {
-    const now = ctx.clock.now().getTime();
+  // A search never runs inside a transaction, so its pages can be read as arrays (see pageReader).
+  const readPage = pageReader(ctx.db, ctx.sqlite);
+  function rangeOf(product: SearchProduct, zone: string, query: AvailabilitySearch, now: number, startOfToday: Map<string, number>): Range {
     const lowerText = query.startTime ?? query.startTimeLocal;
     const upperText = query.endTime ?? query.endTimeLocal;
     const lowerField = query.startTime !== undefined ? 'startTime' : 'startTimeLocal';
     const upperField = query.endTime !== undefined ? 'endTime' : 'endTimeLocal';
     // No start: from the beginning of today where the product runs, so today's departures still show.
-    const lower = lowerText !== undefined ? parseTimeParam(lowerText, zone, 'lower', lowerField) : DateTime.fromMillis(now, { zone }).startOf('day').toMillis();
+    const lower = lowerText !== undefined ? parseTimeParam(lowerText, zone, 'lower', lowerField) : startOfDay(now, zone, startOfToday);
     const upper = upperText !== undefined ? parseTimeParam(upperText, zone, 'upper', upperField) : undefined;
     if (upper !== undefined && upper < lower) throw new DomainError('VALIDATION_ERROR', `${upperField} ${upperText} is before ${lowerField} ${lowerText ?? '(today)'}`);
     return { product, zone, lower, upper };
@@ -48,8 +80,12 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
       .selectAll()
       .where((eb) =>
         eb.or(
-          ranges.map((r) =>
-            eb.and([eb('product_code', '=', r.product.product_code), eb('start_at', '>=', r.lower), ...(r.upper !== undefined ? [eb('start_at', '<=', r.upper)] : [])]),
+          sameBounds(ranges).map((group) =>
+            eb.and([
+              eb('product_code', 'in', group.codes),
+              eb('start_at', '>=', group.lower),
+              ...(group.upper !== undefined ? [eb('start_at', '<=', group.upper)] : []),
+            ]),
           ),
         ),
       )
@@ -58,10 +94,10 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
       .orderBy('id');
     const out: Entry[] = [];
     const toEntry = (row: SessionsTable): Entry => ({ start: row.start_at, code: row.product_code, row });
-    if (minAvailability === undefined) return (await base.limit(wanted).execute()).map(toEntry);
+    if (minAvailability === undefined) return (await readPage(base.limit(wanted))).map(toEntry);
     // Availability is derived, not stored: scan in start order and filter, chunk by chunk.
     for (let offset = 0; out.length < wanted; offset += SCAN_CHUNK) {
-      const rows = await base.limit(SCAN_CHUNK).offset(offset).execute();
+      const rows = await readPage(base.limit(SCAN_CHUNK).offset(offset));
       const held = await seatsHeldBySession(ctx.db, rows.map((r) => r.id));
       for (const row of rows) if (row.seats - (held.get(row.id) ?? 0) >= minAvailability && out.length < wanted) out.push(toEntry(row));
       if (rows.length < SCAN_CHUNK) break;
@@ -117,10 +153,12 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
   return async function search(query: AvailabilitySearch): Promise<{ sessions: Session[]; warnings: string[] }> {
     const defaultZone = await companyZone();
     const codes = [...new Set(query.productCode)];
-    const products = await ctx.db.selectFrom('products').selectAll().where('product_code', 'in', codes).where('deleted_at', 'is', null).execute();
+    const products = await ctx.db.selectFrom('products').select(SEARCH_COLUMNS).where('product_code', 'in', codes).where('deleted_at', 'is', null).execute();
     const missing = codes.filter((c) => !products.some((p) => p.product_code === c));
     if (missing.length) throw new DomainError('NOT_FOUND', `Product ${missing.join(', ')} was not found`);
-    const ranges = products.map((p) => rangeOf(p, p.timezone ?? defaultZone, query));
+    const now = ctx.clock.now().getTime();
+    const startOfToday = new Map<string, number>();
+    const ranges = products.map((p) => rangeOf(p, p.timezone ?? defaultZone, query, now, startOfToday));
     const warnings: string[] = [];
     const wanted = query.offset + query.limit;
     const [stored, synthetic] = await Promise.all([

@@ -41,8 +41,14 @@ export function toMinor(amount: number, currency: string): number {
   return minor;
 }
 
+const SCALE = [1, 10, 100, 1000];
+
 export function fromMinor(minor: number, currency: string): number {
   const exponent = currencyExponent(currency);
+  // For a safe integer the division already is the nearest double to the decimal amount, which is
+  // what the toFixed round trip answers (lists convert thousands of amounts); `+ 0` turns -0 into 0
+  // as Number("-0.00") does.
+  if (Number.isSafeInteger(minor)) return minor / SCALE[exponent] + 0;
   return Number((minor / 10 ** exponent).toFixed(exponent));
 }
 

@@ -8,6 +8,7 @@ import { fromMinor, toMinor } from './money';
 import { isValidTimezone, toIso } from './time';
 import { LIVE_STATUSES } from './statuses';
 import { imageToApi } from './productImages';
+import { fixedQuery } from '../../db/queries/compiled';
 
 
 type Kind = 'str' | 'int' | 'bool' | 'float' | 'money';
@@ -87,9 +88,15 @@ export function priceOptionToApi(row: PriceOptionsTable, currency: string): Pric
   return option;
 }
 
+/** GET /v1/products/{code} and every product check read these: compiled once. */
+const liveProduct = fixedQuery((db, productCode: string) => db.selectFrom('products').selectAll().where('product_code', '=', productCode).where('deleted_at', 'is', null));
+const optionsOfOne = fixedQuery((db, productCode: string) => db.selectFrom('price_options').selectAll().where('product_code', '=', productCode).orderBy('position'));
+const extrasOfOne = fixedQuery((db, productCode: string) => db.selectFrom('product_extras').select(['product_code', 'extra_id']).where('product_code', '=', productCode).orderBy('position'));
+const imagesOfOne = fixedQuery((db, productCode: string) => db.selectFrom('product_images').selectAll().where('product_code', '=', productCode).orderBy('position'));
+
 export function createProducts(ctx: EngineContext, companies: CompaniesService) {
   async function rowOrThrow(db: Kysely<Database>, productCode: string): Promise<ProductsTable> {
-    const row = await db.selectFrom('products').selectAll().where('product_code', '=', productCode).where('deleted_at', 'is', null).executeTakeFirst();
+    const [row] = await liveProduct(db, productCode);
     if (!row) throw new DomainError('NOT_FOUND', `Product ${productCode} was not found`);
     return row;
   }
@@ -98,11 +105,16 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
     if (rows.length === 0) return [];
     const company = await companies.supplier();
     const codes = rows.map((r) => r.product_code);
-    const [options, extras, images] = await Promise.all([
-      db.selectFrom('price_options').selectAll().where('product_code', 'in', codes).orderBy('product_code').orderBy('position').execute(),
-      db.selectFrom('product_extras').select(['product_code', 'extra_id']).where('product_code', 'in', codes).orderBy('position').execute(),
-      db.selectFrom('product_images').selectAll().where('product_code', 'in', codes).orderBy('position').execute(),
-    ]);
+    const one = codes.length === 1 ? codes[0] : undefined;
+    const [options, extras, images] = await Promise.all(
+      one !== undefined
+        ? [optionsOfOne(db, one), extrasOfOne(db, one), imagesOfOne(db, one)]
+        : [
+            db.selectFrom('price_options').selectAll().where('product_code', 'in', codes).orderBy('product_code').orderBy('position').execute(),
+            db.selectFrom('product_extras').select(['product_code', 'extra_id']).where('product_code', 'in', codes).orderBy('position').execute(),
+            db.selectFrom('product_images').selectAll().where('product_code', 'in', codes).orderBy('position').execute(),
+          ],
+    );
     return rows.map((row) => {
       const product: Record<string, unknown> = { productCode: row.product_code };
       for (const [field, column, kind] of FLAT) {

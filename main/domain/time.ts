@@ -8,8 +8,18 @@ export function isValidTimezone(zone: string): boolean {
   return DateTime.local().setZone(zone).isValid;
 }
 
+const ISO_CACHE_SIZE = 20_000;
+const isoCache = new Map<number, string>();
+
+/** An instant as ISO-8601 UTC, without ".000" on whole seconds. Memoised: lists format the same departures again and again. */
 export function toIso(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
+  const cached = isoCache.get(ms);
+  if (cached !== undefined) return cached;
+  const full = new Date(ms).toISOString();
+  const text = full.endsWith('.000Z') ? `${full.slice(0, -5)}Z` : full;
+  if (isoCache.size >= ISO_CACHE_SIZE) isoCache.clear();
+  isoCache.set(ms, text);
+  return text;
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -86,6 +96,21 @@ export type Bound = 'lower' | 'upper';
  * `Z` or an offset, also when the offset's `+` arrived as a space (an unencoded `+` in a query).
  */
 export function parseTimeParam(raw: string, zone: string, bound: Bound, field: string): number {
+  // luxon's zone arithmetic is the slow part of a search (one call per product and bound), and the
+  // answer depends on nothing but the arguments: memoised like toLocal. Errors are not cached.
+  const key = `${bound}|${zone}|${raw}`;
+  const cached = paramCache.get(key);
+  if (cached !== undefined) return cached;
+  const ms = parseTimeParamUncached(raw, zone, bound, field);
+  if (paramCache.size >= PARAM_CACHE_SIZE) paramCache.clear();
+  paramCache.set(key, ms);
+  return ms;
+}
+
+const PARAM_CACHE_SIZE = 5_000;
+const paramCache = new Map<string, number>();
+
+function parseTimeParamUncached(raw: string, zone: string, bound: Bound, field: string): number {
   const text = raw.trim();
   // "2030-01-02T09:00:00 10:00": the + of the offset was decoded to a space.
   const repaired = text.replace(/^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) (\d{2}:?\d{2})$/, '$1+$2');

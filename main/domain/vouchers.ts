@@ -6,6 +6,7 @@ import type { CompaniesService } from './companies';
 import { DomainError } from './errors';
 import { fromMinor, toMinor } from './money';
 import { parseTimeParam, toIso } from './time';
+import { pageReader } from '../../db/queries/pages';
 import { isValueVoucher, voucherState, type VoucherStatus } from './voucherBalance';
 
 /** The spec's voucher, plus TourDesk's remainingValue, currency, productCode and categoryId. */
@@ -36,6 +37,23 @@ export interface CreateOptions {
   allowPastExpiry?: boolean;
 }
 
+/** What toApi reads of a voucher row (a page of 100 costs less without the columns it never shows). */
+const VOUCHER_COLUMNS = [
+  'code',
+  'value_type',
+  'value_minor',
+  'value_percent',
+  'currency',
+  'product_code',
+  'category_id',
+  'issue_at',
+  'expiry_at',
+  'source_order',
+  'internal_notes',
+  'internal_reference',
+] as const satisfies readonly (keyof VouchersTable)[];
+type VoucherRow = Pick<VouchersTable, (typeof VOUCHER_COLUMNS)[number]>;
+
 type Redeemed = { voucher_code: string; redeemed: number; uses: number };
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -45,6 +63,7 @@ const needsCategory = (valueType: string) => valueType.endsWith('_LIMITCATALOG')
 const seesNotes = (actor: Actor) => actor.role !== 'agent';
 
 export function createVouchers(ctx: EngineContext, companies: CompaniesService) {
+  const readPage = pageReader(ctx.db, ctx.sqlite);
   /** Redemptions that count: those not reversed. */
   async function redemptions(db: Kysely<Database>, codes: string[]): Promise<Map<string, Redeemed>> {
     if (codes.length === 0) return new Map();
@@ -58,7 +77,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
     return new Map(rows.map((r) => [r.voucher_code, { ...r, redeemed: Number(r.redeemed), uses: Number(r.uses) }]));
   }
 
-  async function toApi(db: Kysely<Database>, rows: VouchersTable[], actor: Actor): Promise<Voucher[]> {
+  async function toApi(db: Kysely<Database>, rows: VoucherRow[], actor: Actor): Promise<Voucher[]> {
     const used = await redemptions(
       db,
       rows.map((r) => r.code),
@@ -143,7 +162,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
     },
 
     async search(query: VoucherSearch, actor: Actor): Promise<Voucher[]> {
-      let q = ctx.db.selectFrom('vouchers').selectAll();
+      let q = ctx.db.selectFrom('vouchers').select(VOUCHER_COLUMNS);
       if (query.search) {
         const like = likePattern(query.search);
         q = q.where((eb) =>
@@ -155,7 +174,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
           ]),
         );
       }
-      const rows = await q.orderBy('issue_at', 'desc').orderBy('code').limit(query.limit).offset(query.offset).execute();
+      const rows = await readPage(q.orderBy('issue_at', 'desc').orderBy('code').limit(query.limit).offset(query.offset));
       return toApi(ctx.db, rows, actor);
     },
 

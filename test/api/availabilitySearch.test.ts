@@ -227,3 +227,43 @@ describe('daylight saving: a daily 09:00 departure stays 09:00 local and its UTC
     expect(t.snapshot('sessions')).toEqual(before);
   });
 });
+
+describe('GET /v1/availability across products in different timezones', () => {
+  it('applies each product its own local bounds (the day in Berlin is not the day in Sydney), in start order', async () => {
+    const sydney = await product();
+    const otherSydney = await product();
+    const berlin = await product({ timezone: 'Europe/Berlin' });
+    await batch([
+      ...daily(sydney.productCode, '2030-02-01', 3, '09:00:00'),
+      ...daily(otherSydney.productCode, '2030-02-01', 3, '10:00:00'),
+      ...daily(berlin.productCode, '2030-02-01', 3, '09:00:00'),
+    ]);
+    const codes = [sydney, otherSydney, berlin].map((p) => `productCode=${p.productCode}`).join('&');
+    const found = await search(`${codes}&startTimeLocal=2030-02-02&endTimeLocal=2030-02-02`);
+    expect(found.map((s) => [s.productCode, s.startTimeLocal, s.startTime])).toEqual([
+      [sydney.productCode, '2030-02-02 09:00:00', '2030-02-01T22:00:00Z'],
+      [otherSydney.productCode, '2030-02-02 10:00:00', '2030-02-01T23:00:00Z'],
+      [berlin.productCode, '2030-02-02 09:00:00', '2030-02-02T08:00:00Z'],
+    ]);
+    // The same search again (bounds now memoised) answers the same sessions.
+    expect(await search(`${codes}&startTimeLocal=2030-02-02&endTimeLocal=2030-02-02`)).toEqual(found);
+  });
+
+  it('without a start, begins at the start of today in each product timezone', async () => {
+    t.clock.set('2030-06-10T12:00:00Z'); // 22:00 on the 10th in Sydney, 14:00 on the 10th in Berlin
+    try {
+      const sydney = await product();
+      const berlin = await product({ timezone: 'Europe/Berlin' });
+      await batch([...daily(sydney.productCode, '2030-06-09', 3, '09:00:00'), ...daily(berlin.productCode, '2030-06-09', 3, '09:00:00')]);
+      const found = await search(`productCode=${sydney.productCode}&productCode=${berlin.productCode}&endTimeLocal=2030-06-11`);
+      expect(found.map((s) => [s.productCode, s.startTimeLocal])).toEqual([
+        [sydney.productCode, '2030-06-10 09:00:00'],
+        [berlin.productCode, '2030-06-10 09:00:00'],
+        [sydney.productCode, '2030-06-11 09:00:00'],
+        [berlin.productCode, '2030-06-11 09:00:00'],
+      ]);
+    } finally {
+      t.clock.set('2030-01-01T00:00:00Z');
+    }
+  });
+});

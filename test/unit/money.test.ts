@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { currencyExponent, fromMinor, roundMinor, toMinor } from '../../main/domain/money';
 
 describe('money in minor units', () => {
@@ -32,5 +33,27 @@ describe('money in minor units', () => {
   it('refuses amounts that are not finite', () => {
     expect(() => toMinor(Number.NaN, 'USD')).toThrow();
     expect(() => toMinor(Number.POSITIVE_INFINITY, 'USD')).toThrow();
+  });
+});
+
+describe('fromMinor', () => {
+  const viaToFixed = (minor: number, exponent: number) => Number((minor / 10 ** exponent).toFixed(exponent));
+
+  it('answers what the decimal round trip answers, for any safe integer amount and exponent', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.integer({ min: -1e12, max: 1e12 })), fc.constantFrom('JPY', 'EUR', 'KWD'), (minor, currency) => {
+        expect(Object.is(fromMinor(minor, currency), viaToFixed(minor, currencyExponent(currency)))).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('answers 0, not -0, for a negative zero', () => {
+    expect(Object.is(fromMinor(-0, 'EUR'), 0)).toBe(true);
+  });
+
+  it('rounds a fractional minor amount to the currency exponent as before', () => {
+    expect(fromMinor(1234.5, 'EUR')).toBe(viaToFixed(1234.5, 2));
+    expect(fromMinor(0.4, 'JPY')).toBe(0);
   });
 });

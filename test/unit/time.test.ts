@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromIso, fromLocal, parseTimeParam, toLocal } from '../../main/domain/time';
+import { fromIso, fromLocal, parseTimeParam, toIso, toLocal } from '../../main/domain/time';
 
 const SYD = 'Australia/Sydney';
 const BER = 'Europe/Berlin';
@@ -58,5 +59,39 @@ describe('time query parameters (one parser for every endpoint)', () => {
   it('refuses what it cannot read, naming the parameter', () => {
     expect(() => parseTimeParam('next tuesday', SYD, 'lower', 'minTourStartTime')).toThrow(/minTourStartTime/);
     expect(() => parseTimeParam('2030-13-01', SYD, 'lower', 'x')).toThrow();
+  });
+});
+
+describe('parseTimeParam memoisation', () => {
+  it('answers the same instant on a repeated call, per zone and bound', () => {
+    const first = parseTimeParam('2030-02-02', SYD, 'lower', 'startTime');
+    expect(parseTimeParam('2030-02-02', SYD, 'lower', 'startTime')).toBe(first);
+    expect(parseTimeParam('2030-02-02', BER, 'lower', 'startTime')).toBe(Date.parse('2030-02-01T23:00:00Z'));
+    expect(parseTimeParam('2030-02-02', SYD, 'upper', 'startTime')).toBe(Date.parse('2030-02-02T13:00:00Z') - 1);
+    expect(first).toBe(Date.parse('2030-02-01T13:00:00Z'));
+  });
+
+  it('names the field of each call in its error, also for a text refused before', () => {
+    expect(() => parseTimeParam('2030-02-30', SYD, 'lower', 'startTime')).toThrow(/startTime/);
+    expect(() => parseTimeParam('2030-02-30', SYD, 'lower', 'endTimeLocal')).toThrow(/endTimeLocal/);
+  });
+});
+
+describe('toIso', () => {
+  it('drops the milliseconds of a whole second and keeps them otherwise', () => {
+    expect(toIso(Date.parse('2030-01-01T00:00:00Z'))).toBe('2030-01-01T00:00:00Z');
+    expect(toIso(Date.parse('2030-01-01T00:00:01.500Z'))).toBe('2030-01-01T00:00:01.500Z');
+    expect(toIso(Date.parse('2030-01-01T00:00:01.000Z') + 1)).toBe('2030-01-01T00:00:01.001Z');
+  });
+
+  it('answers the same text when asked again (memoised), for any instant', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -62_135_596_800_000, max: 253_402_300_799_999 }), (ms) => {
+        const expected = new Date(ms).toISOString().replace('.000Z', 'Z');
+        expect(toIso(ms)).toBe(expected);
+        expect(toIso(ms)).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
