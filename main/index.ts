@@ -2,7 +2,7 @@ import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
 import { join } from 'node:path';
 import { bootEngine } from './boot';
 import { createServer, LOOPBACK_NAMES } from './api/server';
-import { DEFAULT_CSP } from './electron/security';
+import { DEFAULT_CSP, hardenedWebPreferences, isAppUrl } from './electron/security';
 
 /**
  * The desktop app: the same engine and /v1 API as `tourdesk serve`, on a random loopback port,
@@ -30,16 +30,14 @@ async function start(): Promise<void> {
     width: 1280,
     height: 820,
     title: 'TourDesk',
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
+    webPreferences: hardenedWebPreferences(join(__dirname, '../preload/index.cjs')),
   });
   // No navigation away from the app and no new windows; external links open in the browser.
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
+  win.webContents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url, process.env.ELECTRON_RENDERER_URL)) event.preventDefault();
+  });
+  // No remote content, no permission prompts (camera access for scanning will be granted explicitly).
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (url.startsWith('https://')) void shell.openExternal(url);
     return { action: 'deny' };

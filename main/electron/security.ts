@@ -1,3 +1,16 @@
+import type { WebPreferences } from 'electron';
+
+/** Hardened renderer: isolated, sandboxed, no Node, the preload bridge only. */
+export function hardenedWebPreferences(preload: string): WebPreferences {
+  return { preload, contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false };
+}
+
+/** Only the app's own pages: file:// in production, the dev server's origin in development. */
+export function isAppUrl(url: string, devServerUrl?: string): boolean {
+  if (devServerUrl && url.startsWith(devServerUrl)) return true;
+  return url.startsWith('file://');
+}
+
 /** The renderer may talk to its own loopback API and nothing else; no inline scripts, no remote content. */
 export const DEFAULT_CSP = (port: number) =>
   [
