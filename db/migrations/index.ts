@@ -3,6 +3,7 @@ import * as m20261123_01 from './20261123_01_initial';
 import * as m20261123_30 from './20261123_30_commerce';
 import * as m20261123_40 from './20261123_40_bookings';
 import * as m20261123_50 from './20261123_50_manifest';
+import * as m20261123_70 from './20261123_70_checkin';
 
 export interface Migration {
   name: string;
@@ -18,4 +19,5 @@ export const migrations: Migration[] = [
   { name: '20261123_30_commerce', up: m20261123_30.up },
   { name: '20261123_40_bookings', up: m20261123_40.up },
   { name: '20261123_50_manifest', up: m20261123_50.up },
+  { name: '20261123_70_checkin', up: m20261123_70.up },
 ];

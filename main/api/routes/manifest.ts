@@ -133,7 +133,7 @@ export function registerManifestRoutes(host: RouteHost): void {
     body: scanBodySchema,
     handler: async ({ body, actor, engine }) => {
       const scan = await engine.scanner.scan(actor, body);
-      return withWarning({ scan }, scan.result === 'NOT_PAID' && scan.checkedIn ? scan.message : undefined);
+      return withWarning({ scan }, (scan.result === 'NOT_PAID' || scan.result === 'INCOMPLETE') && scan.checkedIn ? scan.message : undefined);
     },
   });
   defineRoute(host, {
