@@ -18,6 +18,7 @@ import { createBookings } from './domain/bookings';
 import { createManifests } from './domain/manifests';
 import { createCheckin } from './domain/checkin';
 import { createScanner } from './domain/scan';
+import { createBarcodes } from './domain/barcodes';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -59,6 +60,7 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const manifests = createManifests(ctx, { products, companies });
   const checkin = createCheckin(ctx, { manifests });
   const scanner = createScanner(ctx, { manifests });
+  const barcodes = createBarcodes(ctx, { bookings });
   return {
     ctx,
     clock,
@@ -81,6 +83,7 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     manifests,
     checkin,
     scanner,
+    barcodes,
     close: () => db.close(),
   };
 }
