@@ -19,6 +19,7 @@ import { createManifests } from './domain/manifests';
 import { createCheckin } from './domain/checkin';
 import { createScanner } from './domain/scan';
 import { createBarcodes } from './domain/barcodes';
+import { createManifestSearch } from './domain/manifestSearch';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -61,6 +62,7 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const checkin = createCheckin(ctx, { manifests });
   const scanner = createScanner(ctx, { manifests });
   const barcodes = createBarcodes(ctx, { bookings });
+  const manifestSearch = createManifestSearch(ctx, { manifests, companies });
   return {
     ctx,
     clock,
@@ -84,6 +86,7 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     checkin,
     scanner,
     barcodes,
+    manifestSearch,
     close: () => db.close(),
   };
 }

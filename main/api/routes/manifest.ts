@@ -5,6 +5,7 @@ import {
   checkinSessionPutQuery,
   dayQuery,
   eventsBodySchema,
+  manifestSearchQuery,
   orderSessionQuery,
   scanBodySchema,
   sessionRefQuery,
@@ -123,6 +124,15 @@ export function registerManifestRoutes(host: RouteHost): void {
     right: 'manifest:read',
     query: dayQuery,
     handler: async ({ query: { date, ...paging }, engine }) => ({ sessions: await engine.manifests.day(date, paging) }),
+  });
+  defineRoute(host, {
+    method: 'GET',
+    path: '/v1/manifest/search',
+    summary: "Find bookings by participant or customer name, order number or phone, with a scan's context (TourDesk extension)",
+    tag: TAG,
+    right: 'manifest:read',
+    query: manifestSearchQuery,
+    handler: async ({ query, engine }) => ({ matches: await engine.manifestSearch.search(query) }),
   });
   defineRoute(host, {
     method: 'POST',
