@@ -62,21 +62,24 @@ const hhmm = (ms: number, zone: string) => toLocal(ms, zone).slice(11, 16);
 
 export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsService }) {
   /** A code whose item has no session (a NO_DATE or enquiry product): the booking's context without a session. */
-  async function unscheduled(tx: Tx, resolved: Resolved, store: (answer: Record<string, unknown>) => Promise<Record<string, unknown>>, base: Record<string, unknown>) {
+  async function unscheduled(tx: Tx, resolved: Resolved, store: (answer: Record<string, unknown>) => Promise<Record<string, unknown>>, base: Record<string, unknown>, scanRow: NewEventRow) {
     const booking = await tx.db.selectFrom('bookings').selectAll().where('order_number', '=', resolved.orderNumber).executeTakeFirstOrThrow();
     const itemIds = resolved.itemId !== null ? [resolved.itemId] : (await tx.db.selectFrom('booking_items').select('id').where('order_number', '=', resolved.orderNumber).execute()).map((i) => i.id);
-    let participants = await tx.db.selectFrom('participants').selectAll().where('item_id', 'in', itemIds).orderBy('position').execute();
+    let participants = itemIds.length ? await tx.db.selectFrom('participants').selectAll().where('item_id', 'in', itemIds).orderBy('position').execute() : [];
     if (resolved.participantId !== null) participants = participants.filter((p) => p.id === resolved.participantId);
     const reasons: string[] = [];
     if (booking.internal_notes || booking.comments || booking.reseller_comments) reasons.push('NOTE');
     if ((await netPaid(tx.db, booking.order_number)) < booking.total_amount_minor) reasons.push('UNPAID');
     if (parseFields(booking.fields_json).some((f) => f.value !== undefined && f.value !== null && String(f.value).trim() !== '')) reasons.push('SPECIAL_FIELD');
-    const events = participants.length ? await tx.db.selectFrom('checkin_events').selectAll().where('participant_id', 'in', participants.map((p) => p.id)).execute() : [];
-    const view: ViewContext = { timezone: 'UTC', keyNames: await apiKeyNames(tx.db) };
+    const stored = participants.length ? await tx.db.selectFrom('checkin_events').selectAll().where('participant_id', 'in', participants.map((p) => p.id)).execute() : [];
+    // This scan is part of the history it answers (as in a scheduled scan's answer).
+    const events = [...stored, { ...scanRow, result: String(base.result), api_key_id: tx.actor.keyId, recorded_at: tx.now }];
+    const item = itemIds.length ? await tx.db.selectFrom('booking_items').select('product_code').where('id', '=', itemIds[0]).executeTakeFirst() : undefined;
+    const view: ViewContext = { timezone: item ? await deps.manifests.timezoneOf(tx.db, item.product_code) : 'UTC', keyNames: await apiKeyNames(tx.db) };
     return store({
       ...base,
       ...attentionOf(reasons, participants, []),
-      participants: participants.map((p) => ({ id: p.id, position: p.position, name: participantName(parseFields(p.fields_json)), fields: parseFields(p.fields_json), barcode: p.barcode, history: historyView(events.filter((e) => e.participant_id === p.id), view) })),
+      participants: participants.map((p) => ({ id: p.id, position: p.position, name: participantName(parseFields(p.fields_json)), fields: parseFields(p.fields_json), barcode: p.barcode, history: historyView(events.filter((e) => e.participant_id === p.id || e.event_id === scanRow.event_id), view) })),
     });
   }
 
@@ -99,7 +102,8 @@ export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsSe
       scanRow.order_number = resolved.orderNumber;
       const result = resolved.revoked ? 'CODE_REVOKED' : 'WRONG_SESSION';
       const message = resolved.revoked ? `Code revoked: booking ${resolved.orderNumber} has a new code` : `Booking ${resolved.orderNumber} is not for a scheduled session`;
-      return unscheduled(tx, resolved, store, { eventId, result, checkedIn: false, code: input.code, orderNumber: resolved.orderNumber, belongsTo: null, overrides: [], message });
+      scanRow.participant_id = resolved.participantId;
+      return unscheduled(tx, resolved, store, { eventId, result, checkedIn: false, code: input.code, orderNumber: resolved.orderNumber, belongsTo: null, overrides: [], message }, scanRow);
     }
     const own = await deps.manifests.resolveSession(tx.db, { sessionId: item.session_id });
     const zone = own.timezone;

@@ -113,4 +113,20 @@ describe('POST /v1/bookings/{orderNumber}/barcodes/reissue', () => {
     }
     expect(t.snapshot(...CODE_TABLES, ...CHECKIN_TABLES)).toEqual(before);
   });
+
+  it('takes the new code from the imported list for an EXTERNAL product, and refuses with 409 when none is left', async () => {
+    const s = await aProductWithSession(t, { product: { qrCodeType: 'EXTERNAL' } });
+    const b = aBookingRow(t.engine.ctx.sqlite, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', names: ['Grace', 'Alan'] });
+    t.engine.ctx.sqlite.prepare('INSERT INTO external_codes (code, product_code, assigned_to, imported_at) VALUES (?, ?, NULL, 0)').run('EXT-0001', s.productCode);
+    const res = await reissue(b.orderNumber, { participantId: b.participantIds[0] });
+    expect(res.status).toBe(200);
+    expect(res.body.reissued[0].code).toBe('EXT-0001');
+    expect(t.engine.ctx.sqlite.prepare('SELECT assigned_to FROM external_codes WHERE code = ?').get('EXT-0001')).toEqual({ assigned_to: b.orderNumber });
+    const before = t.snapshot(...CODE_TABLES, 'external_codes');
+    const empty = await reissue(b.orderNumber, { participantId: b.participantIds[1] });
+    expect(empty.status).toBe(409);
+    expect(empty.body.requestStatus.error).toMatchObject({ errorCode: 'CONFLICT', errorMessage: expect.stringMatching(/no external QR codes left/) });
+    expect(t.snapshot(...CODE_TABLES, 'external_codes')).toEqual(before);
+  });
 });
+

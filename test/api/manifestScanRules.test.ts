@@ -230,4 +230,14 @@ describe('POST /v1/manifest/scan: attention and history on every known code', ()
     expect(unknown.body.scan.result).toBe('UNKNOWN_CODE');
     expect(unknown.body.scan.attention).toBeUndefined();
   });
+
+  it('answers a code of an item without a session with attention and history, and checks nobody in', async () => {
+    const b = await aBooking({ payments: [], comments: 'Open-date ticket' });
+    t.engine.ctx.sqlite.prepare('UPDATE booking_items SET session_id = NULL WHERE id = ?').run(b.itemId);
+    const res = await scan({ code: b.participantCodes[0] });
+    expect(res.status).toBe(200);
+    expect(res.body.scan).toMatchObject({ result: 'WRONG_SESSION', checkedIn: false, orderNumber: b.orderNumber, attention: true, attentionReasons: ['NOTE', 'UNPAID'] });
+    expect(res.body.scan.participants).toEqual([expect.objectContaining({ id: b.participantIds[0], name: 'Grace Hopper', history: [expect.objectContaining({ kind: 'SCAN', result: 'WRONG_SESSION' })] })]);
+    expect(checkIns(b.participantIds[0])).toEqual([]);
+  });
 });
