@@ -114,6 +114,8 @@ export interface ProductsTable {
   deleted_at: Nullable<number>;
   /** 20261123_40: refuse bookings missing required booking fields (TourDesk extension). */
   enforce_required_fields?: Nullable<Bool>;
+  /** 20261123_70: minutes before start a scan may check in; NULL = always open (TourDesk extension). */
+  checkin_opens_minutes_before?: Nullable<number>;
 }
 export interface PriceOptionsTable {
   id: number;
@@ -387,4 +389,16 @@ export interface Database {
   vouchers: VouchersTable;
   voucher_redemptions: VoucherRedemptionsTable;
   checkin_events: CheckinEventsTable;
+  revoked_codes: RevokedCodesTable;
+}
+
+/** 20261123_70: a code replaced by a reissue; scanning it answers CODE_REVOKED. */
+export interface RevokedCodesTable {
+  code: string;
+  order_number: string;
+  participant_id: Nullable<number>;
+  item_id: Nullable<number>;
+  replaced_by: string;
+  revoked_at: number;
+  api_key_id: Nullable<number>;
 }

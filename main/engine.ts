@@ -18,6 +18,8 @@ import { createBookings } from './domain/bookings';
 import { createManifests } from './domain/manifests';
 import { createCheckin } from './domain/checkin';
 import { createScanner } from './domain/scan';
+import { createBarcodes } from './domain/barcodes';
+import { createManifestSearch } from './domain/manifestSearch';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -59,6 +61,8 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const manifests = createManifests(ctx, { products, companies });
   const checkin = createCheckin(ctx, { manifests });
   const scanner = createScanner(ctx, { manifests });
+  const barcodes = createBarcodes(ctx, { bookings });
+  const manifestSearch = createManifestSearch(ctx, { manifests, companies });
   return {
     ctx,
     clock,
@@ -81,6 +85,8 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     manifests,
     checkin,
     scanner,
+    barcodes,
+    manifestSearch,
     close: () => db.close(),
   };
 }

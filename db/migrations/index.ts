@@ -4,6 +4,7 @@ import * as m20261123_30 from './20261123_30_commerce';
 import * as m20261123_40 from './20261123_40_bookings';
 import * as m20261123_50 from './20261123_50_manifest';
 import * as m20261123_60 from './20261123_60_perf';
+import * as m20261123_70 from './20261123_70_checkin';
 
 export interface Migration {
   name: string;
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   { name: '20261123_40_bookings', up: m20261123_40.up },
   { name: '20261123_50_manifest', up: m20261123_50.up },
   { name: '20261123_60_perf', up: m20261123_60.up },
+  { name: '20261123_70_checkin', up: m20261123_70.up },
 ];

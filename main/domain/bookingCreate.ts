@@ -81,7 +81,7 @@ async function customerOf(tx: Tx, customer: BookingBody['customer'], nextId: () 
   return hasCustomerData(customer) ? insertCustomer(tx, customer, nextId) : null;
 }
 
-async function takeExternalCode(tx: Tx, productCode: string, orderNumber: string): Promise<string> {
+export async function takeExternalCode(tx: Tx, productCode: string, orderNumber: string): Promise<string> {
   const row = await tx.db.selectFrom('external_codes').select('code').where('product_code', '=', productCode).where('assigned_to', 'is', null).orderBy((eb) => eb.fn('random', [])).limit(1).executeTakeFirst();
   if (!row) throw new DomainError('CONFLICT', `Product ${productCode} has no external QR codes left; import more codes before booking it`);
   await tx.db.updateTable('external_codes').set({ assigned_to: orderNumber }).where('code', '=', row.code).execute();

@@ -8,7 +8,7 @@ import type { CompaniesService } from './companies';
 import type { ProductsService } from './products';
 import { countStates, deriveCheckinState, stateOf } from './checkinState';
 import { DomainError } from './errors';
-import { bookingView, participantView, toEvent, type ViewContext } from './manifestView';
+import { bookingView, historyView, participantView, pickupView, toEvent, type ViewContext } from './manifestView';
 import { findSession } from './sessionRef';
 import { isLive, LIVE_STATUSES } from './statuses';
 import { localDate, parseTimeParam, toIso, toLocal } from './time';
@@ -89,6 +89,15 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
     const view: ViewContext = { timezone, keyNames: await apiKeyNames(ctx.db) };
     const held = (await seatsHeldBySession(ctx.db, [session.id])).get(session.id) ?? 0;
 
+    // Each participant's own events (check-ins, undos, no-shows, with any override), oldest first.
+    const eventsByParticipant = new Map<number, typeof rows.events>();
+    for (const event of rows.events) {
+      if (event.participant_id === null) continue;
+      const list = eventsByParticipant.get(event.participant_id);
+      if (list) list.push(event);
+      else eventsByParticipant.set(event.participant_id, [event]);
+    }
+    const itemById = new Map(rows.items.map((i) => [i.id, i]));
     const itemsByOrder = new Map<string, number[]>();
     for (const item of rows.items) itemsByOrder.set(item.order_number, [...(itemsByOrder.get(item.order_number) ?? []), item.id]);
 
@@ -102,10 +111,16 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
       const participants = itemIds.flatMap((id) => rows.participantsByItem.get(id) ?? []);
       if (isLive(booking.status)) {
         const context = bookingView(orderNumber, rows, itemIds);
-        bookings.push({ ...context, participants: participants.map((p) => participantView(p, derived, view)) });
+        bookings.push({ ...context, participants: participants.map((p) => ({ ...participantView(p, derived, view), history: historyView(eventsByParticipant.get(p.id) ?? [], view) })) });
         liveParticipantIds.push(...participants.map((p) => p.id));
-        const pickupName = context.pickup?.locationName ?? null;
-        pickupTotals.set(pickupName, [...(pickupTotals.get(pickupName) ?? []), ...participants.map((p) => p.id)]);
+        // Each participant counts at their own item's pickup (two items of one order may start from different points).
+        for (const itemId of itemIds) {
+          const pickupName = pickupView(itemById.get(itemId)!.pickup_json)?.locationName ?? null;
+          const ids = (rows.participantsByItem.get(itemId) ?? []).map((p) => p.id);
+          const list = pickupTotals.get(pickupName);
+          if (list) list.push(...ids);
+          else pickupTotals.set(pickupName, ids);
+        }
         continue;
       }
       // ABANDONED_CART never became a booking a guide expects; only CANCELLED is listed apart.

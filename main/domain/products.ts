@@ -49,6 +49,7 @@ const FLAT: [keyof ProductBody & string, keyof ProductsTable & string, Kind][] =
   ['pickupId', 'pickup_id', 'int'],
   ['checkinRequiresPayment', 'checkin_requires_payment', 'bool'],
   ['enforceRequiredFields', 'enforce_required_fields', 'bool'],
+  ['checkinOpensMinutesBefore', 'checkin_opens_minutes_before', 'int'],
 ];
 const DETAILS = ['bookingFields', 'videos', 'languages', 'tags', 'locationAddress', 'productSeoTags', 'taxes'] as const;
 

@@ -24,6 +24,7 @@ beforeAll(async () => {
     body: { customer: { firstName: 'Ada', lastName: 'Fixture' }, items: [{ productCode: fixtures.productCode, startTimeLocal: session.startTimeLocal, quantities: [{ optionLabel: 'Adult', value: 1 }] }] },
   });
   fixtures.orderNumber = booking.body.booking.orderNumber;
+  fixtures.q = 'Fixture';
   fixtures.resourceId = String((await t.engine.resources.create({ name: 'Skipper Sam' } as never, SYSTEM_ACTOR)).id);
   fixtures.categoryId = String((await t.engine.categories.create({ name: 'Walks', visible: true } as never, SYSTEM_ACTOR)).id);
   const doc = (await t.call('GET', '/v1/openapi.json')).body;

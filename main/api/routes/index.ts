@@ -15,6 +15,7 @@ import { registerProductImageRoutes } from './productImages';
 import { registerCustomerRoutes } from './customers';
 import { registerBookingRoutes } from './bookings';
 import { registerManifestRoutes } from './manifest';
+import { registerBarcodeRoutes } from './barcodes';
 
 /** Every resource's routes, one module each. */
 export function registerAllRoutes(host: RouteHost): void {
@@ -34,4 +35,5 @@ export function registerAllRoutes(host: RouteHost): void {
   registerCustomerRoutes(host);
   registerBookingRoutes(host);
   registerManifestRoutes(host);
+  registerBarcodeRoutes(host);
 }

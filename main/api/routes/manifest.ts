@@ -5,6 +5,7 @@ import {
   checkinSessionPutQuery,
   dayQuery,
   eventsBodySchema,
+  manifestSearchQuery,
   orderSessionQuery,
   scanBodySchema,
   sessionRefQuery,
@@ -125,6 +126,15 @@ export function registerManifestRoutes(host: RouteHost): void {
     handler: async ({ query: { date, ...paging }, engine }) => ({ sessions: await engine.manifests.day(date, paging) }),
   });
   defineRoute(host, {
+    method: 'GET',
+    path: '/v1/manifest/search',
+    summary: "Find bookings by participant or customer name, order number or phone, with a scan's context (TourDesk extension)",
+    tag: TAG,
+    right: 'manifest:read',
+    query: manifestSearchQuery,
+    handler: async ({ query, engine }) => ({ matches: await engine.manifestSearch.search(query) }),
+  });
+  defineRoute(host, {
     method: 'POST',
     path: '/v1/manifest/scan',
     summary: 'Scan a participant or order code and check it in (TourDesk extension)',
@@ -133,7 +143,7 @@ export function registerManifestRoutes(host: RouteHost): void {
     body: scanBodySchema,
     handler: async ({ body, actor, engine }) => {
       const scan = await engine.scanner.scan(actor, body);
-      return withWarning({ scan }, scan.result === 'NOT_PAID' && scan.checkedIn ? scan.message : undefined);
+      return withWarning({ scan }, (scan.result === 'NOT_PAID' || scan.result === 'INCOMPLETE') && scan.checkedIn ? scan.message : undefined);
     },
   });
   defineRoute(host, {

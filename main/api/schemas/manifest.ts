@@ -23,6 +23,9 @@ export const orderSessionQuery = specSessionQuery.extend({ orderNumber: qString 
 
 export const dayQuery = z.object({ date: qTime.optional(), ...paging });
 
+/** TourDesk extension: find bookings when a code will not scan; without a session, today's sessions. */
+export const manifestSearchQuery = sessionRefQuery.extend({ q: qString, ...paging });
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const eventIdSchema = z.string().trim().regex(UUID, 'must be a UUID made by the device');
 const isoTime = z.string().refine((value) => {

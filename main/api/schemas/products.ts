@@ -130,6 +130,8 @@ const productFields = z
     checkinRequiresPayment: opt(bool),
     /** TourDesk extension: refuse (400) bookings missing this product's required booking fields. */
     enforceRequiredFields: opt(bool),
+    /** TourDesk extension: a scan earlier than start minus these minutes answers NOT_YET_OPEN; null (kept, so PUT can clear it) = always open. */
+    checkinOpensMinutesBefore: nonNegInt.nullable().optional(),
   });
 
 const minNotAboveMax = {

@@ -1,0 +1,16 @@
+import { defineRoute, type RouteHost } from '../route';
+import { orderNumberParams, reissueBodySchema } from '../schemas/barcodes';
+
+/** TourDesk extension: reissue a booking's codes (the old ones answer CODE_REVOKED when scanned). */
+export function registerBarcodeRoutes(host: RouteHost): void {
+  defineRoute(host, {
+    method: 'POST',
+    path: '/v1/bookings/:orderNumber/barcodes/reissue',
+    summary: "Give a participant (or the whole order) new codes and revoke the old ones; supplier keys only (TourDesk extension)",
+    tag: 'Bookings',
+    right: 'bookings',
+    params: orderNumberParams,
+    body: reissueBodySchema,
+    handler: async ({ params, body, actor, engine }) => engine.barcodes.reissue(actor, params.orderNumber, body.participantId),
+  });
+}
