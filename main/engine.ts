@@ -3,6 +3,7 @@ import { createContext, sequenceIds, systemClock, type Clock, type IdGenerator, 
 import { createApiKeys } from './domain/apiKeys';
 import { createCompanies } from './domain/companies';
 import { createProducts } from './domain/products';
+import { createExternalCodes } from './domain/externalCodes';
 import { createAvailability } from './domain/availability';
 import { createResources } from './domain/resources';
 import { createRates } from './domain/rates';
@@ -46,6 +47,7 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const companies = createCompanies(ctx);
   const products = createProducts(ctx, companies);
   const apiKeys = createApiKeys(ctx);
+  const externalCodes = createExternalCodes(ctx, products);
   const availability = createAvailability(ctx, { companies, products });
   const resources = createResources(ctx, { companies, availability });
   const rates = createRates(ctx, products);
@@ -70,6 +72,7 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     companies,
     products,
     apiKeys,
+    externalCodes,
     availability,
     resources,
     rates,

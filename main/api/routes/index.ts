@@ -2,6 +2,7 @@ import type { RouteHost } from '../route';
 import { registerSystemRoutes } from './system';
 import { registerCompanyRoutes } from './companies';
 import { registerProductRoutes } from './products';
+import { registerExternalCodeRoutes } from './externalCodes';
 import { registerAvailabilityRoutes } from './availability';
 import { registerResourceRoutes } from './resources';
 import { registerRateRoutes } from './rates';
@@ -22,6 +23,7 @@ export function registerAllRoutes(host: RouteHost): void {
   registerSystemRoutes(host);
   registerCompanyRoutes(host);
   registerProductRoutes(host);
+  registerExternalCodeRoutes(host);
   registerAvailabilityRoutes(host);
   registerResourceRoutes(host);
   registerRateRoutes(host);
