@@ -16,6 +16,9 @@ Usage:
   tourdesk keys create --role supplier|agent|checkin --name "Hotel desk" [--rate RATE_ID] [--data-dir DIR]
   tourdesk keys list [--data-dir DIR]
   tourdesk keys revoke <key id or prefix> [--data-dir DIR]
+  tourdesk company show [--data-dir DIR]
+  tourdesk company set [--name NAME] [--alias ALIAS] [--currency XXX] [--timezone Area/City]
+                 [--locale en_AU] [--email E] [--phone P] [--website URL] [--data-dir DIR]
   tourdesk vouchers create --type VALUE|VALUE_LIMITPRODUCT|VALUE_LIMITCATALOG|PERCENT|PERCENT_LIMITPRODUCT|PERCENT_LIMITCATALOG|PRODUCT
                  [--value N] [--product CODE] [--category ID] [--expiry DATE] [--code CODE]
                  [--currency XXX] [--notes TEXT] [--reference TEXT] [--data-dir DIR]
@@ -34,6 +37,7 @@ export async function main(argv: string[], out: (line: string) => void = console
   if (command === 'serve') return serve(rest, out);
   if (command === 'keys') return keys(rest, out);
   if (command === 'vouchers') return vouchers(rest, out);
+  if (command === 'company') return company(rest, out);
   out(`Unknown command "${command}".\n\n${HELP}`);
   return 1;
 }
@@ -165,6 +169,51 @@ async function vouchers(args: string[], out: (line: string) => void): Promise<nu
     const voucher = await engine.vouchers.create(parsed.data, SYSTEM_ACTOR);
     const worth = voucher.value === undefined ? `product ${voucher.productCode}` : voucher.valueType.startsWith('PERCENT') ? `${voucher.value}%` : `${voucher.value} ${voucher.currency}`;
     out(`Created voucher ${voucher.code} (${voucher.valueType}, ${worth}${voucher.expiryDate ? `, expires ${voucher.expiryDate}` : ''}).`);
+  } finally {
+    await engine.close();
+  }
+  return 0;
+}
+
+/** The supplier company: shown, or changed field by field (fields not given keep their value). */
+async function company(args: string[], out: (line: string) => void): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'show' && sub !== 'set') throw new UsageError('company takes show or set');
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      alias: { type: 'string' },
+      currency: { type: 'string' },
+      timezone: { type: 'string' },
+      locale: { type: 'string' },
+      email: { type: 'string' },
+      phone: { type: 'string' },
+      website: { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
+  });
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  const { engine } = await bootEngine({ dataDir, apiKey: process.env.TOURDESK_API_KEY });
+  try {
+    let current = await engine.companies.supplier();
+    if (sub === 'set') {
+      current = await engine.companies.configure(
+        {
+          ...current,
+          companyName: values.name ?? current.companyName,
+          alias: values.alias ?? current.alias,
+          currency: values.currency ?? current.currency,
+          timezone: values.timezone ?? current.timezone,
+          locale: values.locale ?? current.locale,
+          email: values.email ?? current.email,
+          phone: values.phone ?? current.phone,
+          website: values.website ?? current.website,
+        },
+        SYSTEM_ACTOR,
+      );
+    }
+    out(`${current.companyName} (alias ${current.alias}) · ${current.currency} · ${current.timezone} · ${current.locale}`);
   } finally {
     await engine.close();
   }

@@ -110,3 +110,24 @@ describe('tourdesk keys', () => {
     expect(out).toMatch(/role must be one of/);
   });
 });
+
+describe('tourdesk company', () => {
+  it('shows the supplier company and changes only the fields given', async () => {
+    const dir = dataDir();
+    const set = await runCli(['company', 'set', '--name', 'Reef Runners', '--timezone', 'Pacific/Auckland', '--currency', 'NZD', '--data-dir', dir]);
+    expect(set.code).toBe(0);
+    expect(set.out).toContain('Reef Runners (alias mytourcompany) · NZD · Pacific/Auckland');
+    const shown = await runCli(['company', 'show', '--data-dir', dir]);
+    expect(shown.out).toContain('Reef Runners');
+    expect(shown.out).toContain('Pacific/Auckland');
+  });
+
+  it('refuses an unknown timezone and keeps the company as it was', async () => {
+    const dir = dataDir();
+    const bad = await runCli(['company', 'set', '--timezone', 'Mars/Olympus', '--data-dir', dir]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.out).toMatch(/Mars\/Olympus is not an IANA timezone/);
+    expect((await runCli(['company', 'show', '--data-dir', dir])).out).not.toContain('Mars');
+  });
+});
+
