@@ -19,6 +19,15 @@ export interface ServerOptions {
 
 export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
+/** Keys travel in the apiKey query parameter or header: a logged request shows neither. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&]api_?key=)[^&#]*/gi, '$1[redacted]');
+}
+
+function redactedRequest(request: { method: string; url: string; ip?: string }) {
+  return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip };
+}
+
 /** `/latest/...` is `/v1/...`, and a trailing slash is accepted on every path: one rewrite, before routing. */
 export function rewriteUrl(url: string): string {
   const q = url.indexOf('?');
@@ -48,7 +57,7 @@ export type TourDeskServer = FastifyInstance & { registry: RouteRegistry };
 
 export async function createServer(options: ServerOptions): Promise<TourDeskServer> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: options.logger ? { ...(options.logger === true ? {} : options.logger), serializers: { req: redactedRequest } } : false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     rewriteUrl: (req) => rewriteUrl(req.url ?? '/'),
     routerOptions: { querystringParser: parseQuery, maxParamLength: 500 },
