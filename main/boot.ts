@@ -39,7 +39,7 @@ export async function bootEngine(options: BootOptions): Promise<{ engine: Engine
   const empty = !company && (await engine.products.search({ limit: 1, offset: 0 }).catch(() => [])).length === 0;
   if (options.demo && empty) {
     await loadDemo(engine);
-    say('Loaded the demo company and products.');
+    say('Loaded the demo: a company, products, a week of sessions, bookings, vouchers and rates.');
   } else if (!company) {
     await engine.companies.configure({
       companyName: options.companyName ?? 'My Tour Company',

@@ -4,8 +4,8 @@ import react from '@vitejs/plugin-react';
 
 /** The renderer built as a plain web page, served by `tourdesk serve` at /. */
 export default defineConfig({
-  root: resolve(__dirname),
+  root: import.meta.dirname,
   base: './',
   plugins: [react()],
-  build: { outDir: resolve(__dirname, '..', 'out', 'web'), emptyOutDir: true },
+  build: { outDir: resolve(import.meta.dirname, '..', 'out', 'web'), emptyOutDir: true },
 });
