@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../fixtures/app';
+import { fingerprint } from '../fixtures/fuzz';
+
+/** Bugs the fuzz tests (fuzz-bodies, fuzz-params) found, each pinned by name. */
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const expectEnvelope = (res: { status: number; body: any }, status: number, code: string) => {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body.requestStatus.success).toBe(false);
+  expect(res.body.requestStatus.error.errorCode).toBe(code);
+  expect(res.body.requestStatus.error.errorMessage.length).toBeGreaterThan(10);
+};
+
+describe('fuzz regressions', () => {
+  it('answers a path segment that is not valid percent-encoded UTF-8 with a 400 envelope, not fastify’s own body', async () => {
+    const before = fingerprint(t.engine.ctx.sqlite);
+    for (const method of ['GET', 'PUT', 'DELETE']) expectEnvelope(await t.call(method, '/v1/rates/%C0%AF'), 400, 'VALIDATION_ERROR');
+    expectEnvelope(await t.call('GET', '/v1/products/%ED%A0%80'), 400, 'VALIDATION_ERROR');
+    expect(fingerprint(t.engine.ctx.sqlite)).toEqual(before);
+  });
+
+  it('answers a path parameter longer than 500 characters with a 414 envelope', async () => {
+    expectEnvelope(await t.call('GET', `/v1/products/${'x'.repeat(600)}`), 414, 'VALIDATION_ERROR');
+    expectEnvelope(await t.call('DELETE', `/v1/customers/${'9'.repeat(600)}`), 414, 'VALIDATION_ERROR');
+  });
+});
