@@ -49,6 +49,9 @@ export interface PlannedItem {
   bookingFields: BookingFieldBody[];
 }
 
+/** One participant row per unit booked: an item holds at most this many (as many as it may name). */
+export const MAX_QUANTITY_PER_ITEM = 1000;
+
 const fail = (index: number, message: string, code: 'VALIDATION_ERROR' | 'BUSINESS_RULE' = 'VALIDATION_ERROR') => new DomainError(code, `items[${index}]: ${message}`);
 
 /** The calendar date an item names, as local midnight (NO_DATE / DATE_ENQUIRY products). */
@@ -123,6 +126,8 @@ export async function planItem(db: Kysely<Database>, item: ItemBody, index: numb
     });
   });
   const totalQuantity = quantities.reduce((sum, q) => sum + q.value, 0);
+  // Checked before anything is sized by it: a quantity of 10^9 would allocate a participant per unit.
+  if (totalQuantity > MAX_QUANTITY_PER_ITEM) throw fail(index, `a total quantity of ${totalQuantity} is more than the ${MAX_QUANTITY_PER_ITEM} one item can hold`);
   if (product.quantity_required !== 0 && totalQuantity === 0) throw fail(index, `product ${product.product_code} needs a quantity above 0`, 'BUSINESS_RULE');
   if (product.quantity_required_min !== null && totalQuantity < product.quantity_required_min) {
     throw fail(index, `product ${product.product_code} needs at least ${product.quantity_required_min} in total (got ${totalQuantity})`, 'BUSINESS_RULE');

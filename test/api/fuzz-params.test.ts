@@ -78,7 +78,7 @@ describe('every operation with path parameters', () => {
         { seed: SEED, numRuns: RUNS, includeErrorInReport: true },
       );
     });
-  }, 120_000);
+  }, 60_000 + RUNS * 4_000);
 });
 
 describe('every operation', () => {
@@ -96,5 +96,5 @@ describe('every operation', () => {
         { seed: SEED, numRuns: RUNS, includeErrorInReport: true },
       );
     });
-  }, 120_000);
+  }, 60_000 + RUNS * 4_000);
 });

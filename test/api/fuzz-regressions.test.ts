@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../fixtures/app';
-import { fingerprint } from '../fixtures/fuzz';
+import { createFixtures, fingerprint } from '../fixtures/fuzz';
 
 /** Bugs the fuzz tests (fuzz-bodies, fuzz-params) found, each pinned by name. */
 let t: TestApp;
@@ -27,5 +27,22 @@ describe('fuzz regressions', () => {
   it('answers a path parameter longer than 500 characters with a 414 envelope', async () => {
     expectEnvelope(await t.call('GET', `/v1/products/${'x'.repeat(600)}`), 414, 'VALIDATION_ERROR');
     expectEnvelope(await t.call('DELETE', `/v1/customers/${'9'.repeat(600)}`), 414, 'VALIDATION_ERROR');
+  });
+
+  it('refuses a booking or quote for a quantity of a billion with a 400, instead of allocating a participant per unit until the process runs out of memory', async () => {
+    const f = await createFixtures(t);
+    const item = (value: number) => ({ productCode: f.productCode, startTimeLocal: f.startTimeLocal, quantities: [{ optionLabel: 'Adult', value }] });
+    const before = fingerprint(t.engine.ctx.sqlite);
+    for (const value of [1_000_000_000, 1e15, 1001]) {
+      for (const url of ['/v1/bookings/quote', '/v1/bookings']) {
+        const res = await t.call('POST', url, { body: { customer: { firstName: 'Ada' }, items: [item(value)] } });
+        expectEnvelope(res, 400, 'VALIDATION_ERROR');
+        expect(res.body.requestStatus.error.errorMessage).toMatch(/items\[0\]: a total quantity of .* is more than the 1000/);
+      }
+    }
+    expect(fingerprint(t.engine.ctx.sqlite)).toEqual(before);
+    // Split over two price options the total counts: 600 + 600 is refused too.
+    const split = { ...item(600), quantities: [{ optionLabel: 'Adult', value: 600 }, { optionLabel: 'Child', value: 600 }] };
+    expectEnvelope(await t.call('POST', '/v1/bookings/quote', { body: { items: [split] } }), 400, 'VALIDATION_ERROR');
   });
 });
