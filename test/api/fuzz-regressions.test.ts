@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../fixtures/app';
-import { createFixtures, fingerprint } from '../fixtures/fuzz';
+import { createFixtures, fingerprint, sendRaw } from '../fixtures/fuzz';
 
 /** Bugs the fuzz tests (fuzz-bodies, fuzz-params) found, each pinned by name. */
 let t: TestApp;
@@ -44,5 +44,18 @@ describe('fuzz regressions', () => {
     // Split over two price options the total counts: 600 + 600 is refused too.
     const split = { ...item(600), quantities: [{ optionLabel: 'Adult', value: 600 }, { optionLabel: 'Child', value: 600 }] };
     expectEnvelope(await t.call('POST', '/v1/bookings/quote', { body: { items: [split] } }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('refuses an image upload whose multipart form has no boundary or is cut off with a 400 envelope, not a 500', async () => {
+    const f = await createFixtures(t);
+    const url = `/v1/products/${f.productCode}/images`;
+    const before = fingerprint(t.engine.ctx.sqlite);
+    const cutOff = '--xx\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nabc';
+    for (const [contentType, payload] of [['multipart/form-data', 'abc'], ['multipart/form-data; boundary=xx', cutOff]]) {
+      const res = await sendRaw(t, 'POST', url, contentType, payload);
+      expectEnvelope(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.requestStatus.error.errorMessage).toMatch(/multipart\/form-data body is malformed/);
+    }
+    expect(fingerprint(t.engine.ctx.sqlite)).toEqual(before);
   });
 });
