@@ -153,6 +153,7 @@ export async function planItem(db: Kysely<Database>, item: ItemBody, index: numb
     if (extra.currency !== product.currency) throw fail(index, `extras[${ei}]: extra ${e.id} is priced in ${extra.currency}, the product in ${product.currency}`);
     const quantity = extra.extra_price_type === 'FIXED' ? 1 : (e.quantity ?? (extra.extra_price_type === 'ANY' ? totalQuantity : 1));
     if (extra.extra_price_type === 'QUANTITY' && quantity < 1) throw fail(index, `extras[${ei}]: extra "${extra.name}" needs a quantity of at least 1`);
+    if (quantity > MAX_QUANTITY_PER_ITEM) throw fail(index, `extras[${ei}]: a quantity of ${quantity} is more than the ${MAX_QUANTITY_PER_ITEM} one item can hold`);
     return { extraId: extra.id, name: extra.name, description: extra.description, extraPriceType: extra.extra_price_type, priceMinor: extra.price_minor, quantity };
   });
 
@@ -163,6 +164,8 @@ export async function planItem(db: Kysely<Database>, item: ItemBody, index: numb
   const details = JSON.parse(product.details_json) as { taxes?: Tax[]; bookingFields?: BookingFieldBody[] };
   const taxes = taxLines(amountMinor + extrasMinor, details.taxes ?? [], currencyMinor);
   const subtotalMinor = amountMinor + extrasMinor + exclusiveTaxMinor(taxes);
+  // Beyond 2^53 sums lose cents silently, and past 2^63 SQLite refuses the row (a 500): refuse it here.
+  if (!Number.isSafeInteger(subtotalMinor)) throw fail(index, `the item's total of ${subtotalMinor} minor units is too large`);
 
   const given = item.participants ?? [];
   if (given.length > totalQuantity) throw fail(index, `${given.length} participants given for a total quantity of ${totalQuantity}`);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { createFixtures, fingerprint, sendRaw } from '../fixtures/fuzz';
+import { aProduct } from '../fixtures/builders';
 
 /** Bugs the fuzz tests (fuzz-bodies, fuzz-params) found, each pinned by name. */
 let t: TestApp;
@@ -57,5 +58,25 @@ describe('fuzz regressions', () => {
       expect(res.body.requestStatus.error.errorMessage).toMatch(/multipart\/form-data body is malformed/);
     }
     expect(fingerprint(t.engine.ctx.sqlite)).toEqual(before);
+  });
+
+  it('refuses an extra quantity beyond 1000, and a booking whose total passes 2^53 minor units, with a 400 instead of a 500 or a silently rounded total', async () => {
+    const f = await createFixtures(t);
+    const item = { productCode: f.productCode, startTimeLocal: f.startTimeLocal, quantities: [{ optionLabel: 'Adult', value: 1 }] };
+    const before = fingerprint(t.engine.ctx.sqlite);
+    for (const quantity of [9e15, 1e13, 1001]) {
+      for (const url of ['/v1/bookings/quote', '/v1/bookings']) {
+        const res = await t.call('POST', url, { body: { customer: { firstName: 'Ada' }, items: [{ ...item, extras: [{ id: f.extraId, quantity }] }] } });
+        expectEnvelope(res, 400, 'VALIDATION_ERROR');
+        expect(res.body.requestStatus.error.errorMessage).toMatch(/extras\[0\]: a quantity of .* is more than the 1000/);
+      }
+    }
+    expect(fingerprint(t.engine.ctx.sqlite)).toEqual(before);
+    const pricey = (await t.call('POST', '/v1/products', { body: aProduct({ name: 'Yacht for a year', bookingMode: 'NO_DATE', priceOptions: [{ label: 'Adult', price: 90_000_000_000_000 }] }) })).body.product;
+    const mark = fingerprint(t.engine.ctx.sqlite);
+    const res = await t.call('POST', '/v1/bookings', { body: { customer: { firstName: 'Ada' }, items: [{ productCode: pricey.productCode, quantities: [{ optionLabel: 'Adult', value: 1000 }] }] } });
+    expectEnvelope(res, 400, 'VALIDATION_ERROR');
+    expect(res.body.requestStatus.error.errorMessage).toMatch(/items\[0\]: the item's total of .* minor units is too large/);
+    expect(fingerprint(t.engine.ctx.sqlite)).toEqual(mark);
   });
 });
