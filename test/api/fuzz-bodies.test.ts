@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../fixtures/app';
-import { createFixtures, eachOperation, examplesFor, expectNoLeak, fingerprint, mutantOf, operationsOf, pathFor, requiredQueryFor, RUNS, SEED, sendAndCheck, sendRaw, type Operation } from '../fixtures/fuzz';
+import { eachOperation, expectNoLeak, fingerprint, mutantOf, operationsOf, pathFor, requiredQueryFor, RUNS, SEED, sendAndCheck, sendRaw, type Operation } from '../fixtures/fuzz';
+import { createFixtures, examplesFor } from '../fixtures/fuzzFixtures';
 
 /**
  * Every operation with a JSON body, from the OpenAPI document (a new endpoint joins by itself):

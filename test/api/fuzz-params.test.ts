@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../fixtures/app';
-import { createFixtures, eachOperation, operationsOf, pathFor, requiredQueryFor, RUNS, SEED, sendAndCheck, type Operation } from '../fixtures/fuzz';
+import { eachOperation, operationsOf, pathFor, requiredQueryFor, RUNS, SEED, sendAndCheck, type Operation } from '../fixtures/fuzz';
+import { createFixtures } from '../fixtures/fuzzFixtures';
 
 /**
  * Every operation in the OpenAPI document, with garbage in its path and query parameters: unknown

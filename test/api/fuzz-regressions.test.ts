@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../fixtures/app';
-import { createFixtures, fingerprint, sendRaw } from '../fixtures/fuzz';
+import { fingerprint, sendRaw } from '../fixtures/fuzz';
+import { createFixtures } from '../fixtures/fuzzFixtures';
 import { aProduct } from '../fixtures/builders';
 
 /** Bugs the fuzz tests (fuzz-bodies, fuzz-params) found, each pinned by name. */
