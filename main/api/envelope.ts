@@ -50,6 +50,10 @@ export function toErrorResponse(error: unknown, where?: 'body' | 'query' | 'para
         return { status: 400, body: errorBody('PAYLOAD_TOO_LARGE', 'The request body is too large'), unexpected: false };
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return { status: 415, body: errorBody('VALIDATION_ERROR', 'Send the request body as application/json'), unexpected: false };
+      case 'FST_ERR_BAD_URL':
+        return { status: 400, body: errorBody('VALIDATION_ERROR', 'The URL is not valid: a path segment is not well-formed percent-encoded UTF-8'), unexpected: false };
+      case 'FST_ERR_MAX_PARAM_LENGTH':
+        return { status: 414, body: errorBody('VALIDATION_ERROR', 'A path parameter is too long (at most 500 characters)'), unexpected: false };
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return { status: 400, body: errorBody('VALIDATION_ERROR', 'The request body is empty; send a JSON object'), unexpected: false };
       default:

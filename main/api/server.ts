@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { existsSync, mkdirSync } from 'node:fs';
 import type { Engine } from '../engine';
@@ -61,6 +61,11 @@ export async function createServer(options: ServerOptions): Promise<TourDeskServ
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     rewriteUrl: (req) => rewriteUrl(req.url ?? '/'),
     routerOptions: { querystringParser: parseQuery, maxParamLength: 500 },
+    // A path fastify cannot route (bad percent-encoding, an over-long parameter) still answers the envelope.
+    frameworkErrors: (error, _request, reply) => {
+      const mapped = toErrorResponse(error);
+      return (reply as FastifyReply).status(mapped.status).send(mapped.body);
+    },
   });
 
   const allowed = new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase()));

@@ -112,6 +112,7 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
   const commissions = await commissionsFor(tx.db, resellerId, items);
   const { uses } = await applyVouchers(tx.db, body.vouchers ?? [], items.map((i) => ({ productCode: i.product.product_code, subtotalMinor: i.subtotalMinor })), currency, tx.now);
   const totalMinor = items.reduce((sum, i) => sum + i.subtotalMinor, 0) - uses.reduce((sum, u) => sum + u.amountMinor, 0);
+  if (!Number.isSafeInteger(totalMinor)) throw new DomainError('VALIDATION_ERROR', `The booking's total of ${totalMinor} minor units is too large`);
 
   const payments = (body.payments ?? []).map((p, pi) => {
     if (p.currency !== undefined && p.currency !== currency) throw new DomainError('VALIDATION_ERROR', `payments[${pi}]: currency ${p.currency} differs from the booking's ${currency}`);

@@ -49,6 +49,9 @@ export interface PlannedItem {
   bookingFields: BookingFieldBody[];
 }
 
+/** One participant row per unit booked: an item holds at most this many (as many as it may name). */
+export const MAX_QUANTITY_PER_ITEM = 1000;
+
 const fail = (index: number, message: string, code: 'VALIDATION_ERROR' | 'BUSINESS_RULE' = 'VALIDATION_ERROR') => new DomainError(code, `items[${index}]: ${message}`);
 
 /** The calendar date an item names, as local midnight (NO_DATE / DATE_ENQUIRY products). */
@@ -123,6 +126,8 @@ export async function planItem(db: Kysely<Database>, item: ItemBody, index: numb
     });
   });
   const totalQuantity = quantities.reduce((sum, q) => sum + q.value, 0);
+  // Checked before anything is sized by it: a quantity of 10^9 would allocate a participant per unit.
+  if (totalQuantity > MAX_QUANTITY_PER_ITEM) throw fail(index, `a total quantity of ${totalQuantity} is more than the ${MAX_QUANTITY_PER_ITEM} one item can hold`);
   if (product.quantity_required !== 0 && totalQuantity === 0) throw fail(index, `product ${product.product_code} needs a quantity above 0`, 'BUSINESS_RULE');
   if (product.quantity_required_min !== null && totalQuantity < product.quantity_required_min) {
     throw fail(index, `product ${product.product_code} needs at least ${product.quantity_required_min} in total (got ${totalQuantity})`, 'BUSINESS_RULE');
@@ -148,6 +153,7 @@ export async function planItem(db: Kysely<Database>, item: ItemBody, index: numb
     if (extra.currency !== product.currency) throw fail(index, `extras[${ei}]: extra ${e.id} is priced in ${extra.currency}, the product in ${product.currency}`);
     const quantity = extra.extra_price_type === 'FIXED' ? 1 : (e.quantity ?? (extra.extra_price_type === 'ANY' ? totalQuantity : 1));
     if (extra.extra_price_type === 'QUANTITY' && quantity < 1) throw fail(index, `extras[${ei}]: extra "${extra.name}" needs a quantity of at least 1`);
+    if (quantity > MAX_QUANTITY_PER_ITEM) throw fail(index, `extras[${ei}]: a quantity of ${quantity} is more than the ${MAX_QUANTITY_PER_ITEM} one item can hold`);
     return { extraId: extra.id, name: extra.name, description: extra.description, extraPriceType: extra.extra_price_type, priceMinor: extra.price_minor, quantity };
   });
 
@@ -158,6 +164,8 @@ export async function planItem(db: Kysely<Database>, item: ItemBody, index: numb
   const details = JSON.parse(product.details_json) as { taxes?: Tax[]; bookingFields?: BookingFieldBody[] };
   const taxes = taxLines(amountMinor + extrasMinor, details.taxes ?? [], currencyMinor);
   const subtotalMinor = amountMinor + extrasMinor + exclusiveTaxMinor(taxes);
+  // Beyond 2^53 sums lose cents silently, and past 2^63 SQLite refuses the row (a 500): refuse it here.
+  if (!Number.isSafeInteger(subtotalMinor)) throw fail(index, `the item's total of ${subtotalMinor} minor units is too large`);
 
   const given = item.participants ?? [];
   if (given.length > totalQuantity) throw fail(index, `${given.length} participants given for a total quantity of ${totalQuantity}`);

@@ -14,13 +14,15 @@ const tooLarge = () => new DomainError('PAYLOAD_TOO_LARGE', `An image may be at 
 /** The upload from a multipart form (the first file field) or from a raw image body. */
 async function readUpload(request: FastifyRequest, filenameParam: string | undefined): Promise<{ bytes: Buffer; filename?: string }> {
   if (request.isMultipart()) {
-    const file = await request.file();
-    if (!file) throw new DomainError('VALIDATION_ERROR', 'The form holds no file; send the image in a file field');
     try {
+      const file = await request.file();
+      if (!file) throw new DomainError('VALIDATION_ERROR', 'The form holds no file; send the image in a file field');
       return { bytes: await file.toBuffer(), filename: file.filename || filenameParam };
     } catch (error) {
       if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-      throw error;
+      if (error instanceof DomainError || typeof (error as { statusCode?: unknown }).statusCode === 'number') throw error;
+      // The form parser (busboy) throws plain errors for a form it cannot read: no boundary, a cut-off or malformed part.
+      throw new DomainError('VALIDATION_ERROR', 'The multipart/form-data body is malformed (a missing boundary, or a part cut off or without headers)');
     }
   }
   if (Buffer.isBuffer(request.body)) return { bytes: request.body, filename: filenameParam };
