@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../fixtures/refusals';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aProduct, aSession } from '../fixtures/builders';
 
@@ -19,12 +20,7 @@ const session = async (productCode: string, overrides = {}) => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.session;
 };
-const expectRefused = (res: { status: number; body: any }, status: number, code: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.requestStatus.success).toBe(false);
-  expect(res.body.requestStatus.error.errorCode).toBe(code);
-  expect(res.body.requestStatus.error.errorMessage.length).toBeGreaterThan(5);
-};
+const expectRefused = expectError;
 
 describe('POST /v1/availability', () => {
   it('creates a session from startTimeLocal and the product duration, answering the session with every field', async () => {

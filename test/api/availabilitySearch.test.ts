@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../fixtures/refusals';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aBookingHolding, aProduct, aSession } from '../fixtures/builders';
 
@@ -25,12 +26,7 @@ const search = async (query: string, role?: 'agent' | 'checkin') => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.sessions as any[];
 };
-const expectRefused = (res: { status: number; body: any }, status: number, code: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.requestStatus.success).toBe(false);
-  expect(res.body.requestStatus.error.errorCode).toBe(code);
-  expect(res.body.requestStatus.error.errorMessage.length).toBeGreaterThan(5);
-};
+const expectRefused = expectError;
 
 describe('GET /v1/availability', () => {
   it('answers the sessions of every productCode sent (repeatable), ordered by start', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../fixtures/refusals';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aBookingHolding, aProduct, aSession } from '../fixtures/builders';
 
@@ -17,12 +18,7 @@ const sessionWith = async (held = 0, overrides = {}) => {
   if (held) aBookingHolding(t.engine.ctx.sqlite, s.id, held);
   return { p, s, byStart: `/v1/availability/product/${p.productCode}/startTimeLocal/2030-02-01%2009:00:00`, byId: `/v1/availability/${s.id}` };
 };
-const expectRefused = (res: { status: number; body: any }, status: number, code: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.requestStatus.success).toBe(false);
-  expect(res.body.requestStatus.error.errorCode).toBe(code);
-  expect(res.body.requestStatus.error.errorMessage.length).toBeGreaterThan(5);
-};
+const expectRefused = expectError;
 
 describe('PUT /v1/availability/product/{productCode}/startTimeLocal/{startTimeLocal}', () => {
   it('derives seatsAvailable from the seats live bookings hold', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRefusedUnchanged } from '../fixtures/refusals';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aNetRateFor, aPercentRateFor, aProduct } from '../fixtures/builders';
 
@@ -22,16 +23,7 @@ const createRate = async (body: object) => {
   return res.body.rate;
 };
 
-const expectRefused = async (status: number, call: () => Promise<{ status: number; body: any }>, code = 'VALIDATION_ERROR') => {
-  const before = t.snapshot(...TABLES);
-  const res = await call();
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.requestStatus.success).toBe(false);
-  expect(res.body.requestStatus.error.errorCode).toBe(code);
-  expect(res.body.requestStatus.error.errorMessage.length).toBeGreaterThan(5);
-  expect(t.snapshot(...TABLES)).toEqual(before);
-  return res.body.requestStatus.error.errorMessage as string;
-};
+const expectRefused = (status: number, call: () => Promise<{ status: number; body: any }>, code = 'VALIDATION_ERROR') => expectRefusedUnchanged(t, TABLES, status, call, code);
 
 describe('rates', () => {
   it('creates a rate with a NET_RATE and a PERCENT product and answers it in the spec shape', async () => {

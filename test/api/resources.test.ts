@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../fixtures/refusals';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aProduct, aSession } from '../fixtures/builders';
 
@@ -22,12 +23,7 @@ const sessions = async (...starts: string[]) => {
   return res.body.sessions as any[];
 };
 const assign = (resourceId: number, sessionId: number, query = '') => t.call('PUT', `/v1/resources/${resourceId}/session/${sessionId}${query}`);
-const expectRefused = (res: { status: number; body: any }, status: number, code: string) => {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.requestStatus.success).toBe(false);
-  expect(res.body.requestStatus.error.errorCode).toBe(code);
-  expect(res.body.requestStatus.error.errorMessage.length).toBeGreaterThan(5);
-};
+const expectRefused = expectError;
 
 describe('resources (supplier-managed list, TourDesk extension writes)', () => {
   it('creates, lists, updates and deletes a resource', async () => {
