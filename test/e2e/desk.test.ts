@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createServer, LOOPBACK_NAMES, type TourDeskServer } from '../../main/api/server';
@@ -127,6 +128,8 @@ describe('the departure desk in Chromium', () => {
     const page = await connected();
     await openSession(page, '16:30', 'Rocks Walk');
     await page.getByRole('button', { name: 'Walk-up booking' }).click();
+    await page.getByLabel('Adult (50.00)').fill('40');
+    await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/seat/i);
     await page.getByLabel('Adult (50.00)').fill('2');
     await page.getByLabel('Child (25.00)').fill('1');
     await expect.poll(() => page.getByRole('status', { name: 'Price' }).innerText()).toBe('Total 125.00 AUD');
@@ -153,6 +156,27 @@ describe('the departure desk in Chromium', () => {
     await page.close();
   });
 
+  it('closes check-in after confirmation: everyone not checked in counts as a no-show', async () => {
+    const page = await connected();
+    await openSession(page, '18:00', 'Kayak Tour');
+    await expect.poll(() => page.getByLabel('Session totals').innerText()).toMatch(/1\s*checked in/);
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.getByRole('button', { name: 'Close check-in' }).click();
+    expect((await manifestOf(kayak.sessionId)).session.checkinClosed).toBe(false);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Close check-in' }).click();
+    await page.getByRole('button', { name: 'Reopen check-in' }).waitFor();
+    await expect.poll(() => page.getByLabel('Session totals').innerText()).toMatch(/1\s*checked in[\s\S]*1\s*no-show[\s\S]*0\s*remaining/);
+    expect((await manifestOf(kayak.sessionId)).totals).toEqual({ booked: 2, checkedIn: 1, noShow: 1, remaining: 0 });
+    await screenshot(page, 'session-closed');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^manifest-.*\.csv$/);
+    const csv = await readFile((await download.path())!, 'utf8');
+    expect(csv).toMatch(/Margaret Hamilton/);
+    expect(csv).toMatch(/Katherine Johnson/);
+    await page.close();
+  });
+
   it('keeps check-ins made while the engine is unreachable, across a reload, and sends them when it is back', async () => {
     const page = await connected();
     await openSession(page, '14:00', 'Harbour Cruise');
@@ -162,6 +186,8 @@ describe('the departure desk in Chromium', () => {
     const indicator = page.getByRole('status', { name: 'Offline queue' });
     await expect.poll(() => indicator.innerText()).toMatch(/2 waiting to send/);
     await page.getByText('Checked in (waiting to send)').first().waitFor();
+    await expect.poll(() => page.getByLabel('Session totals').innerText()).toMatch(/2\s*checked in[\s\S]*1\s*remaining/);
+    await page.getByText('Includes 2 waiting to send').waitFor();
     await screenshot(page, 'offline-queue');
     await page.reload();
     await expect.poll(() => indicator.innerText()).toMatch(/2 waiting to send/);

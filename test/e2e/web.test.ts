@@ -43,6 +43,7 @@ describe('the web UI served by tourdesk serve', () => {
     await page.getByLabel('API key').fill('td_wrong_key');
     await page.getByRole('button', { name: 'Connect' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/not valid/);
+    if (process.env.TOURDESK_SCREENSHOTS) await page.screenshot({ path: `${process.env.TOURDESK_SCREENSHOTS}/key-form.png` });
     await page.close();
   });
 });

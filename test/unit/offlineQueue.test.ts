@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckinEvent } from '../../renderer/src/api/types';
-import { deserialize, drop, enqueue, markFailed, nextBatch, pendingStateOf, serialize, settle } from '../../renderer/src/store/offlineQueue';
+import { deserialize, drop, enqueue, markFailed, nextBatch, pendingStateOf, serialize, settle, totalsWithQueue } from '../../renderer/src/store/offlineQueue';
 
 const now = new Date('2030-01-01T00:00:00Z');
 const checkIn = (eventId: string, participantId = 1): CheckinEvent => ({ eventId, kind: 'CHECK_IN', sessionId: 7, participantId, occurredAt: now.toISOString(), device: 'Desk' });
@@ -58,5 +58,22 @@ describe('the offline check-in queue', () => {
     expect(pendingStateOf(undone, 1, undefined, false)).toEqual({ checkedIn: false, eventId: undefined, pending: true });
     expect(pendingStateOf(enqueue([], undo('u', 'srv'), now), 1, 'srv', true)).toEqual({ checkedIn: false, eventId: undefined, pending: true });
     expect(pendingStateOf(enqueue([], undo('u', 'other'), now), 1, 'srv', true)).toEqual({ checkedIn: true, eventId: 'srv', pending: false });
+  });
+});
+
+describe('session totals with the queue applied', () => {
+  const totals = { booked: 3, checkedIn: 1, noShow: 0, remaining: 2 };
+  const participants = [
+    { id: 1, checkin: { state: 'CHECKED_IN', eventId: 'srv' } },
+    { id: 2, checkin: { state: 'EXPECTED' } },
+    { id: 3, checkin: { state: 'EXPECTED' } },
+  ];
+  it('counts queued check-ins and undos, and says how many are waiting', () => {
+    const queue = enqueue(enqueue([], checkIn('a', 2), now), undo('u', 'srv'), now);
+    expect(totalsWithQueue(queue, totals, participants)).toEqual({ booked: 3, checkedIn: 1, noShow: 0, remaining: 2, waiting: 2 });
+    expect(totalsWithQueue(enqueue([], checkIn('b', 3), now), totals, participants)).toEqual({ booked: 3, checkedIn: 2, noShow: 0, remaining: 1, waiting: 1 });
+  });
+  it('is the server totals when nothing is queued', () => {
+    expect(totalsWithQueue([], totals, participants)).toEqual({ ...totals, waiting: 0 });
   });
 });

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useManifest } from '../store/manifest';
 import { useNav } from '../store/nav';
 import { useQueue } from '../store/queue';
+import { totalsWithQueue } from '../store/offlineQueue';
 import { BookingCard } from '../components/BookingCard';
 import { Exports } from '../components/Exports';
 import { ScanBox } from '../components/ScanBox';
@@ -12,6 +13,7 @@ import { Busy, Counts, ErrorText, timeOf } from '../components/Status';
 export function SessionScreen({ sessionId }: { sessionId: number }) {
   const { manifest, loading, error, load, record } = useManifest();
   const delivered = useQueue((s) => s.delivered);
+  const queue = useQueue((s) => s.queue);
   const go = useNav((s) => s.go);
 
   useEffect(() => {
@@ -19,6 +21,7 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
   }, [load, sessionId, delivered]);
 
   const s = manifest?.session;
+  const totals = manifest ? totalsWithQueue(queue, manifest.totals, manifest.bookings.flatMap((b) => b.participants)) : null;
   return (
     <section aria-labelledby="session-title">
       <div className="row spread">
@@ -56,7 +59,8 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
             <h2 id="session-title">
               {timeOf(s.startTimeLocal)} {s.productName} <small>{s.startTimeLocal.slice(0, 10)}{s.checkinClosed ? ' · check-in closed' : ''}</small>
             </h2>
-            <Counts label="Session totals" {...manifest.totals} />
+            {totals && <Counts label="Session totals" booked={totals.booked} checkedIn={totals.checkedIn} noShow={totals.noShow} remaining={totals.remaining} />}
+            {totals && totals.waiting > 0 && <small className="waiting-note">Includes {totals.waiting} waiting to send</small>}
           </div>
           <div className="card tools">
             <ScanBox sessionId={sessionId} />

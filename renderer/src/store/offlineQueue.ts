@@ -71,3 +71,22 @@ export function pendingStateOf(queue: readonly QueuedEvent[], participantId: num
   }
   return state;
 }
+
+/** A session's totals with the queued events applied, so the desk's counts match its buttons while offline. */
+export function totalsWithQueue(
+  queue: readonly QueuedEvent[],
+  totals: { booked: number; checkedIn: number; noShow: number; remaining: number },
+  participants: readonly { id: number; checkin: { state: string; eventId?: string } }[],
+): { booked: number; checkedIn: number; noShow: number; remaining: number; waiting: number } {
+  let checkedIn = totals.checkedIn;
+  let noShow = totals.noShow;
+  for (const p of participants) {
+    const server = p.checkin.state === 'CHECKED_IN';
+    const shown = pendingStateOf(queue, p.id, p.checkin.eventId, server);
+    if (!shown.pending || shown.checkedIn === server) continue;
+    checkedIn += shown.checkedIn ? 1 : -1;
+    if (shown.checkedIn && p.checkin.state === 'NO_SHOW') noShow -= 1;
+  }
+  const waiting = participants.filter((p) => pendingStateOf(queue, p.id, p.checkin.eventId, p.checkin.state === 'CHECKED_IN').pending).length;
+  return { booked: totals.booked, checkedIn, noShow, remaining: Math.max(0, totals.booked - checkedIn - noShow), waiting };
+}
