@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createServer, LOOPBACK_NAMES, type TourDeskServer } from '../../main/api/server';
 import { startTestApp, type TestApp } from '../fixtures/app';
-import { aBooking, aScannableProduct, aSession } from '../fixtures/builders';
+import { aBooking, aPickupList, aScannableProduct, aSession } from '../fixtures/builders';
+import type { ProductBody } from '../../main/api/schemas/products';
 import { ensureWebBuild, launchChromium } from '../fixtures/browser';
 
 // The test clock starts 2030-01-01T00:00Z: 11:00 in Sydney, the company's timezone, so "today" is 2030-01-01.
@@ -13,8 +14,8 @@ let baseUrl: string;
 let browser: Browser;
 const shots = process.env.TOURDESK_SCREENSHOTS;
 
-async function aSessionWithBookings(name: string, startTimeLocal: string, people: string[][]) {
-  const product = await t.call('POST', '/v1/products', { body: aScannableProduct({ name }) });
+async function aSessionWithBookings(name: string, startTimeLocal: string, people: string[][], productOverrides: Partial<ProductBody> = {}) {
+  const product = await t.call('POST', '/v1/products', { body: aScannableProduct({ name, ...productOverrides }) });
   const productCode: string = product.body.product.productCode;
   const session = await t.call('POST', '/v1/availability', { body: aSession(productCode, { startTimeLocal, seats: 30 }) });
   expect(session.body.requestStatus.error?.errorMessage ?? 'ok').toBe('ok');
@@ -29,8 +30,8 @@ async function aSessionWithBookings(name: string, startTimeLocal: string, people
   return { productCode, sessionId, orders };
 }
 
-async function connected(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+async function connected(viewport = { width: 1100, height: 900 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
   await page.goto(baseUrl);
   await page.getByLabel('API key').fill(t.keys.supplier);
   await page.getByRole('button', { name: 'Connect' }).click();
@@ -53,7 +54,8 @@ let kayak: Awaited<ReturnType<typeof aSessionWithBookings>>;
 beforeAll(async () => {
   t = await startTestApp();
   cruise = await aSessionWithBookings('Harbour Cruise', '2030-01-01 14:00:00', [['Grace Hopper', 'Alan Turing'], ['Ada Lovelace']]);
-  walk = await aSessionWithBookings('Rocks Walk', '2030-01-01 16:30:00', [['Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth']]);
+  const pickups = await t.call('POST', '/v1/pickups', { body: aPickupList() });
+  walk = await aSessionWithBookings('Rocks Walk', '2030-01-01 16:30:00', [['Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth']], { pickupId: pickups.body.pickupList.id });
   kayak = await aSessionWithBookings('Kayak Tour', '2030-01-01 18:00:00', [['Margaret Hamilton'], ['Katherine Johnson']]);
   await aSessionWithBookings('Tomorrow Tour', '2030-01-02 09:00:00', [['Linus Torvalds']]);
   web = await createServer({ engine: t.engine, allowedHosts: LOOPBACK_NAMES, webRoot: await ensureWebBuild() });
@@ -139,6 +141,7 @@ describe('the departure desk in Chromium', () => {
     await page.getByLabel('Participant 1 name').fill('Hedy Lamarr');
     await page.getByLabel('Participant 2 name').fill('George Antheil');
     await page.getByLabel('Participant 3 name').fill('Anthony Loder');
+    await page.getByLabel('Pickup').selectOption('Harbour View Inn');
     await page.getByLabel('Payment type').selectOption('CASH');
     await screenshot(page, 'walkup-form');
     await page.getByRole('button', { name: 'Book', exact: true }).click();
@@ -150,9 +153,10 @@ describe('the departure desk in Chromium', () => {
     await screenshot(page, 'walkup-booked');
     const manifest = await manifestOf(walk.sessionId);
     const booking = manifest.bookings.find((b: any) => b.orderNumber === orderNumber);
-    expect(booking).toMatchObject({ customer: { name: 'Hedy Lamarr' }, payment: { totalAmount: 125, paid: true } });
+    expect(booking).toMatchObject({ customer: { name: 'Hedy Lamarr' }, payment: { totalAmount: 125, paid: true }, pickup: { locationName: 'Harbour View Inn' } });
     await page.getByRole('button', { name: 'Back to the manifest' }).click();
     await page.getByRole('button', { name: 'Check in George Antheil' }).waitFor();
+    expect(await page.getByRole('article', { name: `Booking ${orderNumber}` }).innerText()).toMatch(/Pickup: Harbour View Inn 16:10/);
     await page.close();
   });
 
@@ -174,6 +178,21 @@ describe('the departure desk in Chromium', () => {
     const csv = await readFile((await download.path())!, 'utf8');
     expect(csv).toMatch(/Margaret Hamilton/);
     expect(csv).toMatch(/Katherine Johnson/);
+    await page.close();
+  });
+
+  it("fits a guide's phone: no sideways scrolling on the board, the manifest or the walk-up form", async () => {
+    const page = await connected({ width: 390, height: 844 });
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await page.getByRole('list', { name: 'Departures' }).getByRole('listitem').first().waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await screenshot(page, 'phone-board');
+    await openSession(page, '16:30', 'Rocks Walk');
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await screenshot(page, 'phone-session');
+    await page.getByRole('button', { name: 'Walk-up booking' }).click();
+    await page.getByLabel('Adult (50.00)').waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await page.close();
   });
 
