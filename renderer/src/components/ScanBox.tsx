@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api, messageOf, newEventId } from '../api/client';
 import type { ScanAnswer } from '../api/types';
 import { useConnection } from '../store/connection';
@@ -16,6 +16,18 @@ export function ScanBox({ sessionId }: { sessionId: number }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+
+  // A scanner types wherever the focus is: keystrokes outside any field go to the scan box.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (event.ctrlKey || event.metaKey || event.altKey || event.key.length !== 1) return;
+      if (target && target.closest('input, textarea, select, [contenteditable="true"]')) return;
+      input.current?.focus();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, []);
 
   async function scan(text: string) {
     if (!config || !text.trim()) return;

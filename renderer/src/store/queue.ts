@@ -40,8 +40,9 @@ export const useQueue = create<QueueState>((set, get) => ({
       const { queue, rejected } = settle(get().queue, answer.events);
       set({ queue: persist(queue), problem: rejected.length ? rejected.map((r) => r.message).join('; ') : null, delivered: get().delivered + 1 });
     } catch (error) {
-      // Unreachable or a server fault: keep them for the next try. A 4xx cannot succeed unchanged: drop and say why.
-      const keep = !(error instanceof ApiError) || error.offline || error.status >= 500 || error.status === 429;
+      // Only a refusal of the events themselves (400 malformed, 409 eventId reused) cannot succeed unchanged: drop
+      // those and say why. Unreachable, server faults, rate limits and key problems (401/403): keep for the next try.
+      const keep = !(error instanceof ApiError && (error.status === 400 || error.status === 409));
       const queue = keep ? markFailed(get().queue, batch, messageOf(error)) : drop(get().queue, batch);
       set({ queue: persist(queue), problem: messageOf(error) });
     } finally {
