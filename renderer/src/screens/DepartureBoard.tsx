@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api, messageOf } from '../api/client';
 import type { DaySession } from '../api/types';
 import { useConnection } from '../store/connection';
@@ -11,6 +11,8 @@ function shiftDay(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
+const REFRESH_MS = 30_000;
+
 const browserToday = () => new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
 
 /** Home: the day's departures, the next one marked, each opening its manifest. */
@@ -20,22 +22,33 @@ export function DepartureBoard() {
   const [sessions, setSessions] = useState<DaySession[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  const nextRow = useRef<HTMLLIElement>(null);
+
   useEffect(() => {
     let live = true;
     setSessions(null);
     setError(null);
     // Without a date the engine answers today in the company's timezone, whatever this device's clock says.
-    api<{ sessions: DaySession[] }>(config, 'GET', `/v1/manifest/day?limit=200${boardDate ? `&date=${boardDate}` : ''}`)
-      .then((r) => live && setSessions(r.sessions))
-      .catch((e) => live && setError(messageOf(e)));
+    const load = () =>
+      api<{ sessions: DaySession[] }>(config, 'GET', `/v1/manifest/day?limit=200${boardDate ? `&date=${boardDate}` : ''}`)
+        .then((r) => live && (setSessions(r.sessions), setError(null)))
+        .catch((e) => live && setError(messageOf(e)));
+    void load();
+    // Other devices check people in too: the counts refresh quietly.
+    const timer = setInterval(() => void load(), REFRESH_MS);
     return () => {
       live = false;
+      clearInterval(timer);
     };
   }, [config, boardDate]);
 
   const shown = boardDate ?? sessions?.[0]?.startTimeLocal.slice(0, 10) ?? browserToday();
   const now = Date.now();
   const next = sessions?.find((s) => Date.parse(s.endTime) > now);
+  const nextId = next?.id;
+  useEffect(() => {
+    nextRow.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [nextId]);
 
   return (
     <section className="card" aria-labelledby="board-title">
@@ -64,7 +77,7 @@ export function DepartureBoard() {
       {sessions?.length === 0 && <p>No departures on this day.</p>}
       <ul className="board" aria-label="Departures">
         {sessions?.map((s) => (
-          <li key={s.id} className={s === next ? 'next' : Date.parse(s.endTime) <= now ? 'past' : ''}>
+          <li key={s.id} ref={s === next ? nextRow : undefined} className={s === next ? 'next' : Date.parse(s.endTime) <= now ? 'past' : ''}>
             <button type="button" className="session" onClick={() => go({ name: 'session', sessionId: s.id })} aria-label={`${timeOf(s.startTimeLocal)} ${s.productName}`}>
               <span className="time">{timeOf(s.startTimeLocal)}</span>
               <span className="what">

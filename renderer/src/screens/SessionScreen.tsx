@@ -19,6 +19,11 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
   useEffect(() => {
     void load(sessionId);
   }, [load, sessionId, delivered]);
+  // Other devices check people in too: the manifest refreshes quietly (it stays on screen while it loads).
+  useEffect(() => {
+    const timer = setInterval(() => void load(sessionId), 20_000);
+    return () => clearInterval(timer);
+  }, [load, sessionId]);
 
   const s = manifest?.session;
   const totals = manifest ? totalsWithQueue(queue, manifest.totals, manifest.bookings.flatMap((b) => b.participants)) : null;
