@@ -125,6 +125,16 @@ describe('the departure desk in Chromium', () => {
     await page.getByLabel('Find a booking').fill('Johnson');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByLabel('Search results').getByText('Katherine Johnson').waitFor();
+    await screenshot(page, 'search');
+    // Check-ins from the results go through the same events, and the results show the new state once sent.
+    const results = page.getByLabel('Search results');
+    await results.getByRole('button', { name: 'Undo check-in of Katherine Johnson' }).click();
+    await results.getByRole('button', { name: 'Check in Katherine Johnson' }).waitFor();
+    await expect.poll(async () => (await manifestOf(kayak.sessionId)).totals.checkedIn).toBe(0);
+    await results.getByRole('button', { name: 'Check in Katherine Johnson' }).click();
+    await expect.poll(async () => (await manifestOf(kayak.sessionId)).totals.checkedIn).toBe(1);
+    await results.getByRole('button', { name: 'Undo check-in of Katherine Johnson' }).waitFor();
+    await expect.poll(() => results.getByText(/Checked in \d\d:\d\d/).count()).toBe(1);
     await page.close();
   });
 

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useQueue } from '../store/queue';
 import { api, messageOf } from '../api/client';
 import type { SearchMatch } from '../api/types';
 import { useConnection } from '../store/connection';
@@ -12,21 +13,33 @@ export function SearchBox({ sessionId, closed }: { sessionId: number; closed: bo
   const [matches, setMatches] = useState<SearchMatch[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const searched = useRef<string | null>(null);
+  const delivered = useQueue((s) => s.delivered);
+
+  function search(text: string) {
+    searched.current = text;
+    setBusy(true);
+    setError(null);
+    api<{ matches: SearchMatch[] }>(config, 'GET', `/v1/manifest/search?sessionId=${sessionId}&q=${encodeURIComponent(text)}`)
+      .then((r) => setMatches(r.matches))
+      .catch((err) => {
+        setMatches(null);
+        setError(messageOf(err));
+      })
+      .finally(() => setBusy(false));
+  }
+  // Check-ins made from the results were sent: show the results as they now stand.
+  useEffect(() => {
+    if (searched.current) search(searched.current);
+  }, [delivered]);
+
   return (
     <form
       className="search"
       role="search"
       onSubmit={(e) => {
         e.preventDefault();
-        setBusy(true);
-        setError(null);
-        api<{ matches: SearchMatch[] }>(config, 'GET', `/v1/manifest/search?sessionId=${sessionId}&q=${encodeURIComponent(q.trim())}`)
-          .then((r) => setMatches(r.matches))
-          .catch((err) => {
-            setMatches(null);
-            setError(messageOf(err));
-          })
-          .finally(() => setBusy(false));
+        search(q.trim());
       }}
     >
       <label>
@@ -41,7 +54,7 @@ export function SearchBox({ sessionId, closed }: { sessionId: number; closed: bo
       {matches && (
         <div aria-label="Search results">
           {matches.length === 0 ? <p>Nothing found for “{q}”.</p> : matches.map((m) => <BookingCard key={m.booking.orderNumber} booking={{ ...m.booking, participants: m.participants }} closed={closed} />)}
-          <button type="button" className="secondary" onClick={() => setMatches(null)}>
+          <button type="button" className="secondary" onClick={() => ((searched.current = null), setMatches(null))}>
             Clear results
           </button>
         </div>
