@@ -17,7 +17,8 @@ export const DEFAULT_CSP = (port: number) =>
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data: http://127.0.0.1:${port}`,
+    // blob: for QR codes and exports the renderer fetches with the key and shows as blob URLs.
+    `img-src 'self' data: blob: http://127.0.0.1:${port}`,
     `connect-src 'self' http://127.0.0.1:${port}`,
     "object-src 'none'",
     "base-uri 'none'",

@@ -1,7 +1,14 @@
-import { StrictMode, useEffect, useState } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
-import { savedKey, useDesk } from './store';
 import type { TourDeskBridge } from '../../preload/index';
+import { savedKey, useConnection } from './store/connection';
+import { useNav } from './store/nav';
+import { startQueueRetry, useQueue } from './store/queue';
+import { KeyForm } from './screens/KeyForm';
+import { DepartureBoard } from './screens/DepartureBoard';
+import { SessionScreen } from './screens/SessionScreen';
+import { WalkUpBooking } from './screens/WalkUpBooking';
+import { QueueIndicator } from './components/QueueIndicator';
 import './styles.css';
 
 declare global {
@@ -10,30 +17,37 @@ declare global {
   }
 }
 
-function KeyForm() {
-  const { connect, loading, error } = useDesk();
-  const [key, setKey] = useState('');
+function Header() {
+  const { config, device, setDevice, disconnect } = useConnection();
+  const go = useNav((s) => s.go);
   return (
-    <form
-      className="card"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void connect({ baseUrl: window.location.origin, apiKey: key.trim() });
-      }}
-    >
-      <h2>Connect to this TourDesk</h2>
-      <p>Paste the API key that <code>tourdesk serve</code> printed at first start (also in the data folder, api-key.txt).</p>
-      <input aria-label="API key" value={key} onChange={(e) => setKey(e.target.value)} placeholder="td_…" autoFocus />
-      <button type="submit" disabled={loading || key.trim().length === 0}>
-        {loading ? 'Connecting…' : 'Connect'}
-      </button>
-      {error && <p role="alert" className="error">{error}</p>}
-    </form>
+    <header className="top">
+      <h1>
+        <button type="button" className="link" onClick={() => go({ name: 'board' })}>
+          TourDesk
+        </button>
+      </h1>
+      {config && (
+        <div className="row">
+          <QueueIndicator />
+          <label className="inline">
+            Device name
+            <input value={device} onChange={(e) => setDevice(e.target.value)} size={12} />
+          </label>
+          {!window.tourdesk && (
+            <button type="button" className="secondary small" onClick={disconnect}>
+              Sign out
+            </button>
+          )}
+        </div>
+      )}
+    </header>
   );
 }
 
 function App() {
-  const { config, products, connect } = useDesk();
+  const { config, connect } = useConnection();
+  const screen = useNav((s) => s.screen);
   useEffect(() => {
     if (window.tourdesk) {
       void window.tourdesk.getApiConfig().then((c) => c && connect(c));
@@ -41,27 +55,27 @@ function App() {
       const key = savedKey();
       if (key) void connect({ baseUrl: window.location.origin, apiKey: key });
     }
+    startQueueRetry();
   }, [connect]);
+  // Events left from before a reload go out as soon as there is a key.
+  useEffect(() => {
+    if (config) void useQueue.getState().flush();
+  }, [config]);
   return (
-    <main>
-      <header>
-        <h1>TourDesk</h1>
-      </header>
-      {!config ? (
-        <KeyForm />
-      ) : (
-        <section className="card">
-          <h2>Products</h2>
-          <ul>
-            {products.map((p) => (
-              <li key={p.productCode}>
-                <b>{p.name}</b> <small>{p.productCode} · {p.productType} · {p.bookingMode}</small>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-    </main>
+    <>
+      <Header />
+      <main>
+        {!config ? (
+          <KeyForm />
+        ) : screen.name === 'session' ? (
+          <SessionScreen sessionId={screen.sessionId} />
+        ) : screen.name === 'walkup' ? (
+          <WalkUpBooking sessionId={screen.sessionId} />
+        ) : (
+          <DepartureBoard />
+        )}
+      </main>
+    </>
   );
 }
 

@@ -26,12 +26,13 @@ afterAll(async () => {
 });
 
 describe('the web UI served by tourdesk serve', () => {
-  it('asks for the API key, then shows the products from the API', async () => {
+  it('asks for the API key, then shows the departure board from the API', async () => {
     const page = await browser.newPage();
     await page.goto(baseUrl);
     await page.getByLabel('API key').fill(t.keys.supplier);
     await page.getByRole('button', { name: 'Connect' }).click();
-    await expect.poll(() => page.getByText('Lighthouse Walk').count()).toBe(1);
+    await expect.poll(() => page.getByRole('heading', { name: 'Departures today' }).count()).toBe(1);
+    await expect.poll(() => page.getByText('No departures on this day.').count()).toBe(1);
     if (process.env.TOURDESK_SCREENSHOTS) await page.screenshot({ path: `${process.env.TOURDESK_SCREENSHOTS}/products.png` });
     await page.close();
   });
@@ -42,6 +43,7 @@ describe('the web UI served by tourdesk serve', () => {
     await page.getByLabel('API key').fill('td_wrong_key');
     await page.getByRole('button', { name: 'Connect' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/not valid/);
+    if (process.env.TOURDESK_SCREENSHOTS) await page.screenshot({ path: `${process.env.TOURDESK_SCREENSHOTS}/key-form.png` });
     await page.close();
   });
 });

@@ -1,0 +1,130 @@
+/** The parts of the /v1 answers the desk screens read (see docs/api.md, "Manifests and check-in"). */
+export interface DaySession {
+  id: number;
+  productCode: string;
+  productName: string;
+  startTime: string;
+  endTime: string;
+  startTimeLocal: string;
+  endTimeLocal: string;
+  seats: number;
+  seatsAvailable: number;
+  checkinClosed: boolean;
+  booked: number;
+  checkedIn: number;
+  noShow: number;
+  remaining: number;
+}
+
+export interface Totals {
+  booked: number;
+  checkedIn: number;
+  noShow: number;
+  remaining: number;
+}
+
+export interface Checkin {
+  state: 'EXPECTED' | 'CHECKED_IN' | 'NO_SHOW';
+  at?: string;
+  atLocal?: string;
+  by?: string;
+  device?: string | null;
+  eventId?: string;
+}
+
+export interface Participant {
+  id: number;
+  position: number;
+  name: string | null;
+  barcode: string | null;
+  checkin: Checkin;
+}
+
+export interface ManifestBooking {
+  orderNumber: string;
+  status: string;
+  customer: { name: string | null; phone: string | null } | null;
+  quantities: { optionId: number; optionLabel: string; value: number }[];
+  extras: { name: string; quantity: number }[];
+  pickup: { locationName?: string | null; pickupTime?: string | null } | null;
+  payment: { totalAmount: number; totalPaid: number; totalDue: number; totalCurrency: string; paid: boolean };
+  notes: { internalNotes: string | null; comments: string | null; resellerComments: string | null };
+  attention: boolean;
+  attentionReasons: string[];
+  participants: Participant[];
+}
+
+export interface Manifest {
+  session: Omit<DaySession, 'booked' | 'checkedIn' | 'noShow' | 'remaining'>;
+  bookings: ManifestBooking[];
+  cancelled: { orderNumber: string; customer: { name: string | null } | null; participantCount: number; cancelledAtLocal: string }[];
+  conflicts: { message: string }[];
+  totals: Totals;
+}
+
+export interface ScanAnswer {
+  result: string;
+  checkedIn: boolean;
+  message: string;
+  eventId: string;
+  booking?: ManifestBooking;
+  participants?: Participant[];
+}
+
+export interface SearchMatch {
+  session: { id: number; productName: string; startTimeLocal: string };
+  matchedOn: string[];
+  booking: ManifestBooking;
+  participants: Participant[];
+}
+
+export interface PriceOption {
+  id: number;
+  label: string;
+  price: number;
+  minQuantity?: number;
+  maxQuantity?: number;
+}
+
+export interface AvailabilitySession {
+  id?: number;
+  productCode: string;
+  startTime: string;
+  startTimeLocal: string;
+  seatsAvailable: number;
+  priceOptions: PriceOption[];
+}
+
+export interface PickupLocation {
+  locationName: string;
+  address?: string | null;
+  minutesPrior?: number | null;
+}
+
+export interface BookingAnswer {
+  orderNumber?: string;
+  status?: string;
+  totalAmount: number;
+  totalPaid?: number;
+  totalDue?: number;
+  totalCurrency: string;
+  barcode?: string | null;
+  items: { barcode?: string | null; participants: { id?: number; fields?: { label: string; value: string }[]; barcode?: string | null }[] }[];
+}
+
+/** One check-in event as POST /v1/manifest/events takes it. */
+export interface CheckinEvent {
+  eventId: string;
+  kind: 'CHECK_IN' | 'UNDO' | 'NO_SHOW' | 'CLOSE' | 'REOPEN';
+  sessionId: number;
+  participantId?: number;
+  undoesEventId?: string;
+  occurredAt: string;
+  device?: string;
+}
+
+export interface EventAnswer {
+  eventId: string;
+  result: 'RECORDED' | 'REJECTED';
+  message?: string;
+}
