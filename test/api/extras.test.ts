@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRefusedUnchanged } from '../fixtures/refusals';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { anExtra, aProduct } from '../fixtures/builders';
 
@@ -49,13 +50,7 @@ describe('extras', () => {
     ['an image that is not an object', { image: 'lunch.jpg' }],
   ];
   it.each(invalid)('refuses a create with %s with 400 and changes nothing', async (_name, overrides) => {
-    const before = t.snapshot(...TABLES);
-    const res = await t.call('POST', '/v1/extra', { body: anExtra(overrides) });
-    expect(res.status).toBe(400);
-    expect(res.body.requestStatus.success).toBe(false);
-    expect(res.body.requestStatus.error.errorCode).toBe('VALIDATION_ERROR');
-    expect(res.body.requestStatus.error.errorMessage.length).toBeGreaterThan(5);
-    expect(t.snapshot(...TABLES)).toEqual(before);
+    await expectRefusedUnchanged(t, TABLES, 400, () => t.call('POST', '/v1/extra', { body: anExtra(overrides) }), 'VALIDATION_ERROR');
   });
 
   it('refuses an invalid update with 400 and changes nothing', async () => {

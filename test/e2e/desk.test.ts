@@ -1,15 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { createServer, LOOPBACK_NAMES, type TourDeskServer } from '../../main/api/server';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aBooking, aPickupList, aScannableProduct, aSession } from '../fixtures/builders';
 import type { ProductBody } from '../../main/api/schemas/products';
-import { ensureWebBuild, launchChromium } from '../fixtures/browser';
+import { serveWebUi } from '../fixtures/browser';
 
 // The test clock starts 2030-01-01T00:00Z: 11:00 in Sydney, the company's timezone, so "today" is 2030-01-01.
 let t: TestApp;
-let web: TourDeskServer;
+let web: Awaited<ReturnType<typeof serveWebUi>>;
 let baseUrl: string;
 let browser: Browser;
 const shots = process.env.TOURDESK_SCREENSHOTS;
@@ -58,14 +57,10 @@ beforeAll(async () => {
   walk = await aSessionWithBookings('Rocks Walk', '2030-01-01 16:30:00', [['Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth']], { pickupId: pickups.body.pickupList.id });
   kayak = await aSessionWithBookings('Kayak Tour', '2030-01-01 18:00:00', [['Margaret Hamilton'], ['Katherine Johnson']]);
   await aSessionWithBookings('Tomorrow Tour', '2030-01-02 09:00:00', [['Linus Torvalds']]);
-  web = await createServer({ engine: t.engine, allowedHosts: LOOPBACK_NAMES, webRoot: await ensureWebBuild() });
-  await web.listen({ host: '127.0.0.1', port: 0 });
-  const address = web.server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  browser = await launchChromium();
+  web = await serveWebUi(t.engine);
+  ({ baseUrl, browser } = web);
 });
 afterAll(async () => {
-  await browser?.close();
   await web?.close();
   await t?.close();
 });

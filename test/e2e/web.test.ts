@@ -1,26 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { createServer, LOOPBACK_NAMES, type TourDeskServer } from '../../main/api/server';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aProduct } from '../fixtures/builders';
-import { ensureWebBuild, launchChromium } from '../fixtures/browser';
+import { serveWebUi } from '../fixtures/browser';
 
 let t: TestApp;
-let web: TourDeskServer;
+let web: Awaited<ReturnType<typeof serveWebUi>>;
 let baseUrl: string;
 let browser: Browser;
 
 beforeAll(async () => {
   t = await startTestApp();
   await t.call('POST', '/v1/products', { body: aProduct({ name: 'Lighthouse Walk' }) });
-  web = await createServer({ engine: t.engine, allowedHosts: LOOPBACK_NAMES, webRoot: await ensureWebBuild() });
-  await web.listen({ host: '127.0.0.1', port: 0 });
-  const address = web.server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  browser = await launchChromium();
+  web = await serveWebUi(t.engine);
+  ({ baseUrl, browser } = web);
 });
 afterAll(async () => {
-  await browser?.close();
   await web?.close();
   await t?.close();
 });
