@@ -1,10 +1,12 @@
 import { sql, type RawBuilder } from 'kysely';
 
 /**
- * "column contains text", case-insensitive for ASCII, with %, _ and \ in the text taken literally.
- * Kept here so a PostgreSQL build can swap in ILIKE in one place.
+ * "column (or expression) contains text", case-insensitive for ASCII, with %, _ and \ in the text
+ * taken literally (SQLite honours the backslash only with an ESCAPE clause). The one place every
+ * search goes through, so a PostgreSQL build can swap in ILIKE here.
  */
-export function containsText(column: string, text: string): RawBuilder<boolean> {
+export function containsText(column: string | RawBuilder<string>, text: string): RawBuilder<boolean> {
   const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<boolean>`${sql.ref(column)} LIKE ${pattern} ESCAPE '\\'`;
+  const target = typeof column === 'string' ? sql.ref(column) : column;
+  return sql<boolean>`${target} LIKE ${pattern} ESCAPE '\\'`;
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { containsText } from '../../db/queries/search';
 import type { BookingsTable, Database } from '../../db/schema';
 import type { BookingBody, BookingUpdateBody } from '../api/schemas/bookings';
 import type { Actor, EngineContext } from './context';
@@ -106,15 +107,12 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
       if (query.minDateCreated !== undefined) q = q.where('bookings.created_at', '>=', query.minDateCreated);
       if (query.maxDateCreated !== undefined) q = q.where('bookings.created_at', '<=', query.maxDateCreated);
       if (query.search) {
-        const pattern = `%${query.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const text = query.search.trim();
         q = q.where((eb) =>
           eb.or([
-            eb('bookings.order_number', 'like', eb.val(pattern)),
-            eb(sql<string>`coalesce(customers.first_name, '') || ' ' || coalesce(customers.last_name, '')`, 'like', eb.val(pattern)),
-            eb('customers.last_name', 'like', eb.val(pattern)),
-            eb('customers.email', 'like', eb.val(pattern)),
-            eb('customers.phone', 'like', eb.val(pattern)),
-            eb('customers.mobile', 'like', eb.val(pattern)),
+            containsText('bookings.order_number', text),
+            containsText(sql<string>`coalesce(customers.first_name, '') || ' ' || coalesce(customers.last_name, '')`, text),
+            ...['customers.last_name', 'customers.email', 'customers.phone', 'customers.mobile'].map((column) => containsText(column, text)),
           ]),
         );
       }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { containsText } from '../../db/queries/search';
 import type { CustomersTable, Database } from '../../db/schema';
 import type { CustomerBody } from '../api/schemas/customers';
 import type { Actor, EngineContext, Tx } from './context';
@@ -78,7 +79,6 @@ export async function insertCustomer(tx: Tx, input: CustomerBody, newId: () => n
   return id;
 }
 
-const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function createCustomers(ctx: EngineContext) {
   async function rowOrThrow(db: Kysely<Database>, id: number): Promise<CustomersTable> {
@@ -102,16 +102,12 @@ export function createCustomers(ctx: EngineContext) {
     async search(query: CustomerSearch): Promise<Customer[]> {
       let q = ctx.db.selectFrom('customers').selectAll().where('anonymised_at', 'is', null);
       if (query.search) {
-        const pattern = like(query.search.trim());
+        const text = query.search.trim();
         q = q.where((eb) =>
           eb.or([
-            eb('first_name', 'like', eb.val(pattern)),
-            eb('last_name', 'like', eb.val(pattern)),
-            eb(sql<string>`coalesce(first_name, '') || ' ' || coalesce(middle_name, '') || ' ' || coalesce(last_name, '')`, 'like', eb.val(pattern)),
-            eb(sql<string>`coalesce(first_name, '') || ' ' || coalesce(last_name, '')`, 'like', eb.val(pattern)),
-            eb('email', 'like', eb.val(pattern)),
-            eb('phone', 'like', eb.val(pattern)),
-            eb('mobile', 'like', eb.val(pattern)),
+            containsText(sql<string>`coalesce(first_name, '') || ' ' || coalesce(middle_name, '') || ' ' || coalesce(last_name, '')`, text),
+            containsText(sql<string>`coalesce(first_name, '') || ' ' || coalesce(last_name, '')`, text),
+            ...['first_name', 'last_name', 'email', 'phone', 'mobile'].map((column) => containsText(column, text)),
           ]),
         );
       }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { containsText } from '../../db/queries/search';
 import type { Database, ProductsTable, PriceOptionsTable } from '../../db/schema';
 import type { ProductBody, ProductUpdateBody, PriceOptionBody } from '../api/schemas/products';
 import type { Actor, EngineContext, Tx } from './context';
@@ -239,15 +240,8 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
       let q = ctx.db.selectFrom('products').selectAll().where('deleted_at', 'is', null);
       if (query.marketplace) q = q.where((eb) => eb.or([eb('api_booking_supported', 'is', null), eb('api_booking_supported', '=', 1)]));
       if (query.search) {
-        const like = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        q = q.where((eb) =>
-          eb.or([
-            eb('name', 'like', eb.val(like)),
-            eb('product_code', 'like', eb.val(like)),
-            eb('internal_code', 'like', eb.val(like)),
-            eb('short_description', 'like', eb.val(like)),
-          ]),
-        );
+        const text = query.search;
+        q = q.where((eb) => eb.or(['name', 'product_code', 'internal_code', 'short_description'].map((column) => containsText(column, text))));
       }
       const rows = await q.orderBy('name').orderBy('product_code').limit(query.limit).offset(query.offset).execute();
       return toApi(ctx.db, rows);

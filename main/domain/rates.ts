@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { containsText } from '../../db/queries/search';
 import type { Database, RateProductsTable } from '../../db/schema';
 import type { ListedProductRateBody, ProductRateBody, RateBody, RateUpdateBody } from '../api/schemas/rates';
 import type { Actor, EngineContext, Tx } from './context';
@@ -37,7 +38,6 @@ export interface StoredNetRate {
 
 export const parseNetRates = (json: string | null): StoredNetRate[] => (json ? (JSON.parse(json) as StoredNetRate[]) : []);
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function createRates(ctx: EngineContext, products: ProductsService) {
   async function rowOrThrow(db: Kysely<Database>, rateId: number) {
@@ -126,7 +126,7 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
       if (visible === null) return [];
       let q = ctx.db.selectFrom('rates').select(['id', 'name']);
       if (visible !== 'all') q = q.where('id', '=', visible);
-      if (query.rateName) q = q.where('name', 'like', likePattern(query.rateName));
+      if (query.rateName) q = q.where(containsText('name', query.rateName));
       if (query.productCode) {
         const code = query.productCode;
         q = q.where('id', 'in', (eb) => eb.selectFrom('rate_products').select('rate_id').where('product_code', '=', code));

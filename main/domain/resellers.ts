@@ -1,4 +1,5 @@
 import type { Actor, EngineContext } from './context';
+import { containsText } from '../../db/queries/search';
 import type { RatesService } from './rates';
 import { DomainError } from './errors';
 import { toIso } from './time';
@@ -18,7 +19,6 @@ export interface ResellerSearch {
   offset: number;
 }
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function createResellers(ctx: EngineContext, rates: RatesService) {
   const toApi = (row: { id: number; name: string; alias: string; rate_id: number | null; created_at: number }): Reseller => ({
@@ -52,8 +52,8 @@ export function createResellers(ctx: EngineContext, rates: RatesService) {
     async list(query: ResellerSearch): Promise<Reseller[]> {
       let q = ctx.db.selectFrom('resellers').selectAll();
       if (query.search) {
-        const like = likePattern(query.search);
-        q = q.where((eb) => eb.or([eb('name', 'like', like), eb('alias', 'like', like)]));
+        const text = query.search;
+        q = q.where((eb) => eb.or([containsText('name', text), containsText('alias', text)]));
       }
       const rows = await q.orderBy('name').orderBy('id').limit(query.limit).offset(query.offset).execute();
       return rows.map(toApi);

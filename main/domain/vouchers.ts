@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { containsText } from '../../db/queries/search';
 import type { Database, VouchersTable } from '../../db/schema';
 import type { VoucherBody } from '../api/schemas/vouchers';
 import type { Actor, EngineContext, Tx } from './context';
@@ -56,7 +57,6 @@ type VoucherRow = Pick<VouchersTable, (typeof VOUCHER_COLUMNS)[number]>;
 
 type Redeemed = { voucher_code: string; redeemed: number; uses: number };
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const needsProduct = (valueType: string) => valueType === 'PRODUCT' || valueType.endsWith('_LIMITPRODUCT');
 const needsCategory = (valueType: string) => valueType.endsWith('_LIMITCATALOG');
 /** Internal notes are for the supplier only (the spec says so); agents get the voucher without them. */
@@ -164,15 +164,9 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
     async search(query: VoucherSearch, actor: Actor): Promise<Voucher[]> {
       let q = ctx.db.selectFrom('vouchers').select(VOUCHER_COLUMNS);
       if (query.search) {
-        const like = likePattern(query.search);
-        q = q.where((eb) =>
-          eb.or([
-            eb('code', 'like', like),
-            eb('internal_reference', 'like', like),
-            eb('source_order', 'like', like),
-            ...(seesNotes(actor) ? [eb('internal_notes', 'like', like)] : []),
-          ]),
-        );
+        const text = query.search;
+        const columns = ['code', 'internal_reference', 'source_order', ...(seesNotes(actor) ? ['internal_notes'] : [])];
+        q = q.where((eb) => eb.or(columns.map((column) => containsText(column, text))));
       }
       const rows = await readPage(q.orderBy('issue_at', 'desc').orderBy('code').limit(query.limit).offset(query.offset));
       return toApi(ctx.db, rows, actor);
