@@ -4,6 +4,7 @@ import { openDatabase } from '../db/connection';
 import { createEngine, type Engine } from './engine';
 import { DATABASE_FILE, KEY_FILE } from './config';
 import { loadDemo } from './demo';
+import { insertSetting, readSetting } from '../db/queries/settings';
 
 export interface BootOptions {
   dataDir: string;
@@ -26,12 +27,12 @@ export async function bootEngine(options: BootOptions): Promise<{ engine: Engine
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const handle = await openDatabase(join(options.dataDir, DATABASE_FILE), { migrate: true });
   if (options.instanceNo !== undefined) {
-    const existing = handle.sqlite.prepare<[], { value: string }>("SELECT value FROM settings WHERE key = 'instance_no'").get();
-    if (existing && Number(existing.value) !== options.instanceNo) {
+    const existing = readSetting(handle.sqlite, 'instance_no');
+    if (existing !== null && Number(existing) !== options.instanceNo) {
       await handle.close();
-      throw new Error(`This data folder belongs to instance ${existing.value}; the instance number cannot change`);
+      throw new Error(`This data folder belongs to instance ${existing}; the instance number cannot change`);
     }
-    if (!existing) handle.sqlite.prepare("INSERT INTO settings (key, value) VALUES ('instance_no', ?)").run(String(options.instanceNo));
+    if (existing === null) insertSetting(handle.sqlite, 'instance_no', String(options.instanceNo));
   }
   const engine = createEngine({ db: handle, config: { dataDir: options.dataDir } });
 

@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { defaultDataDir } from './config';
 import { bootEngine } from './boot';
 import { createServer, LOOPBACK_NAMES } from './api/server';
-import type { Role } from './domain/apiKeys';
+import type { Role } from './domain/platform/apiKeys';
 import { SYSTEM_ACTOR } from './domain/context';
-import { voucherBodySchema } from './api/schemas/vouchers';
+import { voucherBodySchema } from './contract/vouchers';
 
 const HELP = `tourdesk — offline-first check-in and manifests for tour operators
 

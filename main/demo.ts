@@ -1,5 +1,5 @@
 import type { Engine } from './engine';
-import type { ProductBody } from './api/schemas/products';
+import type { ProductBody } from './contract/products';
 import { DateTime } from 'luxon';
 import { SYSTEM_ACTOR } from './domain/context';
 import { DomainError } from './domain/errors';

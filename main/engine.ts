@@ -1,26 +1,13 @@
 import type { DbHandle } from '../db/connection';
-import { createContext, sequenceIds, systemClock, type Clock, type IdGenerator, type EngineContext } from './domain/context';
-import { createApiKeys } from './domain/apiKeys';
-import { createCompanies } from './domain/companies';
-import { createProducts } from './domain/products';
-import { createExternalCodes } from './domain/externalCodes';
-import { createAvailability } from './domain/availability';
-import { createResources } from './domain/resources';
-import { createRates } from './domain/rates';
-import { createResellers } from './domain/resellers';
-import { createVouchers } from './domain/vouchers';
-import { createCategories } from './domain/categories';
-import { createExtras } from './domain/extras';
-import { createPickups } from './domain/pickups';
-import { createPartnerConnect } from './domain/partnerConnect';
-import { createProductImages } from './domain/productImages';
-import { createCustomers } from './domain/customers';
-import { createBookings } from './domain/bookings';
-import { createManifests } from './domain/manifests';
-import { createCheckin } from './domain/checkin';
-import { createScanner } from './domain/scan';
-import { createBarcodes } from './domain/barcodes';
-import { createManifestSearch } from './domain/manifestSearch';
+import { sequenceIds, type IdGenerator } from '../db/sequences';
+import { insertSetting, readSetting } from '../db/queries/settings';
+import { createContext, systemClock, type Clock, type EngineContext } from './domain/context';
+import { createApiKeys, createCompanies } from './domain/platform';
+import { createCategories, createExternalCodes, createExtras, createPartnerConnect, createPickups, createProductImages, createProducts } from './domain/catalogue';
+import { createAvailability, createResources } from './domain/availability';
+import { createBarcodes, createBookings, createCustomers } from './domain/bookings';
+import { createCheckin, createManifestSearch, createManifests, createScanner } from './domain/checkin';
+import { createRates, createResellers, createVouchers } from './domain/commerce';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -98,8 +85,8 @@ export type Engine = ReturnType<typeof createEngine>;
 
 /** The instance number is chosen once per data folder and kept in settings. */
 export function readInstanceNo(db: DbHandle): number {
-  const row = db.sqlite.prepare<[], { value: string }>("SELECT value FROM settings WHERE key = 'instance_no'").get();
-  if (row) return Number(row.value);
-  db.sqlite.prepare("INSERT INTO settings (key, value) VALUES ('instance_no', '1')").run();
+  const stored = readSetting(db.sqlite, 'instance_no');
+  if (stored !== null) return Number(stored);
+  insertSetting(db.sqlite, 'instance_no', '1');
   return 1;
 }

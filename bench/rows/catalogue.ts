@@ -6,7 +6,7 @@ import { openDatabase } from '../../db/connection';
 import { createEngine } from '../../main/engine';
 import { createServer, LOOPBACK_NAMES } from '../../main/api/server';
 import { SYSTEM_ACTOR } from '../../main/domain/context';
-import { IMAGE_VARIANTS, renderVariants } from '../../main/domain/productImages';
+import { IMAGE_VARIANTS, renderVariants } from '../../main/domain/catalogue/productImages';
 import type { BenchRow } from '../types';
 
 const DESCRIPTION = 'A guided walk through the old town with stories of the port, its ships and the people who built it. Comfortable shoes recommended.';

@@ -9,7 +9,7 @@ import { openDatabase } from '../../db/connection';
 import { createEngine } from '../../main/engine';
 import { createServer as createApiServer } from '../../main/api/server';
 import { SYSTEM_ACTOR } from '../../main/domain/context';
-import { commissionFor } from '../../main/domain/commission';
+import { commissionFor } from '../../main/domain/commerce/commission';
 import { DEMO_PRODUCTS } from '../../main/demo';
 
 const VOUCHERS = 2000;

@@ -10,7 +10,7 @@ const STATEMENTS = 100;
  * takes Kysely's connection lock like any query on `db`, so it never sees another request's
  * transaction half-way; do not call it inside a transaction (it would wait for that transaction's lock).
  */
-export function pageReader(db: Kysely<Database>, sqlite: BetterSqlite3.Database) {
+export function pageReader({ db, sqlite }: { db: Kysely<Database>; sqlite: BetterSqlite3.Database }) {
   const statements = new Map<string, { statement: BetterSqlite3.Statement; names: string[] }>();
   const prepared = (text: string) => {
     let entry = statements.get(text);

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema';
-import { LIVE_STATUSES } from '../../main/domain/statuses';
+import { LIVE_STATUSES } from '../../main/contract/enums';
 
 /**
  * Seats are never stored as a running counter: seatsAvailable = seats − Σ seats_held of the

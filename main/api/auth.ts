@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../domain/context';
-import type { Role } from '../domain/apiKeys';
+import type { Role } from '../domain/platform/apiKeys';
 import { DomainError } from '../domain/errors';
 
 /** What a route needs. Roles map to rights here, in one table. */

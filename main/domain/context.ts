@@ -1,25 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { DbHandle } from '../../db/connection';
+import type { IdGenerator } from '../../db/sequences';
+import { inWriteTransaction } from '../../db/transaction';
+import { appendOp } from '../../db/queries/opLog';
 import { DomainError } from './errors';
+
+export type { IdGenerator } from '../../db/sequences';
 
 export interface Clock {
   now(): Date;
-}
-
-/**
- * Ids are `seq * 1000 + instanceNo`: unique across instances that sync, and far below 2^53-1 so
- * JavaScript clients read them exactly. Tokens are unguessable codes (QR codes, API keys).
- */
-export interface IdGenerator {
-  readonly instanceNo: number;
-  /** Must be called inside a write transaction (it advances a sequence row in it). */
-  nextId(): number;
-  /** The next order sequence number (for readable order numbers). */
-  nextOrderSeq(): number;
-  token(bytes?: number): string;
 }
 
 /** Who did something: the key's id and role, and the reseller an agent key belongs to. */
@@ -44,41 +34,15 @@ export interface Tx {
 
 export interface EngineContext {
   db: Kysely<Database>;
-  sqlite: BetterSqlite3.Database;
+  /** The database handle, for the few queries that read pages as arrays (db/queries/pages.ts). */
+  handle: DbHandle;
   clock: Clock;
   ids: IdGenerator;
   dataDir: string | null;
+  /** One write transaction: commits when `work` resolves, rolls back when it throws. */
   write<T>(actor: Actor, work: (tx: Tx) => Promise<T>): Promise<T>;
-}
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-export function base32(bytes: Uint8Array): string {
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += CROCKFORD[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += CROCKFORD[(value << (5 - bits)) & 31];
-  return out;
-}
-
-/** The default id generator: sequences kept in SQLite, advanced inside the caller's transaction. */
-export function sequenceIds(sqlite: BetterSqlite3.Database, instanceNo: number, random: (n: number) => Uint8Array = randomBytes): IdGenerator {
-  if (!Number.isInteger(instanceNo) || instanceNo < 1 || instanceNo > 999) throw new Error('instanceNo must be 1..999');
-  const advance = sqlite.prepare<[string], { value: number }>('UPDATE sequences SET value = value + 1 WHERE name = ? RETURNING value');
-  return {
-    instanceNo,
-    nextId: () => advance.get('global')!.value * 1000 + instanceNo,
-    nextOrderSeq: () => advance.get('order')!.value,
-    token: (bytes = 10) => base32(random(bytes)),
-  };
+  /** The same transaction as `write`, always rolled back: what the write would answer, nothing kept. */
+  dryRun<T>(actor: Actor, work: (tx: Tx) => Promise<T>): Promise<T>;
 }
 
 export function systemClock(): Clock {
@@ -86,49 +50,40 @@ export function systemClock(): Clock {
 }
 
 export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, dataDir: string | null): EngineContext {
-  const { db, sqlite } = handle;
+  const { db } = handle;
+  async function run<T>(actor: Actor, work: (tx: Tx) => Promise<T>, dryRun: boolean): Promise<T> {
+    if (!handle.writable) throw new DomainError('READ_ONLY', 'This database was written by a newer TourDesk; it is open read-only');
+    return inWriteTransaction(
+      db,
+      (conn) => {
+        const now = clock.now().getTime();
+        const tx: Tx = {
+          db: conn,
+          now,
+          actor,
+          log: (entity, entityId, action, payload) =>
+            appendOp(conn, {
+              op_id: `${ids.instanceNo}:${ids.nextId()}`,
+              at: now,
+              actor: actor.keyId === null ? actor.role : `${actor.role}:${actor.keyId}`,
+              entity,
+              entity_id: String(entityId),
+              action,
+              payload_json: JSON.stringify(payload),
+            }),
+        };
+        return work(tx);
+      },
+      { dryRun },
+    );
+  }
   return {
     db,
-    sqlite,
+    handle,
     clock,
     ids,
     dataDir,
-    async write<T>(actor: Actor, work: (tx: Tx) => Promise<T>): Promise<T> {
-      if (!handle.writable) throw new DomainError('READ_ONLY', 'This database was written by a newer TourDesk; it is open read-only');
-      return db.connection().execute(async (conn) => {
-        // IMMEDIATE takes the write lock up front, so a second process waits (busy_timeout)
-        // instead of failing half-way when its read turns into a write.
-        await sql`begin immediate`.execute(conn);
-        try {
-          const now = clock.now().getTime();
-          const tx: Tx = {
-            db: conn,
-            now,
-            actor,
-            async log(entity, entityId, action, payload) {
-              await conn
-                .insertInto('op_log')
-                .values({
-                  seq: undefined,
-                  op_id: `${ids.instanceNo}:${ids.nextId()}`,
-                  at: now,
-                  actor: actor.keyId === null ? actor.role : `${actor.role}:${actor.keyId}`,
-                  entity,
-                  entity_id: String(entityId),
-                  action,
-                  payload_json: JSON.stringify(payload),
-                })
-                .execute();
-            },
-          };
-          const result = await work(tx);
-          await sql`commit`.execute(conn);
-          return result;
-        } catch (error) {
-          await sql`rollback`.execute(conn);
-          throw error;
-        }
-      });
-    },
+    write: (actor, work) => run(actor, work, false),
+    dryRun: (actor, work) => run(actor, work, true),
   };
 }

@@ -4,20 +4,7 @@ import { DomainError } from './errors';
  * Money is integer minor units inside TourDesk, with the currency's own ISO 4217 exponent.
  * Conversion happens once, at the API edge, rounding half away from zero.
  */
-export const CURRENCIES = [
-  'AED', 'ANG', 'ARS', 'AUD', 'AWG', 'AZN', 'BGN', 'BHD', 'BOB', 'BRL', 'BYR', 'CAD', 'CHF', 'CLP', 'CNY', 'COP', 'CZK',
-  'DKK', 'EGP', 'EUR', 'FJD', 'GBP', 'GEL', 'HKD', 'HRK', 'HUF', 'IDR', 'ILS', 'INR', 'ISK', 'JOD', 'JPY', 'KES', 'KRW',
-  'KWD', 'KZT', 'LTL', 'LVL', 'MAD', 'MKD', 'MUR', 'MXN', 'MYR', 'NGN', 'NOK', 'NZD', 'PGK', 'PHP', 'OMR', 'PEN', 'PLN',
-  'PYG', 'QAR', 'RON', 'RSD', 'RUB', 'SAR', 'SBD', 'SEK', 'SGD', 'SRD', 'SYP', 'THB', 'TOP', 'TRY', 'TWD', 'UAH', 'USD',
-  'UYU', 'VEF', 'VUV', 'WST', 'XAF', 'XOF', 'XPF', 'YER', 'ZAR', 'AFA', 'ALL', 'DZD', 'AMD', 'BSD', 'BDT', 'BBD', 'BZD',
-  'BMD', 'BWP', 'BND', 'BIF', 'KHR', 'CVE', 'KYD', 'KMF', 'BAM', 'CRC', 'CUP', 'CYP', 'DJF', 'DOP', 'XCD', 'ECS', 'SVC',
-  'ERN', 'EEK', 'ETB', 'FKP', 'CDF', 'GMD', 'GHS', 'GIP', 'GTQ', 'GNF', 'GWP', 'GYD', 'HTG', 'HNL', 'IRR', 'IQD', 'JMD',
-  'AOA', 'KGS', 'KIP', 'LAK', 'LBP', 'LRD', 'LYD', 'LSL', 'MOP', 'MGF', 'MGA', 'MWK', 'MVR', 'MTL', 'MRO', 'MDL', 'MNT',
-  'MZM', 'MMK', 'NAD', 'NPR', 'NIO', 'KPW', 'PKR', 'PAB', 'RWF', 'STD', 'SCR', 'SLL', 'SKK', 'SIT', 'SOS', 'LKR', 'SHP',
-  'SDD', 'SZL', 'TJS', 'TZS', 'TTD', 'TND', 'TMM', 'UGX', 'UZS', 'VND', 'YUM', 'ZMK', 'ZWD', 'AFN', 'MZN', 'UYI', 'ZMW',
-  'GHC', 'GGP', 'IMP', 'JEP', 'TRL', 'TVD',
-] as const;
-export type Currency = (typeof CURRENCIES)[number];
+export { CURRENCIES, type Currency } from '../contract/enums';
 
 const ZERO_DIGITS = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'ISK', 'JPY', 'KMF', 'KRW', 'PYG', 'RWF', 'UGX', 'UYI', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
 const THREE_DIGITS = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);

@@ -1,5 +1,4 @@
-/** Booking statuses (api-facts.md's list). Live ones hold seats; CANCELLED and ABANDONED_CART do not. */
-export const BOOKING_STATUSES = ['PROCESSING', 'NEW', 'ON_HOLD', 'PENDING_SUPPLIER', 'PENDING_CUSTOMER', 'CONFIRMED', 'CANCELLED', 'ABANDONED_CART'] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
-export const LIVE_STATUSES = ['PROCESSING', 'NEW', 'ON_HOLD', 'PENDING_SUPPLIER', 'PENDING_CUSTOMER', 'CONFIRMED'] as const satisfies readonly BookingStatus[];
+import { LIVE_STATUSES } from '../contract/enums';
+
+export { BOOKING_STATUSES, LIVE_STATUSES, type BookingStatus } from '../contract/enums';
 export const isLive = (status: string) => (LIVE_STATUSES as readonly string[]).includes(status);

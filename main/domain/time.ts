@@ -1,3 +1,4 @@
+import { isIsoInstant } from '../contract/common';
 import { DateTime } from 'luxon';
 import { DomainError } from './errors';
 
@@ -78,12 +79,10 @@ function firstOccurrence(dt: DateTime): number {
   return ms;
 }
 
-const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
 /** Parses an ISO-8601 instant with `Z` or an offset (a body's startTime/endTime). */
 export function fromIso(text: string, field = 'time'): number {
   const trimmed = text.trim();
-  const dt = ISO_RE.test(trimmed) ? DateTime.fromISO(trimmed, { setZone: true }) : null;
+  const dt = isIsoInstant(trimmed) ? DateTime.fromISO(trimmed, { setZone: true }) : null;
   if (!dt || !dt.isValid) throw new DomainError('INVALID_TIME', `${field} "${text}" is not an ISO-8601 time with Z or an offset`);
   return dt.toMillis();
 }

@@ -13,14 +13,14 @@ let day = 0;
 async function booked(overrides = {}, bookingOverrides = {}, seats = 20) {
   const p = (await t.call('POST', '/v1/products', { body: aProduct(overrides) })).body.product;
   const startTime = `2030-05-${String(++day).padStart(2, '0')}T00:00:00Z`;
-  const sessionId = aSessionRow(t.engine.ctx.sqlite, { productCode: p.productCode, startAt: startTime, seats });
+  const sessionId = aSessionRow(t.engine.ctx.handle.sqlite, { productCode: p.productCode, startAt: startTime, seats });
   const res = await t.call('POST', '/v1/bookings', { body: aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 2 }], bookingOverrides) });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { p, startTime, sessionId, booking: res.body.booking };
 }
 const put = (orderNumber: string, body: unknown, role?: 'agent') => t.call('PUT', `/v1/bookings/${orderNumber}`, { body, role });
 const held = (sessionId: number) =>
-  (t.engine.ctx.sqlite.prepare("SELECT coalesce(sum(i.seats_held), 0) AS n FROM booking_items i JOIN bookings b USING (order_number) WHERE i.session_id = ? AND b.status NOT IN ('CANCELLED','ABANDONED_CART')").get(sessionId) as { n: number }).n;
+  (t.engine.ctx.handle.sqlite.prepare("SELECT coalesce(sum(i.seats_held), 0) AS n FROM booking_items i JOIN bookings b USING (order_number) WHERE i.session_id = ? AND b.status NOT IN ('CANCELLED','ABANDONED_CART')").get(sessionId) as { n: number }).n;
 
 describe('status transitions', () => {
   it('confirms a PROCESSING booking (two-step flow) and it keeps holding its seats', async () => {
@@ -123,7 +123,7 @@ describe('full replacement of the supported parts', () => {
   it('lets an agent update its own booking only', async () => {
     const p = (await t.call('POST', '/v1/products', { body: aProduct() })).body.product;
     const startTime = '2030-05-28T00:00:00Z';
-    aSessionRow(t.engine.ctx.sqlite, { productCode: p.productCode, startAt: startTime });
+    aSessionRow(t.engine.ctx.handle.sqlite, { productCode: p.productCode, startAt: startTime });
     const mine = (await t.call('POST', '/v1/bookings', { role: 'agent', body: aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]) })).body.booking;
     expect((await put(mine.orderNumber, { ...mine, resellerComments: 'voucher 123' }, 'agent')).body.booking.resellerComments).toBe('voucher 123');
     const { booking: desk } = await booked();

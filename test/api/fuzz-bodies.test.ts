@@ -63,11 +63,11 @@ describe('every operation with a JSON body', () => {
       await fc.assert(
         fc.asyncProperty(bodies, async ([contentType, payload]) => {
           const label = `${op.method} ${op.path} with ${contentType}: ${payload.slice(0, 40)}`;
-          const before = fingerprint(t.engine.ctx.sqlite);
+          const before = fingerprint(t.engine.ctx.handle.sqlite);
           const res = await sendRaw(t, op.method, url, contentType, payload);
           expectNoLeak(res, label);
           expect(res.status, label).toBeGreaterThanOrEqual(400);
-          expect(fingerprint(t.engine.ctx.sqlite), label).toEqual(before);
+          expect(fingerprint(t.engine.ctx.handle.sqlite), label).toEqual(before);
         }),
         { seed: SEED, numRuns: 10, includeErrorInReport: true },
       );

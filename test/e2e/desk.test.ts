@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aBooking, aPickupList, aScannableProduct, aSession } from '../fixtures/builders';
-import type { ProductBody } from '../../main/api/schemas/products';
+import type { ProductBody } from '../../main/contract/products';
 import { serveWebUi } from '../fixtures/browser';
 
 // The test clock starts 2030-01-01T00:00Z: 11:00 in Sydney, the company's timezone, so "today" is 2030-01-01.

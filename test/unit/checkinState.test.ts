@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { countStates, deriveCheckinState, stateOf, type CheckinEvent, type StoredKind } from '../../main/domain/checkinState';
+import { countStates, deriveCheckinState, stateOf, type CheckinEvent, type StoredKind } from '../../main/domain/checkin/state';
 
 let n = 0;
 const ev = (kind: StoredKind, over: Partial<CheckinEvent> = {}): CheckinEvent => ({

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aProduct } from '../fixtures/builders';
-import { commissionFor } from '../../main/domain/commission';
+import { commissionFor } from '../../main/domain/commerce/commission';
 import { SYSTEM_ACTOR } from '../../main/domain/context';
-import type { ListedProductRateBody } from '../../main/api/schemas/rates';
+import type { ListedProductRateBody } from '../../main/contract/rates';
 
 let t: TestApp;
 let resellerId: number;

@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { base32, sequenceIds } from '../../main/domain/context';
+import { base32, sequenceIds } from '../../db/sequences';
 
 function sequences() {
   const db = new BetterSqlite3(':memory:');

@@ -25,7 +25,7 @@ const page = (limit: number) => handle.db.selectFrom('vouchers').select(['code',
 
 describe('pageReader (a page read as arrays, cells named in JS)', () => {
   it("answers exactly the rows Kysely's execute answers, in order, with nulls, reals and text intact", async () => {
-    const readPage = pageReader(handle.db, handle.sqlite);
+    const readPage = pageReader(handle);
     const expected = await page(10).execute();
     expect(expected).toHaveLength(3);
     expect(await readPage(page(10))).toEqual(expected);
@@ -34,7 +34,7 @@ describe('pageReader (a page read as arrays, cells named in JS)', () => {
   });
 
   it('waits for a transaction holding the connection instead of reading its uncommitted rows', async () => {
-    const readPage = pageReader(handle.db, handle.sqlite);
+    const readPage = pageReader(handle);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let inserted!: () => void;

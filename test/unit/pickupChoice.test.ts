@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { choosePickupLocation, type PickupList } from '../../main/domain/pickups';
+import { choosePickupLocation, type PickupList } from '../../main/domain/catalogue/pickups';
 
 const list: PickupList = {
   id: 1,

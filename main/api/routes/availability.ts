@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
 import { withWarning } from '../envelope';
-import { idParam } from '../schemas/common';
-import { availabilitySearchSchema, sessionBatchSchema, sessionCreateSchema, sessionUpdateSchema } from '../schemas/availability';
+import { idParam } from '../../contract/common';
+import { availabilitySearchSchema, sessionBatchSchema, sessionCreateSchema, sessionUpdateSchema } from '../../contract/availability';
 
 const idParams = z.object({ sessionId: idParam });
 const startParams = z.object({ productCode: z.string().trim().min(1).max(40), startTimeLocal: z.string().trim().min(1).max(40) });

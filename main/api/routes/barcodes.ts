@@ -1,5 +1,5 @@
 import { defineRoute, type RouteHost } from '../route';
-import { orderNumberParams, reissueBodySchema } from '../schemas/barcodes';
+import { orderNumberParams, reissueBodySchema } from '../../contract/barcodes';
 
 /** TourDesk extension: reissue a booking's codes (the old ones answer CODE_REVOKED when scanned). */
 export function registerBarcodeRoutes(host: RouteHost): void {

@@ -2,11 +2,11 @@ import QRCode from 'qrcode';
 import { z } from 'zod';
 import { defineRoute, RawResponse, type RouteHost } from '../route';
 import { withWarning } from '../envelope';
-import { bookingSchema, bookingUpdateSchema } from '../schemas/bookings';
-import { paging, qBool, qList, qString, qTime } from '../schemas/query';
+import { bookingSchema, bookingUpdateSchema } from '../../contract/bookings';
+import { paging, qBool, qList, qString, qTime } from '../../contract/query';
 import { BOOKING_STATUSES } from '../../domain/statuses';
 import { parseTimeParam, type Bound } from '../../domain/time';
-import type { Booking } from '../../domain/bookingView';
+import type { Booking } from '../../domain/bookings/view';
 
 const orderParams = z.object({ orderNumber: z.string().trim().min(1).max(40) });
 const searchQuery = z.object({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
-import { idParam } from '../schemas/common';
-import { categoryBodySchema, categorySearchQuery, categoryUpdateSchema } from '../schemas/categories';
-import { paging } from '../schemas/query';
+import { idParam } from '../../contract/common';
+import { categoryBodySchema, categorySearchQuery, categoryUpdateSchema } from '../../contract/categories';
+import { paging } from '../../contract/query';
 
 const idParams = z.object({ categoryId: idParam });
 const productParams = z.object({ categoryId: idParam, productCode: z.string().trim().min(1).max(40) });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
-import { customerSchema } from '../schemas/customers';
-import { idParam } from '../schemas/common';
-import { paging, qString } from '../schemas/query';
+import { customerSchema } from '../../contract/customers';
+import { idParam } from '../../contract/common';
+import { paging, qString } from '../../contract/query';
 
 const idParams = z.object({ customerId: idParam });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
-import { idParam } from '../schemas/common';
-import { extraBodySchema, extraSearchQuery, extraUpdateSchema } from '../schemas/extras';
+import { idParam } from '../../contract/common';
+import { extraBodySchema, extraSearchQuery, extraUpdateSchema } from '../../contract/extras';
 
 const idParams = z.object({ extraId: idParam });
 const tag = 'Extras';

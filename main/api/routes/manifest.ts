@@ -1,6 +1,6 @@
 import { withWarning } from '../envelope';
 import { defineRoute, RawResponse, type RouteHost } from '../route';
-import { manifestCsv, manifestHtml } from '../../domain/manifestExport';
+import { manifestCsv, manifestHtml } from '../../domain/checkin/export';
 import {
   checkinSessionPutQuery,
   dayQuery,
@@ -10,7 +10,7 @@ import {
   scanBodySchema,
   sessionRefQuery,
   specSessionQuery,
-} from '../schemas/manifest';
+} from '../../contract/manifest';
 
 const TAG = 'Manifest';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
-import { partnerConnectBodySchema } from '../schemas/partnerConnect';
-import type { PartnerConnect } from '../../domain/partnerConnect';
+import { partnerConnectBodySchema } from '../../contract/partnerConnect';
+import type { PartnerConnect } from '../../domain/catalogue/partnerConnect';
 
 const codeParams = z.object({ productCode: z.string().trim().min(1).max(40) });
 const PATH = '/v1/products/:productCode/partnerConnect';

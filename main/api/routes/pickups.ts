@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
-import { idParam } from '../schemas/common';
-import { pickupListBodySchema, pickupListReplaceSchema, pickupSearchQuery } from '../schemas/pickups';
+import { idParam } from '../../contract/common';
+import { pickupListBodySchema, pickupListReplaceSchema, pickupSearchQuery } from '../../contract/pickups';
 
 const idParams = z.object({ pickupListId: idParam });
 const codeParams = z.object({ productCode: z.string().trim().min(1).max(40) });

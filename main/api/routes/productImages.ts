@@ -2,10 +2,10 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
-import { MAX_IMAGE_BYTES } from '../../domain/productImages';
+import { MAX_IMAGE_BYTES } from '../../domain/catalogue/productImages';
 import { defineRoute, type RouteHost } from '../route';
-import { idParam } from '../schemas/common';
-import { qString } from '../schemas/query';
+import { idParam } from '../../contract/common';
+import { qString } from '../../contract/query';
 
 const codeParams = z.object({ productCode: z.string().trim().min(1).max(40) });
 const imageParams = z.object({ productCode: z.string().trim().min(1).max(40), mediaId: idParam });

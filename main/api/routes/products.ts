@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
-import { productBodySchema, productUpdateSchema } from '../schemas/products';
-import { paging, qString } from '../schemas/query';
+import { productBodySchema, productUpdateSchema } from '../../contract/products';
+import { paging, qString } from '../../contract/query';
 
 const codeParams = z.object({ productCode: z.string().trim().min(1).max(40) });
 const searchQuery = z.object({ search: qString.optional(), ...paging });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
-import { idParam } from '../schemas/common';
-import { paging, qString } from '../schemas/query';
-import { productRateSchema, rateBodySchema, rateUpdateSchema } from '../schemas/rates';
+import { idParam } from '../../contract/common';
+import { paging, qString } from '../../contract/query';
+import { productRateSchema, rateBodySchema, rateUpdateSchema } from '../../contract/rates';
 
 const rateParams = z.object({ rateId: idParam });
 const productParams = z.object({ rateId: idParam, productCode: z.string().trim().min(1).max(40) });

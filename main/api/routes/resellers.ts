@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
-import { idParam } from '../schemas/common';
-import { paging, qString } from '../schemas/query';
+import { idParam } from '../../contract/common';
+import { paging, qString } from '../../contract/query';
 
 const attachParams = z.object({ rateId: idParam, resellerId: idParam });
 const listQuery = z.object({ search: qString.optional(), ...paging });

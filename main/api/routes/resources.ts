@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
 import { withWarning } from '../envelope';
-import { idParam } from '../schemas/common';
-import { resourceCreateSchema, resourceOrderQuery, resourceSessionsQuery, resourceUpdateSchema, sessionResourcesQuery } from '../schemas/resources';
+import { idParam } from '../../contract/common';
+import { resourceCreateSchema, resourceOrderQuery, resourceSessionsQuery, resourceUpdateSchema, sessionResourcesQuery } from '../../contract/resources';
 
 const resourceParams = z.object({ resourceId: idParam });
 const assignmentParams = z.object({ resourceId: idParam, sessionId: idParam });

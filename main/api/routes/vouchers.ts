@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
-import { paging, qString } from '../schemas/query';
-import { voucherBodySchema } from '../schemas/vouchers';
+import { paging, qString } from '../../contract/query';
+import { voucherBodySchema } from '../../contract/vouchers';
 
 const codeParams = z.object({ voucherCode: z.string().trim().min(1).max(40) });
 const searchQuery = z.object({ search: qString.optional(), ...paging });

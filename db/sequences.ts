@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import type BetterSqlite3 from 'better-sqlite3';
+
+/**
+ * Ids are `seq * 1000 + instanceNo`: unique across instances that sync, and far below 2^53-1 so
+ * JavaScript clients read them exactly. Tokens are unguessable codes (QR codes, API keys).
+ */
+export interface IdGenerator {
+  readonly instanceNo: number;
+  /** Must be called inside a write transaction (it advances a sequence row in it). */
+  nextId(): number;
+  /** The next order sequence number (for readable order numbers). */
+  nextOrderSeq(): number;
+  token(bytes?: number): string;
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export function base32(bytes: Uint8Array): string {
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += CROCKFORD[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += CROCKFORD[(value << (5 - bits)) & 31];
+  return out;
+}
+
+/** The default id generator: sequences kept in SQLite, advanced inside the caller's transaction. */
+export function sequenceIds(sqlite: BetterSqlite3.Database, instanceNo: number, random: (n: number) => Uint8Array = randomBytes): IdGenerator {
+  if (!Number.isInteger(instanceNo) || instanceNo < 1 || instanceNo > 999) throw new Error('instanceNo must be 1..999');
+  const advance = sqlite.prepare<[string], { value: number }>('UPDATE sequences SET value = value + 1 WHERE name = ? RETURNING value');
+  return {
+    instanceNo,
+    nextId: () => advance.get('global')!.value * 1000 + instanceNo,
+    nextOrderSeq: () => advance.get('order')!.value,
+    token: (bytes = 10) => base32(random(bytes)),
+  };
+}

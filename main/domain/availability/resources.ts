@@ -1,0 +1,194 @@
+import type { ResourcesTable } from '../../../db/schema';
+import type { ResourceCreateBody, ResourceUpdateBody } from '../../contract/resources';
+import type { Actor, EngineContext, Tx } from '../context';
+import type { CompaniesService } from '../platform/companies';
+import type { AvailabilityService, Session } from './sessions';
+import { DomainError } from '../errors';
+import { parseTimeParam, toLocal } from '../time';
+
+/** A guide, vehicle, boat or room the supplier assigns to sessions. */
+export interface Resource {
+  id: number;
+  name: string;
+  resourceType?: string;
+  seats?: number;
+  /** Only in a session's resource list: the resource's place in it. */
+  resourceOrder?: number;
+}
+
+export interface TimeRangeQuery {
+  startTime?: string;
+  endTime?: string;
+  startTimeLocal?: string;
+  endTimeLocal?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface SessionLookup {
+  sessionId?: number;
+  productCode?: string;
+  startTime?: string;
+  startTimeLocal?: string;
+}
+
+function toApi(row: ResourcesTable, resourceOrder?: number | null): Resource {
+  const resource: Resource = { id: row.id, name: row.name };
+  if (row.resource_type !== null) resource.resourceType = row.resource_type;
+  if (row.seats !== null) resource.seats = row.seats;
+  if (resourceOrder !== undefined && resourceOrder !== null) resource.resourceOrder = resourceOrder;
+  return resource;
+}
+
+export function createResources(ctx: EngineContext, deps: { companies: CompaniesService; availability: AvailabilityService }) {
+  const { companies, availability } = deps;
+
+  async function resourceRow(db: Tx['db'], id: number): Promise<ResourcesTable> {
+    const row = await db.selectFrom('resources').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    if (!row) throw new DomainError('NOT_FOUND', `Resource ${id} was not found`);
+    return row;
+  }
+
+  async function sessionRow(db: Tx['db'], id: number) {
+    const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new DomainError('NOT_FOUND', `Session ${id} was not found`);
+    return row;
+  }
+
+  async function resourcesOfSession(db: Tx['db'], sessionId: number): Promise<Resource[]> {
+    const rows = await db
+      .selectFrom('session_resources')
+      .innerJoin('resources', 'resources.id', 'session_resources.resource_id')
+      .selectAll('resources')
+      .select('session_resources.resource_order')
+      .where('session_resources.session_id', '=', sessionId)
+      .orderBy('session_resources.resource_order')
+      .orderBy('resources.name')
+      .execute();
+    return rows.map((r) => toApi(r, r.resource_order));
+  }
+
+  const service = {
+    async list(): Promise<Resource[]> {
+      const rows = await ctx.db.selectFrom('resources').selectAll().where('deleted_at', 'is', null).orderBy('name').orderBy('id').execute();
+      return rows.map((r) => toApi(r));
+    },
+
+    async create(input: ResourceCreateBody, actor: Actor): Promise<Resource> {
+      return ctx.write(actor, async (tx) => {
+        const id = ctx.ids.nextId();
+        const row = { id, name: input.name, resource_type: input.resourceType ?? null, seats: input.seats ?? null, created_at: tx.now, deleted_at: null };
+        await tx.db.insertInto('resources').values(row).execute();
+        await tx.log('resource', id, 'create', input);
+        return toApi(row);
+      });
+    },
+
+    async update(id: number, input: ResourceUpdateBody, actor: Actor): Promise<Resource> {
+      return ctx.write(actor, async (tx) => {
+        const row = await resourceRow(tx.db, id);
+        const next = { ...row, name: input.name ?? row.name, resource_type: input.resourceType ?? row.resource_type, seats: input.seats ?? row.seats };
+        await tx.db.updateTable('resources').set({ name: next.name, resource_type: next.resource_type, seats: next.seats }).where('id', '=', id).execute();
+        await tx.log('resource', id, 'update', input);
+        return toApi(next);
+      });
+    },
+
+    /** Archives the resource and frees it from sessions that have not ended; past ones keep it for the record. */
+    async remove(id: number, actor: Actor): Promise<void> {
+      await ctx.write(actor, async (tx) => {
+        await resourceRow(tx.db, id);
+        const upcoming = tx.db.selectFrom('sessions').select('id').where('end_at', '>', tx.now);
+        await tx.db.deleteFrom('session_resources').where('resource_id', '=', id).where('session_id', 'in', upcoming).execute();
+        await tx.db.updateTable('resources').set({ deleted_at: tx.now }).where('id', '=', id).execute();
+        await tx.log('resource', id, 'delete', {});
+      });
+    },
+
+    /** Assigns (or re-orders) a resource on a session. Overlapping assignments are allowed but warned. */
+    async assign(resourceId: number, sessionId: number, resourceOrder: number | undefined, actor: Actor): Promise<{ resources: Resource[]; warning?: string }> {
+      const zone = (await companies.supplier()).timezone;
+      return ctx.write(actor, async (tx) => {
+        const resource = await resourceRow(tx.db, resourceId);
+        const session = await sessionRow(tx.db, sessionId);
+        const existing = await tx.db.selectFrom('session_resources').selectAll().where('resource_id', '=', resourceId).where('session_id', '=', sessionId).executeTakeFirst();
+        if (existing) {
+          if (resourceOrder !== undefined) await tx.db.updateTable('session_resources').set({ resource_order: resourceOrder }).where('resource_id', '=', resourceId).where('session_id', '=', sessionId).execute();
+        } else {
+          const last = await tx.db.selectFrom('session_resources').select((eb) => eb.fn.max('resource_order').as('n')).where('session_id', '=', sessionId).executeTakeFirst();
+          await tx.db
+            .insertInto('session_resources')
+            .values({ resource_id: resourceId, session_id: sessionId, resource_order: resourceOrder ?? Number(last?.n ?? 0) + 1 })
+            .execute();
+        }
+        await tx.log('session_resource', `${resourceId}:${sessionId}`, 'assign', { resourceId, sessionId, resourceOrder });
+        const overlapping = await tx.db
+          .selectFrom('session_resources')
+          .innerJoin('sessions', 'sessions.id', 'session_resources.session_id')
+          .innerJoin('products', 'products.product_code', 'sessions.product_code')
+          .select(['sessions.id', 'sessions.product_code', 'sessions.start_at', 'products.timezone'])
+          .where('session_resources.resource_id', '=', resourceId)
+          .where('sessions.id', '!=', sessionId)
+          .where('sessions.start_at', '<', session.end_at)
+          .where('sessions.end_at', '>', session.start_at)
+          .orderBy('sessions.start_at')
+          .execute();
+        const warning = overlapping.length
+          ? `Resource ${resource.name} (${resourceId}) is also assigned to ${overlapping.length} overlapping session(s): ` +
+            overlapping
+              .slice(0, 5)
+              .map((s) => `session ${s.id} (${s.product_code} at ${toLocal(s.start_at, s.timezone ?? zone)})`)
+              .join(', ')
+          : undefined;
+        return { resources: await resourcesOfSession(tx.db, sessionId), warning };
+      });
+    },
+
+    async unassign(resourceId: number, sessionId: number, actor: Actor): Promise<Resource[]> {
+      return ctx.write(actor, async (tx) => {
+        await resourceRow(tx.db, resourceId);
+        await sessionRow(tx.db, sessionId);
+        const removed = await tx.db.deleteFrom('session_resources').where('resource_id', '=', resourceId).where('session_id', '=', sessionId).executeTakeFirst();
+        if (Number(removed.numDeletedRows) === 0) throw new DomainError('NOT_FOUND', `Resource ${resourceId} is not assigned to session ${sessionId}`);
+        await tx.log('session_resource', `${resourceId}:${sessionId}`, 'unassign', { resourceId, sessionId });
+        return resourcesOfSession(tx.db, sessionId);
+      });
+    },
+
+    /** The resource's sessions starting in the range (local bounds in the company's timezone), by start. */
+    async sessionsOf(resourceId: number, query: TimeRangeQuery): Promise<Session[]> {
+      await resourceRow(ctx.db, resourceId);
+      const zone = (await companies.supplier()).timezone;
+      const lowerText = query.startTime ?? query.startTimeLocal;
+      const upperText = query.endTime ?? query.endTimeLocal;
+      let q = ctx.db
+        .selectFrom('sessions')
+        .innerJoin('session_resources', 'session_resources.session_id', 'sessions.id')
+        .selectAll('sessions')
+        .where('session_resources.resource_id', '=', resourceId);
+      if (lowerText !== undefined) q = q.where('sessions.start_at', '>=', parseTimeParam(lowerText, zone, 'lower', query.startTime !== undefined ? 'startTime' : 'startTimeLocal'));
+      if (upperText !== undefined) q = q.where('sessions.start_at', '<=', parseTimeParam(upperText, zone, 'upper', query.endTime !== undefined ? 'endTime' : 'endTimeLocal'));
+      const rows = await q.orderBy('sessions.start_at').orderBy('sessions.id').limit(query.limit).offset(query.offset).execute();
+      return availability.toApi(rows);
+    },
+
+    /** The resources of one session, named by sessionId or productCode + startTime/startTimeLocal. */
+    async ofSession(lookup: SessionLookup): Promise<Resource[]> {
+      if (lookup.sessionId !== undefined) return resourcesOfSession(ctx.db, (await sessionRow(ctx.db, lookup.sessionId)).id);
+      const startText = lookup.startTime ?? lookup.startTimeLocal;
+      if (!lookup.productCode || startText === undefined) {
+        throw new DomainError('VALIDATION_ERROR', 'Name the session with sessionId, or productCode and startTime or startTimeLocal');
+      }
+      const product = await ctx.db.selectFrom('products').select(['product_code', 'timezone']).where('product_code', '=', lookup.productCode).where('deleted_at', 'is', null).executeTakeFirst();
+      if (!product) throw new DomainError('NOT_FOUND', `Product ${lookup.productCode} was not found`);
+      const zone = product.timezone ?? (await companies.supplier()).timezone;
+      const start = parseTimeParam(startText, zone, 'lower', lookup.startTime !== undefined ? 'startTime' : 'startTimeLocal');
+      const session = await ctx.db.selectFrom('sessions').select('id').where('product_code', '=', product.product_code).where('start_at', '=', start).executeTakeFirst();
+      if (!session) throw new DomainError('NOT_FOUND', `Product ${product.product_code} has no session starting at ${startText}`);
+      return resourcesOfSession(ctx.db, session.id);
+    },
+  };
+  return service;
+}
+
+export type ResourcesService = ReturnType<typeof createResources>;

@@ -1,0 +1,264 @@
+import type { Kysely } from 'kysely';
+import { DateTime } from 'luxon';
+import type { Database, ProductsTable, SessionsTable } from '../../../db/schema';
+import type { SessionCreateBody, SessionUpdateBody } from '../../contract/availability';
+import { liveBookingCount, seatsHeldBySession } from '../../../db/queries/seats';
+import type { Actor, EngineContext, Tx } from '../context';
+import type { CompaniesService } from '../platform/companies';
+import type { ProductsService, PriceOption } from '../catalogue/products';
+import { DomainError } from '../errors';
+import { fromIso, fromLocal, toIso, toLocal } from '../time';
+import { effectiveOption, resolveOverrides, writeOverrides, type SessionOverride } from './priceOptions';
+import { createAvailabilitySearch } from './search';
+
+/** A session as the API shows it. Synthetic sessions (NO_DATE / DATE_ENQUIRY products) have no id. */
+export interface Session {
+  id?: number;
+  productCode: string;
+  startTime: string;
+  startTimeLocal: string;
+  endTime: string;
+  endTimeLocal: string;
+  allDay: boolean;
+  seats: number;
+  seatsAvailable: number;
+  priceOptions: PriceOption[];
+}
+
+/** Identifies a stored session: its id, or productCode + startTimeLocal (the non-deprecated form). */
+export type SessionKey = { sessionId: number } | { productCode: string; startTimeLocal: string };
+
+const CHUNK = 500;
+/** The longest daylight-saving shift in use (2 hours, Antarctica/Troll): how far a repeated wall-clock time can recur. */
+const REPEATED_HOUR_MS = 2 * 3_600_000;
+
+/**
+ * Session rows → API sessions: times in the product's timezone, seatsAvailable derived from the
+ * seats live bookings hold, price options = the product's options with the session's overrides.
+ * Bookings and manifests show sessions through this too.
+ */
+export async function sessionsToApi(db: Kysely<Database>, rows: SessionsTable[], defaultTimezone: string): Promise<Session[]> {
+  if (rows.length === 0) return [];
+  const codes = [...new Set(rows.map((r) => r.product_code))];
+  const ids = rows.map((r) => r.id);
+  const [products, options, held] = await Promise.all([
+    db.selectFrom('products').select(['product_code', 'currency', 'timezone']).where('product_code', 'in', codes).execute(),
+    db.selectFrom('price_options').selectAll().where('product_code', 'in', codes).orderBy('product_code').orderBy('position').execute(),
+    seatsHeldBySession(db, ids),
+  ]);
+  const overrides = new Map<number, Map<number, SessionOverride>>();
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const found = await db.selectFrom('session_price_options').selectAll().where('session_id', 'in', ids.slice(i, i + CHUNK)).execute();
+    for (const { session_id, ...o } of found) {
+      if (!overrides.has(session_id)) overrides.set(session_id, new Map());
+      overrides.get(session_id)!.set(o.price_option_id, o);
+    }
+  }
+  const productOf = new Map(products.map((p) => [p.product_code, p]));
+  return rows.map((row) => {
+    const product = productOf.get(row.product_code);
+    const zone = product?.timezone ?? defaultTimezone;
+    const currency = product?.currency ?? 'AUD';
+    const sessionOverrides = overrides.get(row.id);
+    return {
+      id: row.id,
+      productCode: row.product_code,
+      startTime: toIso(row.start_at),
+      startTimeLocal: toLocal(row.start_at, zone),
+      endTime: toIso(row.end_at),
+      endTimeLocal: toLocal(row.end_at, zone),
+      allDay: row.all_day === 1,
+      seats: row.seats,
+      seatsAvailable: row.seats - (held.get(row.id) ?? 0),
+      priceOptions: options.filter((o) => o.product_code === row.product_code).map((o) => effectiveOption(o, sessionOverrides?.get(o.id), currency)),
+    };
+  });
+}
+
+/** One instant from an ISO and/or a local form; when both are sent they must agree. */
+function instantOf(iso: string | undefined, local: string | undefined, zone: string, isoField: string, localField: string): number | undefined {
+  const fromIsoValue = iso !== undefined ? fromIso(iso, isoField) : undefined;
+  const fromLocalValue = local !== undefined ? fromLocal(local, zone, localField) : undefined;
+  if (fromIsoValue !== undefined && fromLocalValue !== undefined && fromIsoValue !== fromLocalValue) {
+    throw new DomainError('VALIDATION_ERROR', `${isoField} ${iso} and ${localField} ${local} name different times (in ${zone})`);
+  }
+  return fromIsoValue ?? fromLocalValue;
+}
+
+export function createAvailability(ctx: EngineContext, deps: { companies: CompaniesService; products: ProductsService }) {
+  const { companies, products } = deps;
+  const companyZone = async () => (await companies.supplier()).timezone;
+
+  async function productFor(tx: Tx, code: string, cache: Map<string, ProductsTable>): Promise<ProductsTable> {
+    let product = cache.get(code);
+    if (!product) {
+      product = await products.rowOrThrow(tx.db, code);
+      cache.set(code, product);
+    }
+    if (product.booking_mode !== 'INVENTORY') {
+      throw new DomainError('VALIDATION_ERROR', `Product ${code} has bookingMode ${product.booking_mode}: it is booked for any date and takes no sessions`);
+    }
+    return product;
+  }
+
+  /** Inserts one session; `prefix` names the batch entry in error messages. */
+  async function insertSession(tx: Tx, input: SessionCreateBody, defaultZone: string, cache: Map<string, ProductsTable>, prefix = ''): Promise<number> {
+    try {
+      const product = await productFor(tx, input.productCode, cache);
+      const zone = product.timezone ?? defaultZone;
+      const start = instantOf(input.startTime, input.startTimeLocal, zone, 'startTime', 'startTimeLocal');
+      if (start === undefined) throw new DomainError('VALIDATION_ERROR', 'startTime or startTimeLocal is required');
+      const allDay = input.allDay ?? false;
+      let end = instantOf(input.endTime, input.endTimeLocal, zone, 'endTime', 'endTimeLocal');
+      if (end === undefined && allDay) end = DateTime.fromMillis(start, { zone }).startOf('day').plus({ days: 1 }).toMillis();
+      if (end === undefined && product.duration_minutes) end = start + product.duration_minutes * 60_000;
+      if (end === undefined) throw new DomainError('VALIDATION_ERROR', `endTime or endTimeLocal is required: product ${product.product_code} has no durationMinutes`);
+      if (end <= start) throw new DomainError('VALIDATION_ERROR', `endTime must be after startTime (${toLocal(start, zone)} → ${toLocal(end, zone)})`);
+      const seats = input.seats ?? input.seatsAvailable;
+      if (seats === undefined) throw new DomainError('VALIDATION_ERROR', 'seats is required');
+      const clash = await tx.db.selectFrom('sessions').select('id').where('product_code', '=', product.product_code).where('start_at', '=', start).executeTakeFirst();
+      if (clash) throw new DomainError('DUPLICATE', `Product ${product.product_code} already has a session starting at ${toLocal(start, zone)} (session ${clash.id})`);
+      const options = await tx.db.selectFrom('price_options').selectAll().where('product_code', '=', product.product_code).execute();
+      const overrides = resolveOverrides(product.product_code, product.currency, options, input.priceOptions ?? []);
+      const id = ctx.ids.nextId();
+      await tx.db
+        .insertInto('sessions')
+        .values({ id, product_code: product.product_code, start_at: start, end_at: end, all_day: allDay ? 1 : 0, seats, created_at: tx.now, updated_at: tx.now })
+        .execute();
+      await writeOverrides(tx.db, id, overrides);
+      await tx.log('session', id, 'create', { productCode: product.product_code, startAt: start, endAt: end, allDay, seats, priceOptions: overrides });
+      return id;
+    } catch (error) {
+      if (prefix && error instanceof DomainError) throw new DomainError(error.code, `${prefix}${error.message}`, error.status);
+      throw error;
+    }
+  }
+
+  async function sessionRow(tx: Tx, key: SessionKey, defaultZone: string): Promise<SessionsTable> {
+    if ('sessionId' in key) {
+      const row = await tx.db.selectFrom('sessions').selectAll().where('id', '=', key.sessionId).executeTakeFirst();
+      if (!row) throw new DomainError('NOT_FOUND', `Session ${key.sessionId} was not found`);
+      return row;
+    }
+    const product = await products.rowOrThrow(tx.db, key.productCode);
+    const zone = product.timezone ?? defaultZone;
+    const local = key.startTimeLocal.replace(/^(\d{4}-\d{2}-\d{2})[+T]/, '$1 ');
+    const first = fromLocal(local, zone, 'startTimeLocal');
+    // When clocks go back a wall-clock time happens twice: either occurrence names its session (the first wins).
+    const wanted = toLocal(first, zone);
+    const candidates = await tx.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('product_code', '=', key.productCode)
+      .where('start_at', '>=', first)
+      .where('start_at', '<=', first + REPEATED_HOUR_MS)
+      .orderBy('start_at')
+      .execute();
+    const row = candidates.find((c) => toLocal(c.start_at, zone) === wanted);
+    if (!row) throw new DomainError('NOT_FOUND', `Product ${key.productCode} has no session starting at ${local}`);
+    return row;
+  }
+
+  const search = createAvailabilitySearch(ctx, companyZone);
+
+  const service = {
+    search,
+
+    async toApi(rows: SessionsTable[]): Promise<Session[]> {
+      return sessionsToApi(ctx.db, rows, await companyZone());
+    },
+
+    async get(sessionId: number): Promise<Session> {
+      const row = await ctx.db.selectFrom('sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+      if (!row) throw new DomainError('NOT_FOUND', `Session ${sessionId} was not found`);
+      return (await service.toApi([row]))[0];
+    },
+
+    async create(input: SessionCreateBody, actor: Actor): Promise<Session> {
+      const zone = await companyZone();
+      return ctx.write(actor, async (tx) => {
+        const id = await insertSession(tx, input, zone, new Map());
+        const row = await tx.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        return (await sessionsToApi(tx.db, [row], zone))[0];
+      });
+    },
+
+    /** All or nothing: the first bad entry rolls back the whole batch and is named by its index. */
+    async createBatch(inputs: SessionCreateBody[], actor: Actor): Promise<Session[]> {
+      const zone = await companyZone();
+      return ctx.write(actor, async (tx) => {
+        const cache = new Map<string, ProductsTable>();
+        const ids: number[] = [];
+        for (const [index, input] of inputs.entries()) ids.push(await insertSession(tx, input, zone, cache, `sessions[${index}]: `));
+        const rows = await tx.db.selectFrom('sessions').selectAll().where('id', 'in', ids).execute();
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        return sessionsToApi(tx.db, ids.map((id) => byId.get(id)!), zone);
+      });
+    },
+
+    /**
+     * SessionUpdateRequest: seatsAvailable (wins over seats) moves capacity by the difference;
+     * seats sets capacity whatever is booked; total seats never go below 0. Returns warnings too.
+     */
+    async update(key: SessionKey, input: SessionUpdateBody, actor: Actor): Promise<{ session: Session; warnings: string[] }> {
+      const zone = await companyZone();
+      return ctx.write(actor, async (tx) => {
+        const row = await sessionRow(tx, key, zone);
+        const product = await products.rowOrThrow(tx.db, row.product_code);
+        const held = (await seatsHeldBySession(tx.db, [row.id])).get(row.id) ?? 0;
+        const warnings: string[] = [];
+        const sent = (['seats', 'seatsAvailable', 'priceOptions'] as const).filter((f) => input[f] !== undefined);
+        if (sent.length > 1) {
+          const ignored = input.seatsAvailable !== undefined && input.seats !== undefined ? '; seats was ignored because seatsAvailable wins' : '';
+          warnings.push(`Send only one of seats, seatsAvailable or priceOptions (got ${sent.join(', ')})${ignored}`);
+        }
+        let seats = row.seats;
+        if (input.seatsAvailable !== undefined) {
+          seats = held + input.seatsAvailable;
+          if (seats < 0) {
+            throw new DomainError('VALIDATION_ERROR', `seatsAvailable ${input.seatsAvailable} would leave ${seats} total seats (${held} are held by bookings); total seats cannot be below 0`);
+          }
+        } else if (input.seats !== undefined) {
+          if (input.seats < 0) throw new DomainError('VALIDATION_ERROR', `seats ${input.seats}: total seats cannot be below 0`);
+          seats = input.seats;
+        }
+        if (seats < held) warnings.push(`Session ${row.id} is overbooked: bookings hold ${held} seats and the session now has ${seats}`);
+        const changes: Record<string, unknown> = {};
+        if (seats !== row.seats) changes.seats = seats;
+        if (input.allDay !== undefined) changes.allDay = input.allDay;
+        if (input.priceOptions !== undefined) {
+          const options = await tx.db.selectFrom('price_options').selectAll().where('product_code', '=', row.product_code).execute();
+          const overrides = resolveOverrides(row.product_code, product.currency, options, input.priceOptions);
+          await writeOverrides(tx.db, row.id, overrides);
+          changes.priceOptions = overrides;
+        }
+        await tx.db
+          .updateTable('sessions')
+          .set({ seats, all_day: input.allDay === undefined ? row.all_day : input.allDay ? 1 : 0, updated_at: tx.now })
+          .where('id', '=', row.id)
+          .execute();
+        await tx.log('session', row.id, 'update', changes);
+        const updated = await tx.db.selectFrom('sessions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+        return { session: (await sessionsToApi(tx.db, [updated], zone))[0], warnings };
+      });
+    },
+
+    /** Refused while live bookings hold the session; cancelled bookings keep their times but lose the link. */
+    async remove(key: SessionKey, actor: Actor): Promise<void> {
+      const zone = await companyZone();
+      await ctx.write(actor, async (tx) => {
+        const row = await sessionRow(tx, key, zone);
+        const live = await liveBookingCount(tx.db, row.id);
+        if (live > 0) {
+          throw new DomainError('IN_USE', `Session ${row.id} has ${live} live booking(s); move or cancel those bookings first`);
+        }
+        await tx.db.updateTable('booking_items').set({ session_id: null }).where('session_id', '=', row.id).execute();
+        await tx.db.deleteFrom('sessions').where('id', '=', row.id).execute();
+        await tx.log('session', row.id, 'delete', { productCode: row.product_code, startAt: row.start_at });
+      });
+    },
+  };
+  return service;
+}
+
+export type AvailabilityService = ReturnType<typeof createAvailability>;

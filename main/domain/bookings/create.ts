@@ -1,0 +1,225 @@
+import type { BookingBody } from '../../contract/bookings';
+import type { Tx } from '../context';
+import type { Company } from '../platform/companies';
+import { seatsHeldBySession, liveBookingCount } from '../../../db/queries/seats';
+import { DomainError } from '../errors';
+import { checkFieldValues, requiredFieldProblems } from './fields';
+import { planItem, type PlannedItem } from './plan';
+import { applyVouchers } from './voucherRedemption';
+import { commissionsFor } from './commission';
+import { hasCustomerData, insertCustomer } from './customers';
+import { toMinor } from '../money';
+import { parseTimeParam, toLocal } from '../time';
+import type { BookingStatus } from '../statuses';
+
+export interface CreateOptions {
+  /** A quote prices and checks everything but takes no codes (the caller rolls the transaction back). */
+  quote: boolean;
+  nextId(): number;
+  nextOrderSeq(): number;
+  token(bytes?: number): string;
+  instanceNo: number;
+}
+
+/** Without a status in the body, each product's confirmMode decides; one pending item keeps the booking pending. */
+export function statusFromConfirmMode(items: PlannedItem[]): BookingStatus {
+  const pending = items.some(({ product, totalQuantity }) => {
+    const min = product.confirm_mode_min_participants;
+    switch (product.confirm_mode) {
+      case 'MANUAL':
+        return true;
+      // Without a threshold the mixed modes have nothing to switch on: they confirm.
+      case 'MANUAL_THEN_AUTO':
+        return min !== null && totalQuantity < min;
+      case 'AUTO_THEN_MANUAL':
+        return min !== null && totalQuantity >= min;
+      default:
+        return false;
+    }
+  });
+  return pending ? 'PENDING_SUPPLIER' : 'CONFIRMED';
+}
+
+/** Seats and charters, checked on the transaction's own view of the rows (no other write can interleave). */
+async function checkSeats(tx: Tx, items: PlannedItem[]): Promise<void> {
+  const sessionIds = [...new Set(items.map((i) => i.sessionId).filter((id): id is number => id !== null))];
+  const held = await seatsHeldBySession(tx.db, sessionIds);
+  for (const sessionId of sessionIds) {
+    const mine = items.filter((i) => i.sessionId === sessionId);
+    const first = mine[0];
+    if (first.product.charter && (mine.length > 1 || (await liveBookingCount(tx.db, sessionId)) > 0)) {
+      throw new DomainError('CHARTER_TAKEN', `items[${first.index}]: the charter session of ${first.product.product_code} at ${toLocal(first.startAt, first.timezone)} is already booked`);
+    }
+    const wanted = mine.reduce((sum, i) => sum + i.seatsHeld, 0);
+    const available = first.sessionSeats! - (held.get(sessionId) ?? 0);
+    if (wanted > available) {
+      throw new DomainError('NO_SEATS', `items[${first.index}]: only ${Math.max(0, available)} seat(s) left for ${first.product.product_code} at ${toLocal(first.startAt, first.timezone)}; ${wanted} asked for`);
+    }
+  }
+}
+
+/** An agent key's own reseller; a supplier key may name one (booking on an agent's behalf). */
+async function resellerOf(tx: Tx, requested: number | undefined): Promise<number | null> {
+  if (tx.actor.role === 'agent') return tx.actor.resellerId;
+  if (requested === undefined) return null;
+  const reseller = await tx.db.selectFrom('resellers').select('id').where('id', '=', requested).executeTakeFirst();
+  if (!reseller) throw new DomainError('VALIDATION_ERROR', `resellerId ${requested} names no reseller`);
+  return reseller.id;
+}
+
+/**
+ * A supplier key may link an existing customer by customer.id (its stored fields are kept);
+ * otherwise the customer data sent becomes a new customer. Agents always create a new one, so an
+ * agent cannot attach or read another party's customer record.
+ */
+async function customerOf(tx: Tx, customer: BookingBody['customer'], nextId: () => number): Promise<number | null> {
+  if (customer?.id !== undefined && tx.actor.role !== 'agent') {
+    const row = await tx.db.selectFrom('customers').select('id').where('id', '=', customer.id).where('anonymised_at', 'is', null).executeTakeFirst();
+    if (!row) throw new DomainError('VALIDATION_ERROR', `customer.id ${customer.id} names no customer`);
+    return row.id;
+  }
+  return hasCustomerData(customer) ? insertCustomer(tx, customer, nextId) : null;
+}
+
+export async function takeExternalCode(tx: Tx, productCode: string, orderNumber: string): Promise<string> {
+  const row = await tx.db.selectFrom('external_codes').select('code').where('product_code', '=', productCode).where('assigned_to', 'is', null).orderBy((eb) => eb.fn('random', [])).limit(1).executeTakeFirst();
+  if (!row) throw new DomainError('CONFLICT', `Product ${productCode} has no external QR codes left; import more codes before booking it`);
+  await tx.db.updateTable('external_codes').set({ assigned_to: orderNumber }).where('code', '=', row.code).execute();
+  return row.code;
+}
+
+/** Creates every row of one booking inside the caller's transaction; answers the order number and warnings. */
+export async function createBookingRows(tx: Tx, body: BookingBody, company: Company, options: CreateOptions): Promise<{ orderNumber: string; warnings: string[] }> {
+  const items: PlannedItem[] = [];
+  for (const [index, item] of body.items.entries()) items.push(await planItem(tx.db, item, index, company.timezone, tx.now));
+  const currency = items[0].product.currency;
+  const other = items.find((i) => i.product.currency !== currency);
+  if (other) throw new DomainError('VALIDATION_ERROR', `items[${other.index}]: product ${other.product.product_code} is priced in ${other.product.currency}; every item of a booking must share one currency (${currency})`);
+
+  const allDefinitions = items.flatMap((i) => i.bookingFields);
+  const fields = checkFieldValues(body.fields ?? [], allDefinitions, 'fields');
+  for (const item of items) item.participants = item.participants.map((p, pi) => checkFieldValues(p, item.bookingFields, `items[${item.index}].participants[${pi}]`));
+  const problems = requiredFieldProblems(fields, items.map((i) => ({ productCode: i.product.product_code, enforce: i.product.enforce_required_fields === 1, fields: i.bookingFields, participants: i.participants, index: i.index })));
+  if (problems.errors.length) throw new DomainError('VALIDATION_ERROR', `Required booking fields are missing: ${problems.errors.join('; ')}`);
+
+  let status: BookingStatus;
+  if (body.status === undefined) status = statusFromConfirmMode(items);
+  else if (body.status === 'CONFIRMED' || body.status === 'PROCESSING') status = body.status;
+  else throw new DomainError('INVALID_STATE', `A new booking can be created as CONFIRMED or PROCESSING (or without status), not ${body.status}`);
+
+  await checkSeats(tx, items);
+  const resellerId = await resellerOf(tx, body.resellerId);
+  const commissions = await commissionsFor(tx.db, resellerId, items);
+  const { uses } = await applyVouchers(tx.db, body.vouchers ?? [], items.map((i) => ({ productCode: i.product.product_code, subtotalMinor: i.subtotalMinor })), currency, tx.now);
+  const totalMinor = items.reduce((sum, i) => sum + i.subtotalMinor, 0) - uses.reduce((sum, u) => sum + u.amountMinor, 0);
+  if (!Number.isSafeInteger(totalMinor)) throw new DomainError('VALIDATION_ERROR', `The booking's total of ${totalMinor} minor units is too large`);
+
+  const payments = (body.payments ?? []).map((p, pi) => {
+    if (p.currency !== undefined && p.currency !== currency) throw new DomainError('VALIDATION_ERROR', `payments[${pi}]: currency ${p.currency} differs from the booking's ${currency}`);
+    return { ...p, amountMinor: toMinor(p.amount, currency), paidAt: p.date ? parseTimeParam(p.date, company.timezone, 'lower', `payments[${pi}].date`) : tx.now };
+  });
+  if (payments.some((p) => p.amountMinor <= 0)) throw new DomainError('VALIDATION_ERROR', 'payments: every amount must be above 0');
+
+  const orderNumber = `T${options.instanceNo}-${String(options.nextOrderSeq()).padStart(5, '0')}`;
+  const customerId = await customerOf(tx, body.customer, options.nextId);
+  await tx.db
+    .insertInto('bookings')
+    .values({
+      order_number: orderNumber,
+      id: options.nextId(),
+      status,
+      customer_id: customerId,
+      reseller_id: resellerId,
+      api_key_id: tx.actor.keyId,
+      currency,
+      total_amount_minor: totalMinor,
+      reseller_comments: body.resellerComments ?? null,
+      reseller_reference: body.resellerReference ?? null,
+      // Supplier-only notes: an agent key cannot write them either.
+      internal_notes: tx.actor.role === 'agent' ? null : (body.internalNotes ?? null),
+      comments: body.comments ?? null,
+      source: tx.actor.role === 'agent' ? 'API' : 'INTERNAL',
+      source_channel: body.sourceChannel ?? null,
+      fields_json: JSON.stringify(fields),
+      created_by_json: body.createdBy ? JSON.stringify(body.createdBy) : null,
+      reseller_user_json: body.resellerUser ? JSON.stringify(body.resellerUser) : null,
+      created_at: tx.now,
+      updated_at: tx.now,
+      confirmed_at: status === 'CONFIRMED' ? tx.now : null,
+      cancelled_at: null,
+    })
+    .execute();
+
+  let orderCode: string | null = null;
+  for (const item of items) {
+    const itemId = options.nextId();
+    await tx.db
+      .insertInto('booking_items')
+      .values({
+        id: itemId,
+        order_number: orderNumber,
+        position: item.index,
+        product_code: item.product.product_code,
+        session_id: item.sessionId,
+        start_at: item.startAt,
+        end_at: item.endAt,
+        all_day: item.allDay ? 1 : 0,
+        amount_minor: item.amountMinor,
+        subtotal_minor: item.subtotalMinor,
+        amount_overridden: item.amountOverridden ? 1 : 0,
+        total_quantity: item.totalQuantity,
+        seats_held: item.seatsHeld,
+        pickup_json: item.pickup ? JSON.stringify(item.pickup) : null,
+        taxes_json: item.taxes.length ? JSON.stringify(item.taxes) : null,
+        commission_minor: commissions[item.index],
+      })
+      .execute();
+    if (item.quantities.length) {
+      await tx.db
+        .insertInto('booking_item_quantities')
+        .values(item.quantities.map((q, position) => ({ item_id: itemId, position, option_id: q.optionId, option_label: q.label, option_price_minor: q.priceMinor, price_group_type: q.priceGroupType, seats_used: q.seatsUsed, value: q.value })))
+        .execute();
+    }
+    if (item.extras.length) {
+      await tx.db
+        .insertInto('booking_item_extras')
+        .values(item.extras.map((e, position) => ({ item_id: itemId, position, extra_id: e.extraId, name: e.name, description: e.description, extra_price_type: e.extraPriceType, price_minor: e.priceMinor, quantity: e.quantity })))
+        .execute();
+    }
+    const qrType = options.quote ? null : item.product.qr_code_type;
+    const output = item.product.barcode_output_type ?? 'PARTICIPANT';
+    const code = async () => (qrType === 'EXTERNAL' ? takeExternalCode(tx, item.product.product_code, orderNumber) : options.token(10));
+    const participantRows = [];
+    for (const [position, fieldsOfOne] of item.participants.entries()) {
+      const barcode = qrType && output === 'PARTICIPANT' ? await code() : null;
+      participantRows.push({ id: options.nextId(), item_id: itemId, position, fields_json: JSON.stringify(fieldsOfOne), barcode });
+    }
+    // Chunked: one statement per 100 participants stays far below SQLite's bound-parameter limit.
+    for (let i = 0; i < participantRows.length; i += 100) await tx.db.insertInto('participants').values(participantRows.slice(i, i + 100)).execute();
+    if (qrType && output === 'ORDER') {
+      if (qrType === 'EXTERNAL') await tx.db.insertInto('order_barcodes').values({ code: await code(), order_number: orderNumber, item_id: itemId }).execute();
+      else if (orderCode === null) {
+        orderCode = options.token(10);
+        await tx.db.insertInto('order_barcodes').values({ code: orderCode, order_number: orderNumber, item_id: null }).execute();
+      }
+    }
+    if (item.product.product_type === 'GIFT_CARD' && !options.quote) {
+      const value = item.amountMinor;
+      await tx.db
+        .insertInto('vouchers')
+        .values({ code: options.token(10), value_type: 'VALUE', value_minor: value, value_percent: null, currency, product_code: null, category_id: null, issue_at: tx.now, expiry_at: null, source_order: orderNumber, internal_notes: null, internal_reference: null, created_at: tx.now, updated_at: tx.now, source_item_id: itemId })
+        .execute();
+    }
+  }
+  for (const [position, p] of payments.entries()) {
+    await tx.db
+      .insertInto('payments')
+      .values({ id: options.nextId(), order_number: orderNumber, position, type: p.type ?? null, amount_minor: p.amountMinor, currency, recipient: p.recipient ?? null, label: p.label ?? null, paid_at: p.paidAt, is_refund: 0, created_at: tx.now })
+      .execute();
+  }
+  for (const use of uses) {
+    await tx.db.insertInto('voucher_redemptions').values({ id: options.nextId(), voucher_code: use.code, order_number: orderNumber, amount_minor: use.amountMinor, created_at: tx.now, reversed_at: null }).execute();
+  }
+  await tx.log('booking', orderNumber, 'create', body);
+  return { orderNumber, warnings: problems.warnings };
+}

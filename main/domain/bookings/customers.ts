@@ -1,0 +1,146 @@
+import { sql, type Kysely } from 'kysely';
+import { containsText } from '../../../db/queries/search';
+import type { CustomersTable, Database } from '../../../db/schema';
+import type { CustomerBody } from '../../contract/customers';
+import type { Actor, EngineContext, Tx } from '../context';
+import { DomainError } from '../errors';
+
+type Kind = 'str' | 'bool';
+/** API field ↔ column; `name` is derived from the name parts, never stored. */
+const FIELDS: [keyof CustomerBody & string, keyof CustomersTable & string, Kind][] = [
+  ['firstName', 'first_name', 'str'],
+  ['middleName', 'middle_name', 'str'],
+  ['lastName', 'last_name', 'str'],
+  ['title', 'title', 'str'],
+  ['gender', 'gender', 'str'],
+  ['dob', 'dob', 'str'],
+  ['email', 'email', 'str'],
+  ['phone', 'phone', 'str'],
+  ['mobile', 'mobile', 'str'],
+  ['fax', 'fax', 'str'],
+  ['messengerAlias', 'messenger_alias', 'str'],
+  ['companyName', 'company_name', 'str'],
+  ['addressLine', 'address_line', 'str'],
+  ['addressLine2', 'address_line2', 'str'],
+  ['city', 'city', 'str'],
+  ['state', 'state', 'str'],
+  ['postCode', 'post_code', 'str'],
+  ['countryCode', 'country_code', 'str'],
+  ['preferredLanguage', 'preferred_language', 'str'],
+  ['aboutUs', 'about_us', 'str'],
+  ['marketing', 'marketing', 'bool'],
+  ['newsletter', 'newsletter', 'bool'],
+];
+
+export type Customer = Record<string, unknown> & { id: number; name: string };
+
+export interface CustomerSearch {
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+export function customerToApi(row: CustomersTable): Customer {
+  const customer: Customer = { id: row.id, name: [row.first_name, row.middle_name, row.last_name].filter((p) => p && p.trim()).join(' ') };
+  for (const [field, column, kind] of FIELDS) {
+    const value = row[column];
+    if (value === null || value === undefined) continue;
+    (customer as Record<string, unknown>)[field] = kind === 'bool' ? value === 1 : value;
+  }
+  if (row.anonymised_at !== null) customer.anonymised = true;
+  return customer;
+}
+
+/** Every personal column from a body: fields left out are NULL (a customer body is complete). */
+export function customerColumns(input: CustomerBody): Omit<CustomersTable, 'id' | 'anonymised_at' | 'created_at' | 'updated_at'> {
+  const values: Record<string, unknown> = {};
+  for (const [field, column, kind] of FIELDS) {
+    const value = input[field];
+    values[column] = value === undefined ? null : kind === 'bool' ? (value ? 1 : 0) : field === 'countryCode' || field === 'preferredLanguage' ? String(value).toUpperCase() : value;
+  }
+  if (input.preferredLanguage !== undefined) values.preferred_language = input.preferredLanguage.toLowerCase();
+  // A client that sends only `name` still gets a searchable customer.
+  if (input.firstName === undefined && input.lastName === undefined && input.name) {
+    const parts = input.name.trim().split(/\s+/);
+    values.last_name = parts.length > 1 ? parts.pop() : null;
+    values.first_name = parts.join(' ');
+  }
+  return values as Omit<CustomersTable, 'id' | 'anonymised_at' | 'created_at' | 'updated_at'>;
+}
+
+export const hasCustomerData = (input: CustomerBody | undefined): input is CustomerBody =>
+  !!input && Object.entries(input).some(([key, value]) => key !== 'id' && value !== undefined && value !== '');
+
+/** Inserts a customer inside the caller's transaction. */
+export async function insertCustomer(tx: Tx, input: CustomerBody, newId: () => number): Promise<number> {
+  const id = newId();
+  await tx.db.insertInto('customers').values({ id, ...customerColumns(input), anonymised_at: null, created_at: tx.now, updated_at: tx.now }).execute();
+  await tx.log('customer', id, 'create', input);
+  return id;
+}
+
+
+export function createCustomers(ctx: EngineContext) {
+  async function rowOrThrow(db: Kysely<Database>, id: number): Promise<CustomersTable> {
+    const row = await db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new DomainError('NOT_FOUND', `Customer ${id} was not found`);
+    return row;
+  }
+
+  const service = {
+    async get(id: number): Promise<Customer> {
+      return customerToApi(await rowOrThrow(ctx.db, id));
+    },
+
+    async create(input: CustomerBody, actor: Actor): Promise<Customer> {
+      if (!hasCustomerData(input)) throw new DomainError('VALIDATION_ERROR', 'A customer needs at least one field (e.g. firstName, lastName or email)');
+      const id = await ctx.write(actor, (tx) => insertCustomer(tx, input, ctx.ids.nextId));
+      return service.get(id);
+    },
+
+    /** Name (any part or the full name), email or phone; anonymised customers are not found. */
+    async search(query: CustomerSearch): Promise<Customer[]> {
+      let q = ctx.db.selectFrom('customers').selectAll().where('anonymised_at', 'is', null);
+      if (query.search) {
+        const text = query.search.trim();
+        q = q.where((eb) =>
+          eb.or([
+            containsText(sql<string>`coalesce(first_name, '') || ' ' || coalesce(middle_name, '') || ' ' || coalesce(last_name, '')`, text),
+            containsText(sql<string>`coalesce(first_name, '') || ' ' || coalesce(last_name, '')`, text),
+            ...['first_name', 'last_name', 'email', 'phone', 'mobile'].map((column) => containsText(column, text)),
+          ]),
+        );
+      }
+      const rows = await q.orderBy('last_name').orderBy('first_name').orderBy('id').limit(query.limit).offset(query.offset).execute();
+      return rows.map(customerToApi);
+    },
+
+    /**
+     * A customer without bookings is deleted; one with bookings is anonymised instead (personal
+     * fields blanked, anonymised_at set) so the bookings, manifests and totals stay intact.
+     */
+    async remove(id: number, actor: Actor): Promise<{ anonymised: boolean }> {
+      return ctx.write(actor, async (tx) => {
+        await rowOrThrow(tx.db, id);
+        const booked = await tx.db.selectFrom('bookings').select('order_number').where('customer_id', '=', id).limit(1).executeTakeFirst();
+        if (!booked) {
+          await tx.db.deleteFrom('customers').where('id', '=', id).execute();
+          await tx.log('customer', id, 'delete', {});
+          return { anonymised: false };
+        }
+        await tx.db
+          .updateTable('customers')
+          .set({ ...customerColumns({}), anonymised_at: tx.now, updated_at: tx.now })
+          .where('id', '=', id)
+          .execute();
+        await tx.log('customer', id, 'anonymise', {});
+        return { anonymised: true };
+      });
+    },
+
+    rowOrThrow,
+  };
+  return service;
+}
+
+export type CustomersService = ReturnType<typeof createCustomers>;

@@ -1,0 +1,196 @@
+import type { Kysely } from 'kysely';
+import { DateTime } from 'luxon';
+import type { Database, ProductsTable } from '../../../db/schema';
+import type { BookingFieldBody, ItemBody } from '../../contract/bookings';
+import { DomainError } from '../errors';
+import { toMinor } from '../money';
+import { extraLineMinor, exclusiveTaxMinor, itemAmountMinor, taxLines, type Tax, type TaxLine } from './pricing';
+import { findSession } from '../availability/sessionRef';
+import { fromIso, fromLocal, localDate } from '../time';
+import { resolvePickup, type PickupChoice } from './pickup';
+
+export interface PlannedQuantity {
+  optionId: number;
+  label: string;
+  priceMinor: number;
+  priceGroupType: string | null;
+  seatsUsed: number;
+  value: number;
+}
+
+export interface PlannedExtra {
+  extraId: number;
+  name: string;
+  description: string | null;
+  extraPriceType: string;
+  priceMinor: number;
+  quantity: number;
+}
+
+export interface PlannedItem {
+  index: number;
+  product: ProductsTable;
+  timezone: string;
+  sessionId: number | null;
+  sessionSeats: number | null;
+  startAt: number;
+  endAt: number;
+  allDay: boolean;
+  quantities: PlannedQuantity[];
+  extras: PlannedExtra[];
+  totalQuantity: number;
+  seatsHeld: number;
+  amountMinor: number;
+  amountOverridden: boolean;
+  taxes: TaxLine[];
+  subtotalMinor: number;
+  participants: BookingFieldBody[][];
+  pickup: PickupChoice | null;
+  bookingFields: BookingFieldBody[];
+}
+
+/** One participant row per unit booked: an item holds at most this many (as many as it may name). */
+export const MAX_QUANTITY_PER_ITEM = 1000;
+
+const fail = (index: number, message: string, code: 'VALIDATION_ERROR' | 'BUSINESS_RULE' = 'VALIDATION_ERROR') => new DomainError(code, `items[${index}]: ${message}`);
+
+/** The calendar date an item names, as local midnight (NO_DATE / DATE_ENQUIRY products). */
+function dateOnly(item: ItemBody, timezone: string, now: number, index: number): { startAt: number; endAt: number } {
+  let instant = now;
+  try {
+    if (item.startTimeLocal) instant = fromLocal(item.startTimeLocal.slice(0, 10), timezone, 'startTimeLocal');
+    else if (item.startTime) instant = fromIso(item.startTime, 'startTime');
+  } catch (error) {
+    throw fail(index, (error as Error).message);
+  }
+  const startAt = fromLocal(localDate(instant, timezone), timezone);
+  return { startAt, endAt: DateTime.fromMillis(startAt, { zone: timezone }).plus({ days: 1 }).toMillis() };
+}
+
+/**
+ * Resolves one body item against the catalogue and sessions and prices it. Reads only: the
+ * caller runs it inside the booking's transaction, so what it sees is what gets written.
+ */
+export async function planItem(db: Kysely<Database>, item: ItemBody, index: number, companyTimezone: string, now: number): Promise<PlannedItem> {
+  const product = await db.selectFrom('products').selectAll().where('product_code', '=', item.productCode).where('deleted_at', 'is', null).executeTakeFirst();
+  if (!product) throw fail(index, `there is no product ${item.productCode}`);
+  const timezone = product.timezone ?? companyTimezone;
+  const currencyMinor = (amount: number) => toMinor(amount, product.currency);
+
+  let sessionId: number | null = null;
+  let sessionSeats: number | null = null;
+  let startAt: number;
+  let endAt: number;
+  const inventory = product.booking_mode === 'INVENTORY';
+  if (inventory) {
+    if (!item.startTime && !item.startTimeLocal) throw fail(index, `product ${product.product_code} needs startTime or startTimeLocal of one of its sessions`);
+    const session = await findSession(db, { productCode: product.product_code, startTime: item.startTime, startTimeLocal: item.startTimeLocal }, timezone).catch((error: DomainError) => {
+      if (error.code === 'NOT_FOUND') throw fail(index, `product ${product.product_code} has no session at ${item.startTimeLocal ?? item.startTime}`);
+      throw fail(index, error.message);
+    });
+    sessionId = session.id;
+    sessionSeats = session.seats;
+    startAt = session.start_at;
+    endAt = session.end_at;
+  } else {
+    ({ startAt, endAt } = dateOnly(item, timezone, now, index));
+  }
+
+  const options = await db.selectFrom('price_options').selectAll().where('product_code', '=', product.product_code).orderBy('position').execute();
+  const overrides = sessionId === null ? [] : await db.selectFrom('session_price_options').selectAll().where('session_id', '=', sessionId).execute();
+  const quantities: PlannedQuantity[] = [];
+  (item.quantities ?? []).forEach((q, qi) => {
+    const where = `quantities[${qi}]`;
+    let option = q.optionId !== undefined ? options.find((o) => o.id === q.optionId) : undefined;
+    if (q.optionId !== undefined && !option) throw fail(index, `${where}: product ${product.product_code} has no price option with id ${q.optionId}`);
+    if (!option && q.optionLabel) {
+      option = options.find((o) => o.label.toLowerCase() === q.optionLabel!.trim().toLowerCase());
+      if (!option) throw fail(index, `${where}: product ${product.product_code} has no price option "${q.optionLabel}"`);
+    }
+    if (!option && options.length === 1) option = options[0];
+    if (!option) throw fail(index, `${where}: name the price option with optionId or optionLabel (product ${product.product_code} has ${options.length})`);
+    if (q.value === 0) return;
+    if (quantities.some((p) => p.optionId === option!.id)) throw fail(index, `${where}: price option "${option.label}" is given twice`);
+    const override = overrides.find((o) => o.price_option_id === option!.id);
+    const minQuantity = override?.min_quantity ?? option.min_quantity;
+    const maxQuantity = override?.max_quantity ?? option.max_quantity;
+    if (minQuantity !== null && q.value < minQuantity) throw fail(index, `${where}: "${option.label}" needs at least ${minQuantity}`, 'BUSINESS_RULE');
+    if (maxQuantity !== null && q.value > maxQuantity) throw fail(index, `${where}: "${option.label}" allows at most ${maxQuantity}`, 'BUSINESS_RULE');
+    quantities.push({
+      optionId: option.id,
+      label: option.label,
+      priceMinor: override?.price_minor ?? option.price_minor,
+      priceGroupType: override?.price_group_type ?? option.price_group_type,
+      seatsUsed: override?.seats_used ?? option.seats_used,
+      value: q.value,
+    });
+  });
+  const totalQuantity = quantities.reduce((sum, q) => sum + q.value, 0);
+  // Checked before anything is sized by it: a quantity of 10^9 would allocate a participant per unit.
+  if (totalQuantity > MAX_QUANTITY_PER_ITEM) throw fail(index, `a total quantity of ${totalQuantity} is more than the ${MAX_QUANTITY_PER_ITEM} one item can hold`);
+  if (product.quantity_required !== 0 && totalQuantity === 0) throw fail(index, `product ${product.product_code} needs a quantity above 0`, 'BUSINESS_RULE');
+  if (product.quantity_required_min !== null && totalQuantity < product.quantity_required_min) {
+    throw fail(index, `product ${product.product_code} needs at least ${product.quantity_required_min} in total (got ${totalQuantity})`, 'BUSINESS_RULE');
+  }
+  if (product.quantity_required_max !== null && totalQuantity > product.quantity_required_max) {
+    throw fail(index, `product ${product.product_code} allows at most ${product.quantity_required_max} in total (got ${totalQuantity})`, 'BUSINESS_RULE');
+  }
+  if (inventory) {
+    const noticeMs = (product.minimum_notice_minutes ?? 0) * 60_000;
+    if (startAt < now) throw fail(index, `the session of ${product.product_code} has already started`, 'BUSINESS_RULE');
+    if (startAt - now < noticeMs) throw fail(index, `product ${product.product_code} must be booked at least ${product.minimum_notice_minutes} minutes before it starts`, 'BUSINESS_RULE');
+  }
+
+  const offered = await db
+    .selectFrom('product_extras')
+    .innerJoin('extras', 'extras.id', 'product_extras.extra_id')
+    .selectAll('extras')
+    .where('product_extras.product_code', '=', product.product_code)
+    .execute();
+  const extras: PlannedExtra[] = (item.extras ?? []).map((e, ei) => {
+    const extra = offered.find((o) => o.id === e.id);
+    if (!extra) throw fail(index, `extras[${ei}]: extra ${e.id} is not offered with product ${product.product_code}`);
+    if (extra.currency !== product.currency) throw fail(index, `extras[${ei}]: extra ${e.id} is priced in ${extra.currency}, the product in ${product.currency}`);
+    const quantity = extra.extra_price_type === 'FIXED' ? 1 : (e.quantity ?? (extra.extra_price_type === 'ANY' ? totalQuantity : 1));
+    if (extra.extra_price_type === 'QUANTITY' && quantity < 1) throw fail(index, `extras[${ei}]: extra "${extra.name}" needs a quantity of at least 1`);
+    if (quantity > MAX_QUANTITY_PER_ITEM) throw fail(index, `extras[${ei}]: a quantity of ${quantity} is more than the ${MAX_QUANTITY_PER_ITEM} one item can hold`);
+    return { extraId: extra.id, name: extra.name, description: extra.description, extraPriceType: extra.extra_price_type, priceMinor: extra.price_minor, quantity };
+  });
+
+  const computed = itemAmountMinor(quantities);
+  const amountOverridden = item.amount !== undefined;
+  const amountMinor = amountOverridden ? currencyMinor(item.amount!) : computed;
+  const extrasMinor = extras.reduce((sum, e) => sum + extraLineMinor(e), 0);
+  const details = JSON.parse(product.details_json) as { taxes?: Tax[]; bookingFields?: BookingFieldBody[] };
+  const taxes = taxLines(amountMinor + extrasMinor, details.taxes ?? [], currencyMinor);
+  const subtotalMinor = amountMinor + extrasMinor + exclusiveTaxMinor(taxes);
+  // Beyond 2^53 sums lose cents silently, and past 2^63 SQLite refuses the row (a 500): refuse it here.
+  if (!Number.isSafeInteger(subtotalMinor)) throw fail(index, `the item's total of ${subtotalMinor} minor units is too large`);
+
+  const given = item.participants ?? [];
+  if (given.length > totalQuantity) throw fail(index, `${given.length} participants given for a total quantity of ${totalQuantity}`);
+  const participants = Array.from({ length: totalQuantity }, (_, i) => given[i]?.fields ?? []);
+
+  const pickup = await resolvePickup(db, product, item.pickupLocation?.locationName, startAt, timezone);
+  return {
+    index,
+    product,
+    timezone,
+    sessionId,
+    sessionSeats,
+    startAt,
+    endAt,
+    allDay: !inventory,
+    quantities,
+    extras,
+    totalQuantity,
+    seatsHeld: inventory ? quantities.reduce((sum, q) => sum + q.value * q.seatsUsed, 0) : 0,
+    amountMinor,
+    amountOverridden,
+    taxes,
+    subtotalMinor,
+    participants,
+    pickup,
+    bookingFields: details.bookingFields ?? [],
+  };
+}

@@ -1,0 +1,73 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../../db/schema';
+import { DomainError } from '../errors';
+import { roundMinor } from '../money';
+import { spread } from './pricing';
+import { voucherState, isValueVoucher } from '../commerce/voucherBalance';
+
+export interface VoucherUse {
+  code: string;
+  amountMinor: number;
+}
+
+interface PricedItem {
+  productCode: string;
+  subtotalMinor: number;
+}
+
+/**
+ * Applies voucher codes in the order given, each on what the booking still owes after the ones
+ * before it. VALUE*: up to the voucher's remaining balance (a remainder stays on the voucher);
+ * PERCENT*: that percent of each eligible item, rounded half-up per item; PRODUCT: pays the first
+ * item of its product in full. *_LIMITPRODUCT applies to items of voucher.product_code only,
+ * *_LIMITCATALOG to items whose product is in voucher.category_id (category_products).
+ */
+export async function applyVouchers(db: Kysely<Database>, codes: string[], items: PricedItem[], currency: string, now: number): Promise<{ uses: VoucherUse[]; discountByItem: number[] }> {
+  const due = items.map((i) => i.subtotalMinor);
+  const discountByItem = items.map(() => 0);
+  const uses: VoucherUse[] = [];
+  const unique = [...new Set(codes.map((c) => c.trim()).filter(Boolean))];
+  for (const code of unique) {
+    const voucher = await db.selectFrom('vouchers').selectAll().where(sql`upper(code)`, '=', code.toUpperCase()).executeTakeFirst();
+    if (!voucher) throw new DomainError('VALIDATION_ERROR', `vouchers: there is no voucher ${code}`);
+    const used = await db
+      .selectFrom('voucher_redemptions')
+      .select([sql<number>`coalesce(sum(amount_minor), 0)`.as('minor'), sql<number>`count(*)`.as('n')])
+      .where('voucher_code', '=', voucher.code)
+      .where('reversed_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    const state = voucherState(voucher, Number(used.minor), Number(used.n), now);
+    if (state.status === 'EXPIRED') throw new DomainError('BUSINESS_RULE', `vouchers: voucher ${voucher.code} has expired`);
+    if (state.status === 'REDEEMED') throw new DomainError('BUSINESS_RULE', `vouchers: voucher ${voucher.code} is used up`);
+    if (isValueVoucher(voucher.value_type) && voucher.currency && voucher.currency !== currency) {
+      throw new DomainError('BUSINESS_RULE', `vouchers: voucher ${voucher.code} is in ${voucher.currency}, the booking in ${currency}`);
+    }
+    let categoryProducts: string[] = [];
+    if (voucher.value_type.endsWith('_LIMITCATALOG') && voucher.category_id !== null) {
+      categoryProducts = (await db.selectFrom('category_products').select('product_code').where('category_id', '=', voucher.category_id).execute()).map((r) => r.product_code);
+    }
+    const eligible = items.map((item, i) => {
+      if (due[i] <= 0) return false;
+      if (voucher.value_type.endsWith('_LIMITPRODUCT') || voucher.value_type === 'PRODUCT') return item.productCode === voucher.product_code;
+      if (voucher.value_type.endsWith('_LIMITCATALOG')) return categoryProducts.includes(item.productCode);
+      return true;
+    });
+    let take = items.map(() => 0);
+    if (isValueVoucher(voucher.value_type)) {
+      take = spread(state.remainingMinor ?? 0, due.map((d, i) => (eligible[i] ? d : 0)));
+    } else if (voucher.value_type === 'PRODUCT') {
+      const first = eligible.indexOf(true);
+      if (first >= 0) take[first] = due[first];
+    } else {
+      take = due.map((d, i) => (eligible[i] ? Math.min(d, roundMinor((d * (voucher.value_percent ?? 0)) / 100)) : 0));
+    }
+    const amountMinor = take.reduce((a, b) => a + b, 0);
+    if (amountMinor <= 0) throw new DomainError('BUSINESS_RULE', `vouchers: voucher ${voucher.code} applies to nothing in this booking`);
+    take.forEach((t, i) => {
+      due[i] -= t;
+      discountByItem[i] += t;
+    });
+    uses.push({ code: voucher.code, amountMinor });
+  }
+  return { uses, discountByItem };
+}

@@ -1,0 +1,70 @@
+import { sql } from 'kysely';
+import type { Actor, EngineContext } from '../context';
+import type { ProductsService } from './products';
+import { DomainError } from '../errors';
+
+export interface ExternalCodeStock {
+  productCode: string;
+  total: number;
+  available: number;
+}
+
+export interface ImportResult extends ExternalCodeStock {
+  imported: number;
+  /** Codes already known (for this or another product): skipped, never reassigned. */
+  skipped: string[];
+}
+
+const CODE_RE = /^[\x21-\x7e]{4,128}$/;
+
+/**
+ * The imported list that products with qrCodeType EXTERNAL draw their codes from (bookings take
+ * one at random per participant or order). Codes are printable ASCII without spaces, 4..128
+ * characters, unique across all products.
+ */
+export function createExternalCodes(ctx: EngineContext, products: ProductsService) {
+  async function stock(productCode: string): Promise<ExternalCodeStock> {
+    const row = await ctx.db
+      .selectFrom('external_codes')
+      .select([sql<number>`count(*)`.as('total'), sql<number>`count(*) filter (where assigned_to is null)`.as('available')])
+      .where('product_code', '=', productCode)
+      .executeTakeFirstOrThrow();
+    return { productCode, total: Number(row.total), available: Number(row.available) };
+  }
+
+  return {
+    async stock(productCode: string): Promise<ExternalCodeStock> {
+      await products.rowOrThrow(ctx.db, productCode);
+      return stock(productCode);
+    },
+
+    /** All or nothing: one malformed code refuses the whole import, naming it. */
+    async import(productCode: string, codes: string[], actor: Actor): Promise<ImportResult> {
+      const cleaned = codes.map((c) => c.trim()).filter((c) => c !== '');
+      if (cleaned.length === 0) throw new DomainError('VALIDATION_ERROR', 'codes: send at least one code');
+      const bad = cleaned.findIndex((c) => !CODE_RE.test(c));
+      if (bad !== -1) throw new DomainError('VALIDATION_ERROR', `codes[${bad}]: "${cleaned[bad].slice(0, 40)}" is not a code (4 to 128 printable characters, no spaces)`);
+      const unique = [...new Set(cleaned)];
+      const { imported, skipped } = await ctx.write(actor, async (tx) => {
+        await products.rowOrThrow(tx.db, productCode);
+        const known = new Set<string>();
+        for (let i = 0; i < unique.length; i += 500) {
+          const rows = await tx.db.selectFrom('external_codes').select('code').where('code', 'in', unique.slice(i, i + 500)).execute();
+          for (const row of rows) known.add(row.code);
+        }
+        const fresh = unique.filter((c) => !known.has(c));
+        for (let i = 0; i < fresh.length; i += 500) {
+          await tx.db
+            .insertInto('external_codes')
+            .values(fresh.slice(i, i + 500).map((code) => ({ code, product_code: productCode, assigned_to: null, imported_at: tx.now })))
+            .execute();
+        }
+        if (fresh.length) await tx.log('external_codes', productCode, 'import', { count: fresh.length });
+        return { imported: fresh.length, skipped: [...known] };
+      });
+      return { ...(await stock(productCode)), imported, skipped };
+    },
+  };
+}
+
+export type ExternalCodesService = ReturnType<typeof createExternalCodes>;

@@ -1,0 +1,141 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { ProductImagesTable } from '../../../db/schema';
+import type { Actor, EngineContext } from '../context';
+import type { ProductsService } from './products';
+import { DomainError } from '../errors';
+
+/** Largest upload accepted, in bytes (15 MiB). */
+export const MAX_IMAGE_BYTES = 15 * 1024 * 1024;
+/** Decoded size limit (a small file can claim a huge canvas): 60 megapixels. */
+export const MAX_IMAGE_PIXELS = 60_000_000;
+/** The spec's variants: longest side in pixels, never upscaled. */
+export const IMAGE_VARIANTS = [1280, 480, 240] as const;
+
+/** Formats we accept, the extension we store them under, and the format of their variants. SVG is refused: it can carry script. */
+const FORMATS: Record<string, { mime: string; ext: string; variant: 'jpeg' | 'png' | 'webp' }> = {
+  jpeg: { mime: 'image/jpeg', ext: 'jpg', variant: 'jpeg' },
+  png: { mime: 'image/png', ext: 'png', variant: 'png' },
+  webp: { mime: 'image/webp', ext: 'webp', variant: 'webp' },
+  gif: { mime: 'image/gif', ext: 'gif', variant: 'png' },
+  tiff: { mime: 'image/tiff', ext: 'tif', variant: 'png' },
+};
+const VARIANT_EXT = { jpeg: 'jpg', png: 'png', webp: 'webp' } as const;
+const formatOfMime = (mime: string) => Object.values(FORMATS).find((f) => f.mime === mime) ?? FORMATS.png;
+
+export interface Image {
+  id: number;
+  itemUrl: string;
+  largeSizeUrl: string;
+  mediumSizeUrl: string;
+  thumbnailUrl: string;
+}
+
+/** The Image shape of a stored product image; files live under <dataDir>/media/<file_stem>/. */
+export function imageToApi(row: Pick<ProductImagesTable, 'id' | 'file_stem' | 'mime_type'>): Image {
+  const format = formatOfMime(row.mime_type);
+  const variant = (size: number) => `/media/${row.file_stem}/${size}.${VARIANT_EXT[format.variant]}`;
+  return { id: row.id, itemUrl: `/media/${row.file_stem}/original.${format.ext}`, largeSizeUrl: variant(1280), mediumSizeUrl: variant(480), thumbnailUrl: variant(240) };
+}
+
+const notAnImage = () => new DomainError('VALIDATION_ERROR', 'The upload is not a readable image (JPEG, PNG, WebP, GIF or TIFF)');
+
+/** Decodes the upload and renders every variant, or throws VALIDATION_ERROR; touches no file. */
+export async function renderVariants(bytes: Buffer) {
+  if (bytes.length === 0) throw new DomainError('VALIDATION_ERROR', 'The upload is empty');
+  if (bytes.length > MAX_IMAGE_BYTES) throw new DomainError('PAYLOAD_TOO_LARGE', `An image may be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MiB`);
+  let meta: sharp.Metadata;
+  try {
+    // The header alone (no pixels decoded), so an oversize canvas is named as such below.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw notAnImage();
+  }
+  const format = meta.format ? FORMATS[meta.format] : undefined;
+  if (!format || !meta.width || !meta.height) throw notAnImage();
+  if (meta.width * meta.height > MAX_IMAGE_PIXELS) throw new DomainError('PAYLOAD_TOO_LARGE', `An image may have at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`);
+  try {
+    // Decode and shrink the original once (EXIF orientation applied); the smaller variants are
+    // resized from those 1280 px pixels rather than from the full-size original.
+    const fit = (size: number) => ({ width: size, height: size, fit: 'inside' as const, withoutEnlargement: true });
+    const input = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
+    const large = await input.rotate().resize(fit(IMAGE_VARIANTS[0])).raw().toBuffer({ resolveWithObject: true });
+    const raw = { raw: { width: large.info.width, height: large.info.height, channels: large.info.channels } };
+    const variants = await Promise.all(
+      IMAGE_VARIANTS.map(async (size) => ({ size, data: await sharp(large.data, raw).resize(fit(size)).toFormat(format.variant).toBuffer() })),
+    );
+    const oriented = (meta.orientation ?? 1) >= 5;
+    return { format, width: oriented ? meta.height : meta.width, height: oriented ? meta.width : meta.height, variants };
+  } catch {
+    throw notAnImage();
+  }
+}
+
+export function createProductImages(ctx: EngineContext, products: ProductsService) {
+  const mediaDir = () => {
+    if (!ctx.dataDir) throw new DomainError('BUSINESS_RULE', 'This TourDesk runs without a data folder; images cannot be stored');
+    return join(ctx.dataDir, 'media');
+  };
+
+  return {
+    /**
+     * Stores an upload: decode and render outside the transaction, write the files, then insert the
+     * row; if the row cannot be written the files are removed again, so nothing is left behind.
+     */
+    async add(productCode: string, upload: { bytes: Buffer; filename?: string }, actor: Actor): Promise<Image> {
+      const root = mediaDir();
+      await products.rowOrThrow(ctx.db, productCode);
+      const rendered = await renderVariants(upload.bytes);
+      const stem = `${productCode.toLowerCase()}-${ctx.ids.token(8).toLowerCase()}`;
+      const dir = join(root, stem);
+      await mkdir(dir, { recursive: true });
+      try {
+        await writeFile(join(dir, `original.${rendered.format.ext}`), upload.bytes);
+        for (const v of rendered.variants) await writeFile(join(dir, `${v.size}.${VARIANT_EXT[rendered.format.variant]}`), v.data);
+        const row = await ctx.write(actor, async (tx) => {
+          await products.rowOrThrow(tx.db, productCode);
+          const last = await tx.db
+            .selectFrom('product_images')
+            .select((eb) => eb.fn.max<number | null>('position').as('position'))
+            .where('product_code', '=', productCode)
+            .executeTakeFirst();
+          const values: ProductImagesTable = {
+            id: ctx.ids.nextId(),
+            product_code: productCode,
+            position: (last?.position ?? -1) + 1,
+            file_stem: stem,
+            original_name: upload.filename?.slice(0, 255) ?? null,
+            mime_type: rendered.format.mime,
+            width: rendered.width,
+            height: rendered.height,
+            created_at: tx.now,
+          };
+          await tx.db.insertInto('product_images').values(values).execute();
+          await tx.log('productImage', values.id, 'create', { productCode, fileStem: stem, mimeType: values.mime_type, width: values.width, height: values.height });
+          return values;
+        });
+        return imageToApi(row);
+      } catch (error) {
+        await rm(dir, { recursive: true, force: true });
+        throw error;
+      }
+    },
+
+    /** Removes the row, then its files (a file left by a crash in between is harmless). */
+    async remove(productCode: string, mediaId: number, actor: Actor): Promise<void> {
+      const root = mediaDir();
+      const stem = await ctx.write(actor, async (tx) => {
+        await products.rowOrThrow(tx.db, productCode);
+        const row = await tx.db.selectFrom('product_images').select('file_stem').where('id', '=', mediaId).where('product_code', '=', productCode).executeTakeFirst();
+        if (!row) throw new DomainError('NOT_FOUND', `Product ${productCode} has no image ${mediaId}`);
+        await tx.db.deleteFrom('product_images').where('id', '=', mediaId).execute();
+        await tx.log('productImage', mediaId, 'delete', { productCode });
+        return row.file_stem;
+      });
+      await rm(join(root, stem), { recursive: true, force: true });
+    },
+  };
+}
+
+export type ProductImagesService = ReturnType<typeof createProductImages>;

@@ -1,0 +1,190 @@
+import type { Kysely } from 'kysely';
+import type { CheckinEventsTable, Database } from '../../../db/schema';
+import { loadSessionEvents } from '../../../db/queries/manifest';
+import type { Actor, EngineContext, Tx } from '../context';
+import { deriveCheckinState, stateOf, type EventKind } from './state';
+import { DomainError } from '../errors';
+import { toEvent } from './manifestView';
+import { liveParticipantIdsOf, type ManifestSessionRef, type ManifestsService } from './manifests';
+import { isLive } from '../statuses';
+import { fromIso, toLocal } from '../time';
+
+export type NewEventRow = Omit<CheckinEventsTable, 'recorded_at' | 'api_key_id'>;
+
+/** Appends one event (append-only: never updated) and its op-log entry. */
+export async function insertEvent(tx: Tx, row: NewEventRow): Promise<CheckinEventsTable> {
+  const stored: CheckinEventsTable = { ...row, api_key_id: tx.actor.keyId, recorded_at: tx.now };
+  await tx.db.insertInto('checkin_events').values(stored).execute();
+  const { answer_json: _answer, ...logged } = stored;
+  await tx.log('checkin_event', stored.event_id, stored.kind, logged);
+  return stored;
+}
+
+export const blankEvent = (eventId: string, kind: string, occurredAt: number): NewEventRow => ({
+  event_id: eventId,
+  kind,
+  session_id: null,
+  order_number: null,
+  participant_id: null,
+  code: null,
+  undoes_event_id: null,
+  result: null,
+  override_json: null,
+  note: null,
+  device: null,
+  occurred_at: occurredAt,
+  answer_json: null,
+  parent_event_id: null,
+});
+
+export interface EventInput {
+  eventId: string;
+  kind: EventKind;
+  participantId?: number;
+  sessionId: number;
+  undoesEventId?: string;
+  occurredAt: string;
+  device?: string;
+  note?: string;
+}
+
+export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsService }) {
+  const serverEventId = () => `td-${ctx.ids.nextId()}`;
+
+  /** The live participants of a session (or of one order in it) and the check-ins in force for them. */
+  async function targets(db: Kysely<Database>, ref: ManifestSessionRef, orderNumber?: string) {
+    const resolved = await deps.manifests.resolveSession(db, ref);
+    const sessionId = resolved.session.id;
+    let participantIds: number[];
+    let cancelled = false;
+    if (orderNumber === undefined) {
+      participantIds = await liveParticipantIdsOf(db, sessionId);
+    } else {
+      const booking = await db.selectFrom('bookings').select(['status', 'cancelled_at']).where('order_number', '=', orderNumber).executeTakeFirst();
+      if (!booking) throw new DomainError('24', `No order found with orderNumber ${orderNumber}`);
+      const items = await db.selectFrom('booking_items').select('id').where('order_number', '=', orderNumber).where('session_id', '=', sessionId).execute();
+      if (items.length === 0) {
+        throw new DomainError('NOT_FOUND', `Order ${orderNumber} has no item in the ${resolved.session.product_code} session at ${toLocal(resolved.session.start_at, resolved.timezone)}`);
+      }
+      const participants = await db.selectFrom('participants').select('id').where('item_id', 'in', items.map((i) => i.id)).execute();
+      participantIds = participants.map((p) => p.id);
+      cancelled = !isLive(booking.status);
+    }
+    const derived = deriveCheckinState((await loadSessionEvents(db, sessionId)).map(toEvent));
+    return { resolved, participantIds, derived, cancelled };
+  }
+
+  async function checkInAll(actor: Actor, ref: ManifestSessionRef, orderNumber?: string): Promise<number> {
+    return ctx.write(actor, async (tx) => {
+      const { resolved, participantIds, derived, cancelled } = await targets(tx.db, ref, orderNumber);
+      if (cancelled) throw new DomainError('INVALID_STATE', `Order ${orderNumber} is cancelled; its participants cannot be checked in`);
+      let count = 0;
+      for (const participantId of participantIds) {
+        if (stateOf(derived, participantId).status === 'CHECKED_IN') continue;
+        await insertEvent(tx, {
+          ...blankEvent(serverEventId(), 'CHECK_IN', tx.now),
+          session_id: resolved.session.id,
+          order_number: orderNumber ?? null,
+          participant_id: participantId,
+          result: 'CHECKED_IN',
+          note: orderNumber ? 'checkinOrderSession' : 'checkinSession',
+        });
+        count++;
+      }
+      return count;
+    });
+  }
+
+  /** Undoes, one UNDO each, exactly the check-ins in force for the targets. */
+  async function undoAll(actor: Actor, ref: ManifestSessionRef, orderNumber?: string): Promise<number> {
+    return ctx.write(actor, async (tx) => {
+      const { resolved, participantIds, derived, cancelled } = await targets(tx.db, ref, orderNumber);
+      if (cancelled) throw new DomainError('INVALID_STATE', `Order ${orderNumber} is cancelled; its check-in cannot be changed`);
+      let count = 0;
+      for (const participantId of participantIds) {
+        const state = stateOf(derived, participantId);
+        if (state.status !== 'CHECKED_IN' || !state.event) continue;
+        await insertEvent(tx, {
+          ...blankEvent(serverEventId(), 'UNDO', tx.now),
+          session_id: resolved.session.id,
+          order_number: orderNumber ?? null,
+          participant_id: participantId,
+          undoes_event_id: state.event.eventId,
+          result: 'UNDONE',
+          note: orderNumber ? 'checkinOrderSession' : 'checkinSession',
+        });
+        count++;
+      }
+      return count;
+    });
+  }
+
+  async function isCheckedIn(ref: ManifestSessionRef, orderNumber?: string): Promise<boolean> {
+    const { participantIds, derived } = await targets(ctx.db, ref, orderNumber);
+    return participantIds.length > 0 && participantIds.every((id) => stateOf(derived, id).status === 'CHECKED_IN');
+  }
+
+  return {
+    checkInSession: (actor: Actor, ref: ManifestSessionRef) => checkInAll(actor, ref),
+    undoSession: (actor: Actor, ref: ManifestSessionRef) => undoAll(actor, ref),
+    isSessionCheckedIn: (ref: ManifestSessionRef) => isCheckedIn(ref),
+    checkInOrder: (actor: Actor, orderNumber: string, ref: ManifestSessionRef) => checkInAll(actor, ref, orderNumber),
+    undoOrder: (actor: Actor, orderNumber: string, ref: ManifestSessionRef) => undoAll(actor, ref, orderNumber),
+    isOrderCheckedIn: (orderNumber: string, ref: ManifestSessionRef) => isCheckedIn(ref, orderNumber),
+
+    /**
+     * Stores a batch of device events in one transaction. A resent eventId answers its first
+     * answer and changes nothing; an event naming an unknown session or a participant of another
+     * session is rejected (not stored, so a corrected resend can still land).
+     */
+    async record(actor: Actor, events: EventInput[]) {
+      return ctx.write(actor, async (tx) => {
+        const answers = [];
+        for (const input of events) answers.push(await recordOne(tx, input));
+        return answers;
+      });
+    },
+  };
+
+  async function recordOne(tx: Tx, input: EventInput) {
+    const existing = await tx.db.selectFrom('checkin_events').select('answer_json').where('event_id', '=', input.eventId).executeTakeFirst();
+    if (existing) return existing.answer_json ? JSON.parse(existing.answer_json) : { eventId: input.eventId, result: 'RECORDED' };
+    const occurredAt = fromIso(input.occurredAt, 'occurredAt');
+    const reject = (message: string) => ({ eventId: input.eventId, kind: input.kind, result: 'REJECTED', message });
+    const session = await tx.db.selectFrom('sessions').select('id').where('id', '=', input.sessionId).executeTakeFirst();
+    if (!session) return reject(`Session ${input.sessionId} was not found`);
+    const row: NewEventRow = { ...blankEvent(input.eventId, input.kind, occurredAt), session_id: session.id, device: input.device ?? null, note: input.note ?? null };
+    let conflict: string | null = null;
+    if (input.kind === 'CHECK_IN' || input.kind === 'NO_SHOW') {
+      if (input.participantId === undefined) return reject(`A ${input.kind} event needs participantId`);
+      const owner = await tx.db
+        .selectFrom('participants')
+        .innerJoin('booking_items', 'booking_items.id', 'participants.item_id')
+        .innerJoin('bookings', 'bookings.order_number', 'booking_items.order_number')
+        .select(['booking_items.session_id', 'bookings.order_number', 'bookings.status', 'bookings.cancelled_at'])
+        .where('participants.id', '=', input.participantId)
+        .executeTakeFirst();
+      if (!owner) return reject(`Participant ${input.participantId} was not found`);
+      if (owner.session_id !== session.id) return reject(`Participant ${input.participantId} belongs to session ${owner.session_id}, not ${session.id}`);
+      row.participant_id = input.participantId;
+      row.order_number = owner.order_number;
+      // Facts from a device are kept even when the booking was cancelled meanwhile; the manifest flags them.
+      if (!isLive(owner.status)) conflict = `Booking ${owner.order_number} is ${owner.status.toLowerCase()}${owner.cancelled_at ? ` since ${new Date(owner.cancelled_at).toISOString()}` : ''}`;
+    }
+    if (input.kind === 'UNDO') {
+      if (!input.undoesEventId) return reject('An UNDO event needs undoesEventId');
+      row.undoes_event_id = input.undoesEventId;
+      const target = await tx.db.selectFrom('checkin_events').select(['session_id', 'participant_id', 'kind']).where('event_id', '=', input.undoesEventId).executeTakeFirst();
+      if (target && target.session_id !== session.id) return reject(`Event ${input.undoesEventId} belongs to session ${target.session_id}, not ${session.id}`);
+      if (target?.kind === 'UNDO') return reject('An UNDO cannot undo another UNDO; check in again instead');
+      row.participant_id = target?.participant_id ?? input.participantId ?? null;
+    }
+    const answer = { eventId: input.eventId, kind: input.kind, result: 'RECORDED', sessionId: session.id, participantId: row.participant_id, undoesEventId: row.undoes_event_id, occurredAt: input.occurredAt, conflict };
+    row.result = 'RECORDED';
+    row.answer_json = JSON.stringify(answer);
+    await insertEvent(tx, row);
+    return answer;
+  }
+}
+
+export type CheckinService = ReturnType<typeof createCheckin>;

@@ -1,0 +1,156 @@
+import type { CustomersTable, ParticipantsTable } from '../../../db/schema';
+import type { EventRow, SessionRows } from '../../../db/queries/manifest';
+import type { CheckinEvent, DerivedState, ParticipantState, StoredKind } from './state';
+import { stateOf } from './state';
+import { fromMinor } from '../money';
+import { toIso, toLocal } from '../time';
+
+/** Pure shaping of stored rows into the manifest's API objects (shared by the manifest, scans and exports). */
+
+export function toEvent(row: EventRow): CheckinEvent {
+  return {
+    eventId: row.event_id,
+    kind: row.kind as StoredKind,
+    participantId: row.participant_id,
+    sessionId: row.session_id,
+    undoesEventId: row.undoes_event_id,
+    parentEventId: row.parent_event_id,
+    occurredAt: row.occurred_at,
+    device: row.device,
+    apiKeyId: row.api_key_id,
+  };
+}
+
+export interface Field {
+  label: string;
+  value?: unknown;
+  fieldType?: string;
+}
+
+export function parseFields(json: string | null): Field[] {
+  if (!json) return [];
+  try {
+    const parsed = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.filter((f) => f && typeof f.label === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+const fieldValue = (fields: Field[], ...labels: string[]) => {
+  const wanted = labels.map((l) => l.toLowerCase());
+  const field = fields.find((f) => wanted.includes(f.label.trim().toLowerCase()) && f.value !== undefined && f.value !== null && String(f.value).trim() !== '');
+  return field ? String(field.value).trim() : null;
+};
+
+/** A participant's name from the fields clients send ("First Name"/"Last Name", or "Name"/"Full Name"). */
+export function participantName(fields: Field[]): string | null {
+  const full = fieldValue(fields, 'Full Name', 'Name');
+  if (full) return full;
+  const name = [fieldValue(fields, 'First Name'), fieldValue(fields, 'Last Name')].filter(Boolean).join(' ');
+  return name || null;
+}
+
+export function customerView(customer: CustomersTable | undefined) {
+  if (!customer) return { name: null, firstName: null, lastName: null, phone: null };
+  const name = [customer.first_name, customer.last_name].filter(Boolean).join(' ') || null;
+  return { name, firstName: customer.first_name, lastName: customer.last_name, phone: customer.phone ?? customer.mobile };
+}
+
+/** The item's pickup as stored by bookings (pickup_json); its name keys the per-pickup totals. */
+export function pickupView(json: string | null): { locationName: string; [key: string]: unknown } | null {
+  if (!json) return null;
+  try {
+    const parsed = JSON.parse(json);
+    if (!parsed || typeof parsed !== 'object') return null;
+    const locationName = parsed.locationName ?? parsed.name ?? parsed.pickupLocation?.locationName;
+    return typeof locationName === 'string' ? { ...parsed, locationName } : null;
+  } catch {
+    return null;
+  }
+}
+
+export function paymentView(totalMinor: number, paidMinor: number, currency: string) {
+  const dueMinor = Math.max(0, totalMinor - paidMinor);
+  return {
+    totalAmount: fromMinor(totalMinor, currency),
+    totalPaid: fromMinor(paidMinor, currency),
+    totalDue: fromMinor(dueMinor, currency),
+    totalCurrency: currency,
+    paid: dueMinor === 0,
+  };
+}
+
+export interface ViewContext {
+  timezone: string;
+  keyNames: Map<number, string>;
+}
+
+/** Who did it, as a guide reads it: the device if known, else the API key's name. */
+export const actorLabel = (event: CheckinEvent, keyNames: Map<number, string>) =>
+  event.device ?? (event.apiKeyId !== null ? (keyNames.get(event.apiKeyId) ?? `key ${event.apiKeyId}`) : 'TourDesk');
+
+export function checkinView(state: ParticipantState, view: ViewContext) {
+  const event = state.event;
+  if (!event) return { state: state.status };
+  return {
+    state: state.status,
+    at: toIso(event.occurredAt),
+    atLocal: toLocal(event.occurredAt, view.timezone),
+    by: event.apiKeyId !== null ? (view.keyNames.get(event.apiKeyId) ?? null) : null,
+    device: event.device,
+    eventId: event.eventId,
+  };
+}
+
+export function historyView(rows: EventRow[], view: ViewContext) {
+  return [...rows]
+    .sort((a, b) => a.occurred_at - b.occurred_at || a.recorded_at - b.recorded_at)
+    .map((row) => ({
+      eventId: row.event_id,
+      kind: row.kind,
+      result: row.result,
+      occurredAt: toIso(row.occurred_at),
+      occurredAtLocal: toLocal(row.occurred_at, view.timezone),
+      recordedAt: toIso(row.recorded_at),
+      device: row.device,
+      by: row.api_key_id !== null ? (view.keyNames.get(row.api_key_id) ?? null) : null,
+      undoesEventId: row.undoes_event_id,
+      override: row.override_json ? JSON.parse(row.override_json) : null,
+    }));
+}
+
+export function participantView(p: ParticipantsTable, derived: DerivedState, view: ViewContext) {
+  const fields = parseFields(p.fields_json);
+  return { id: p.id, position: p.position, name: participantName(fields), fields, barcode: p.barcode, checkin: checkinView(stateOf(derived, p.id), view) };
+}
+
+/** The booking context a guide sees next to a participant (manifest rows and scan answers). */
+export function bookingView(orderNumber: string, rows: SessionRows, itemIds: number[]) {
+  const booking = rows.bookings.get(orderNumber)!;
+  const items = rows.items.filter((i) => itemIds.includes(i.id));
+  const quantities = items.flatMap((i) => (rows.quantitiesByItem.get(i.id) ?? []).map((q) => ({ optionId: q.option_id, optionLabel: q.option_label, value: q.value })));
+  const extras = items.flatMap((i) => (rows.extrasByItem.get(i.id) ?? []).map((e) => ({ name: e.name, quantity: e.quantity })));
+  const pickup = items.map((i) => pickupView(i.pickup_json)).find(Boolean) ?? null;
+  const payment = paymentView(booking.total_amount_minor, rows.paidByOrder.get(orderNumber) ?? 0, booking.currency);
+  const notes = { internalNotes: booking.internal_notes, comments: booking.comments, resellerComments: booking.reseller_comments };
+  const attentionReasons: string[] = [];
+  if (booking.internal_notes || booking.comments || booking.reseller_comments) attentionReasons.push('NOTE');
+  if (!payment.paid) attentionReasons.push('UNPAID');
+  if (parseFields(booking.fields_json).some((f) => f.value !== undefined && f.value !== null && String(f.value).trim() !== '')) attentionReasons.push('SPECIAL_FIELD');
+  return {
+    orderNumber,
+    status: booking.status,
+    customer: customerView(booking.customer_id !== null ? rows.customers.get(booking.customer_id) : undefined),
+    quantities,
+    extras,
+    pickup,
+    payment,
+    resellerName: booking.reseller_id !== null ? (rows.resellerNames.get(booking.reseller_id) ?? null) : null,
+    resellerReference: booking.reseller_reference,
+    notes,
+    fields: parseFields(booking.fields_json),
+    attention: attentionReasons.length > 0,
+    attentionReasons,
+  };
+}

@@ -1,0 +1,78 @@
+import type { Actor, EngineContext } from '../context';
+import { containsText } from '../../../db/queries/search';
+import type { RatesService } from './rates';
+import { DomainError } from '../errors';
+import { toIso } from '../time';
+
+/** An agent company: every agent API key belongs to one; its rate sets the agent's commission. */
+export interface Reseller {
+  resellerId: number;
+  name: string;
+  alias: string;
+  rateId: number | null;
+  dateCreated: string;
+}
+
+export interface ResellerSearch {
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+
+export function createResellers(ctx: EngineContext, rates: RatesService) {
+  const toApi = (row: { id: number; name: string; alias: string; rate_id: number | null; created_at: number }): Reseller => ({
+    resellerId: row.id,
+    name: row.name,
+    alias: row.alias,
+    rateId: row.rate_id,
+    dateCreated: toIso(row.created_at),
+  });
+
+  async function rowOrThrow(resellerId: number) {
+    const row = await ctx.db.selectFrom('resellers').selectAll().where('id', '=', resellerId).executeTakeFirst();
+    if (!row) throw new DomainError('NOT_FOUND', `Reseller ${resellerId} was not found`);
+    return row;
+  }
+
+  /** Checks rate and reseller inside the write, so a rate deleted meanwhile is a 404, not a broken reference. */
+  async function setRate(rateId: number, resellerId: number, attach: boolean, actor: Actor): Promise<Reseller> {
+    await ctx.write(actor, async (tx) => {
+      await rates.rowOrThrow(tx.db, rateId);
+      const row = await tx.db.selectFrom('resellers').select(['id', 'rate_id']).where('id', '=', resellerId).executeTakeFirst();
+      if (!row) throw new DomainError('NOT_FOUND', `Reseller ${resellerId} was not found`);
+      if (!attach && row.rate_id !== rateId) throw new DomainError('NOT_FOUND', `Reseller ${resellerId} is not on rate ${rateId}`);
+      await tx.db.updateTable('resellers').set({ rate_id: attach ? rateId : null }).where('id', '=', resellerId).execute();
+      await tx.log('reseller', resellerId, attach ? 'attach_rate' : 'detach_rate', { rateId });
+    });
+    return toApi(await rowOrThrow(resellerId));
+  }
+
+  return {
+    async list(query: ResellerSearch): Promise<Reseller[]> {
+      let q = ctx.db.selectFrom('resellers').selectAll();
+      if (query.search) {
+        const text = query.search;
+        q = q.where((eb) => eb.or([containsText('name', text), containsText('alias', text)]));
+      }
+      const rows = await q.orderBy('name').orderBy('id').limit(query.limit).offset(query.offset).execute();
+      return rows.map(toApi);
+    },
+
+    async get(resellerId: number): Promise<Reseller> {
+      return toApi(await rowOrThrow(resellerId));
+    },
+
+    /** Puts the reseller on the rate (a reseller has one rate; attaching moves it from its old one). */
+    async attachRate(rateId: number, resellerId: number, actor: Actor): Promise<Reseller> {
+      return setRate(rateId, resellerId, true, actor);
+    },
+
+    /** Takes the reseller off the rate; refused (404) when the reseller is not on that rate. */
+    async detachRate(rateId: number, resellerId: number, actor: Actor): Promise<Reseller> {
+      return setRate(rateId, resellerId, false, actor);
+    },
+  };
+}
+
+export type ResellersService = ReturnType<typeof createResellers>;

@@ -1,0 +1,219 @@
+import type { Kysely } from 'kysely';
+import { containsText } from '../../../db/queries/search';
+import type { Database, VouchersTable } from '../../../db/schema';
+import type { VoucherBody } from '../../contract/vouchers';
+import type { Actor, EngineContext, Tx } from '../context';
+import type { CompaniesService } from '../platform/companies';
+import { DomainError } from '../errors';
+import { fromMinor, toMinor } from '../money';
+import { parseTimeParam, toIso } from '../time';
+import { pageReader } from '../../../db/queries/pages';
+import { isValueVoucher, voucherState, type VoucherStatus } from './voucherBalance';
+
+/** The spec's voucher, plus TourDesk's remainingValue, currency, productCode and categoryId. */
+export interface Voucher {
+  code: string;
+  status: VoucherStatus;
+  issueDate: string;
+  expiryDate: string | null;
+  value?: number;
+  valueType: string;
+  sourceOrder: string | null;
+  internalNotes?: string | null;
+  internalReference: string | null;
+  remainingValue?: number;
+  currency: string | null;
+  productCode?: string;
+  categoryId?: number;
+}
+
+export interface VoucherSearch {
+  search?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface CreateOptions {
+  /** For imports and demo data only: the API always refuses an expiry in the past. */
+  allowPastExpiry?: boolean;
+}
+
+/** What toApi reads of a voucher row (a page of 100 costs less without the columns it never shows). */
+const VOUCHER_COLUMNS = [
+  'code',
+  'value_type',
+  'value_minor',
+  'value_percent',
+  'currency',
+  'product_code',
+  'category_id',
+  'issue_at',
+  'expiry_at',
+  'source_order',
+  'internal_notes',
+  'internal_reference',
+] as const satisfies readonly (keyof VouchersTable)[];
+type VoucherRow = Pick<VouchersTable, (typeof VOUCHER_COLUMNS)[number]>;
+
+type Redeemed = { voucher_code: string; redeemed: number; uses: number };
+
+const needsProduct = (valueType: string) => valueType === 'PRODUCT' || valueType.endsWith('_LIMITPRODUCT');
+const needsCategory = (valueType: string) => valueType.endsWith('_LIMITCATALOG');
+/** Internal notes are for the supplier only (the spec says so); agents get the voucher without them. */
+const seesNotes = (actor: Actor) => actor.role !== 'agent';
+
+export function createVouchers(ctx: EngineContext, companies: CompaniesService) {
+  const readPage = pageReader(ctx.handle);
+  /** Redemptions that count: those not reversed. */
+  async function redemptions(db: Kysely<Database>, codes: string[]): Promise<Map<string, Redeemed>> {
+    if (codes.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('voucher_redemptions')
+      .select((eb) => ['voucher_code', eb.fn.sum<number>('amount_minor').as('redeemed'), eb.fn.countAll<number>().as('uses')])
+      .where('voucher_code', 'in', codes)
+      .where('reversed_at', 'is', null)
+      .groupBy('voucher_code')
+      .execute();
+    return new Map(rows.map((r) => [r.voucher_code, { ...r, redeemed: Number(r.redeemed), uses: Number(r.uses) }]));
+  }
+
+  async function toApi(db: Kysely<Database>, rows: VoucherRow[], actor: Actor): Promise<Voucher[]> {
+    const used = await redemptions(
+      db,
+      rows.map((r) => r.code),
+    );
+    const now = ctx.clock.now().getTime();
+    return rows.map((row) => {
+      const use = used.get(row.code);
+      const state = voucherState(row, use?.redeemed ?? 0, use?.uses ?? 0, now);
+      const currency = row.currency;
+      const voucher: Voucher = {
+        code: row.code,
+        status: state.status,
+        issueDate: toIso(row.issue_at),
+        expiryDate: row.expiry_at === null ? null : toIso(row.expiry_at),
+        valueType: row.value_type,
+        sourceOrder: row.source_order,
+        internalReference: row.internal_reference,
+        currency,
+      };
+      if (isValueVoucher(row.value_type) && row.value_minor !== null && currency) {
+        voucher.value = fromMinor(row.value_minor, currency);
+        voucher.remainingValue = fromMinor(state.remainingMinor ?? 0, currency);
+      } else if (row.value_percent !== null) {
+        voucher.value = row.value_percent;
+      }
+      if (seesNotes(actor)) voucher.internalNotes = row.internal_notes;
+      if (row.product_code !== null) voucher.productCode = row.product_code;
+      if (row.category_id !== null) voucher.categoryId = row.category_id;
+      return voucher;
+    });
+  }
+
+  /** 10 Crockford base-32 characters (50 random bits): readable aloud, not guessable. */
+  async function newCode(db: Kysely<Database>): Promise<string> {
+    for (;;) {
+      const code = ctx.ids.token(7).slice(0, 10);
+      const clash = await db.selectFrom('vouchers').select('code').where('code', '=', code).executeTakeFirst();
+      if (!clash) return code;
+    }
+  }
+
+  /** Checks the type's rules and returns the columns that describe the voucher's value. */
+  async function valueColumns(tx: Tx, body: VoucherBody, currency: string) {
+    const type = body.valueType;
+    const columns = { value_minor: null as number | null, value_percent: null as number | null, product_code: null as string | null, category_id: null as number | null };
+    if (isValueVoucher(type)) {
+      if (body.value === undefined || body.value <= 0) throw new DomainError('VALIDATION_ERROR', `value must be an amount above 0 for a ${type} voucher`);
+      columns.value_minor = toMinor(body.value, currency);
+      if (columns.value_minor <= 0) throw new DomainError('VALIDATION_ERROR', `value ${body.value} is less than the smallest ${currency} unit`);
+    } else if (type.startsWith('PERCENT')) {
+      if (body.value === undefined || body.value <= 0 || body.value > 100) throw new DomainError('VALIDATION_ERROR', `value must be a percentage above 0 and at most 100 for a ${type} voucher`);
+      columns.value_percent = body.value;
+    }
+    if (needsProduct(type)) {
+      if (body.productCode === undefined) throw new DomainError('VALIDATION_ERROR', `productCode is required for a ${type} voucher`);
+      const product = await tx.db.selectFrom('products').select('product_code').where('product_code', '=', body.productCode).where('deleted_at', 'is', null).executeTakeFirst();
+      if (!product) throw new DomainError('VALIDATION_ERROR', `productCode ${body.productCode} names no product`);
+      columns.product_code = product.product_code;
+    }
+    if (needsCategory(type)) {
+      if (body.categoryId === undefined) throw new DomainError('VALIDATION_ERROR', `categoryId is required for a ${type} voucher`);
+      const category = await tx.db.selectFrom('categories').select('id').where('id', '=', body.categoryId).executeTakeFirst();
+      if (!category) throw new DomainError('VALIDATION_ERROR', `categoryId ${body.categoryId} names no category`);
+      columns.category_id = category.id;
+    }
+    return columns;
+  }
+
+  async function rowOrThrow(db: Kysely<Database>, code: string): Promise<VouchersTable> {
+    // Upper-case first (TourDesk's own codes); as given too, for codes another writer stored otherwise.
+    const wanted = code.trim();
+    const rows = await db.selectFrom('vouchers').selectAll().where('code', 'in', [wanted.toUpperCase(), wanted]).execute();
+    const row = rows.find((r) => r.code === wanted.toUpperCase()) ?? rows[0];
+    if (!row) throw new DomainError('NOT_FOUND', `Voucher ${code} was not found`);
+    return row;
+  }
+
+  const service = {
+    /** Codes are case-insensitive (stored upper-case): a customer may type them either way. */
+    async get(code: string, actor: Actor): Promise<Voucher> {
+      return (await toApi(ctx.db, [await rowOrThrow(ctx.db, code)], actor))[0];
+    },
+
+    async search(query: VoucherSearch, actor: Actor): Promise<Voucher[]> {
+      let q = ctx.db.selectFrom('vouchers').select(VOUCHER_COLUMNS);
+      if (query.search) {
+        const text = query.search;
+        const columns = ['code', 'internal_reference', 'source_order', ...(seesNotes(actor) ? ['internal_notes'] : [])];
+        q = q.where((eb) => eb.or(columns.map((column) => containsText(column, text))));
+      }
+      const rows = await readPage(q.orderBy('issue_at', 'desc').orderBy('code').limit(query.limit).offset(query.offset));
+      return toApi(ctx.db, rows, actor);
+    },
+
+    async create(body: VoucherBody, actor: Actor, options: CreateOptions = {}): Promise<Voucher> {
+      const company = await companies.supplier();
+      const currency = body.currency ?? company.currency;
+      const expiryAt = body.expiryDate === undefined ? null : parseTimeParam(body.expiryDate, company.timezone, 'upper', 'expiryDate');
+      const code = await ctx.write(actor, async (tx) => {
+        if (expiryAt !== null && expiryAt < tx.now && !options.allowPastExpiry) {
+          throw new DomainError('VALIDATION_ERROR', `expiryDate ${body.expiryDate} is in the past`);
+        }
+        const columns = await valueColumns(tx, body, currency);
+        let code: string;
+        if (body.code !== undefined) {
+          code = body.code.toUpperCase();
+          const clash = await tx.db.selectFrom('vouchers').select('code').where('code', '=', code).executeTakeFirst();
+          if (clash) throw new DomainError('DUPLICATE', `A voucher with code ${code} already exists`);
+        } else {
+          code = await newCode(tx.db);
+        }
+        await tx.db
+          .insertInto('vouchers')
+          .values({
+            code,
+            value_type: body.valueType,
+            ...columns,
+            currency,
+            issue_at: tx.now,
+            expiry_at: expiryAt,
+            source_order: null,
+            internal_notes: body.internalNotes ?? null,
+            internal_reference: body.internalReference ?? null,
+            created_at: tx.now,
+            updated_at: tx.now,
+          })
+          .execute();
+        await tx.log('voucher', code, 'create', { ...body, code, currency, expiryAt });
+        return code;
+      });
+      return service.get(code, actor);
+    },
+
+    rowOrThrow,
+  };
+  return service;
+}
+
+export type VouchersService = ReturnType<typeof createVouchers>;

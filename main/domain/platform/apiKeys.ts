@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import type { EngineContext, Actor } from '../context';
+import { SYSTEM_ACTOR } from '../context';
+import { DomainError } from '../errors';
+import { fixedQuery } from '../../../db/queries/compiled';
+
+export type Role = 'supplier' | 'agent' | 'checkin';
+export const ROLES: Role[] = ['supplier', 'agent', 'checkin'];
+
+export interface ApiKeyInfo {
+  id: number;
+  name: string;
+  role: Role;
+  prefix: string;
+  resellerId: number | null;
+  resellerName: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revoked: boolean;
+}
+
+/** Keys are random and long, so a fast hash is enough; only the hash and a short prefix are stored. */
+export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+
+function slug(text: string): string {
+  return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
+}
+
+/** Every API request verifies its key: compiled once. */
+const keyByHash = fixedQuery((db, keyHash: string) => db.selectFrom('api_keys').select(['id', 'role', 'reseller_id', 'name', 'revoked_at']).where('key_hash', '=', keyHash));
+
+export function createApiKeys(ctx: EngineContext) {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+  async function insertKey(role: Role, name: string, plaintext: string, resellerId: number | null, actor: Actor): Promise<number> {
+    return ctx.write(actor, async (tx) => {
+      const id = ctx.ids.nextId();
+      await tx.db
+        .insertInto('api_keys')
+        .values({ id, name, role, key_hash: hashKey(plaintext), key_prefix: plaintext.slice(0, 7), reseller_id: resellerId, created_at: tx.now, last_used_at: null, revoked_at: null })
+        .execute();
+      await tx.log('api_key', id, 'create', { name, role, resellerId });
+      return id;
+    });
+  }
+
+  return {
+    /** Creates a key and returns its only plaintext copy. Agent keys belong to a reseller (made from the name if not given). */
+    async create(input: { role: Role; name: string; resellerId?: number | null }, actor: Actor = SYSTEM_ACTOR): Promise<{ id: number; key: string }> {
+      if (!ROLES.includes(input.role)) throw new DomainError('VALIDATION_ERROR', `role must be one of ${ROLES.join(', ')}`);
+      if (!input.name.trim()) throw new DomainError('VALIDATION_ERROR', 'A key needs a name');
+      let resellerId = input.resellerId ?? null;
+      if (input.role === 'agent' && resellerId === null) {
+        resellerId = await ctx.write(actor, async (tx) => {
+          const id = ctx.ids.nextId();
+          const alias = `${slug(input.name)}-${id}`;
+          await tx.db.insertInto('resellers').values({ id, name: input.name.trim(), alias, rate_id: null, created_at: tx.now }).execute();
+          await tx.log('reseller', id, 'create', { name: input.name, alias });
+          return id;
+        });
+      }
+      const key = `td_${ctx.ids.token(24).toLowerCase()}`;
+      const id = await insertKey(input.role, input.name.trim(), key, resellerId, actor);
+      return { id, key };
+    },
+
+    /** Registers a key chosen outside (TOURDESK_API_KEY); idempotent. */
+    async ensure(plaintext: string, role: Role, name: string): Promise<number> {
+      if (plaintext.length < 16) throw new DomainError('VALIDATION_ERROR', 'An API key must be at least 16 characters long');
+      const existing = await ctx.db.selectFrom('api_keys').select(['id', 'revoked_at']).where('key_hash', '=', hashKey(plaintext)).executeTakeFirst();
+      if (existing) return existing.id;
+      return insertKey(role, name, plaintext, null, SYSTEM_ACTOR);
+    },
+
+    async verify(plaintext: string): Promise<Actor | null> {
+      const [row] = await keyByHash(ctx.db, hashKey(plaintext));
+      if (!row || row.revoked_at !== null) return null;
+      return { keyId: row.id, role: row.role, resellerId: row.reseller_id, name: row.name };
+    },
+
+    async list(): Promise<ApiKeyInfo[]> {
+      const rows = await ctx.db
+        .selectFrom('api_keys')
+        .leftJoin('resellers', 'resellers.id', 'api_keys.reseller_id')
+        .select(['api_keys.id', 'api_keys.name', 'role', 'key_prefix', 'reseller_id', 'resellers.name as reseller_name', 'api_keys.created_at', 'last_used_at', 'revoked_at'])
+        .orderBy('api_keys.created_at')
+        .orderBy('api_keys.id')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        role: r.role,
+        prefix: r.key_prefix,
+        resellerId: r.reseller_id,
+        resellerName: r.reseller_name,
+        createdAt: iso(r.created_at)!,
+        lastUsedAt: iso(r.last_used_at),
+        revoked: r.revoked_at !== null,
+      }));
+    },
+
+    async revoke(idOrPrefix: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
+      await ctx.write(actor, async (tx) => {
+        const rows = await tx.db
+          .selectFrom('api_keys')
+          .select('id')
+          .where((eb) => eb.or([eb('key_prefix', '=', idOrPrefix), eb(eb.cast('id', 'text'), '=', idOrPrefix)]))
+          .where('revoked_at', 'is', null)
+          .execute();
+        if (rows.length === 0) throw new DomainError('NOT_FOUND', `No active key matches ${idOrPrefix}`);
+        if (rows.length > 1) throw new DomainError('CONFLICT', `${idOrPrefix} matches ${rows.length} keys; use the key id`);
+        await tx.db.updateTable('api_keys').set({ revoked_at: tx.now }).where('id', '=', rows[0].id).execute();
+        await tx.log('api_key', rows[0].id, 'revoke', {});
+      });
+    },
+
+    async count(role?: Role): Promise<number> {
+      let q = ctx.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('revoked_at', 'is', null);
+      if (role) q = q.where('role', '=', role);
+      return Number((await q.executeTakeFirstOrThrow()).n);
+    },
+  };
+}
+
+export type ApiKeysService = ReturnType<typeof createApiKeys>;

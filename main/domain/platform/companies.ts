@@ -1,0 +1,133 @@
+import type { EngineContext, Actor } from '../context';
+import { SYSTEM_ACTOR } from '../context';
+import type { CompaniesTable } from '../../../db/schema';
+import { DomainError } from '../errors';
+import { CURRENCIES } from '../money';
+import { isValidTimezone } from '../time';
+
+export interface CompanyInput {
+  alias?: string;
+  companyName: string;
+  description?: string | null;
+  currency: string;
+  timezone: string;
+  locale?: string;
+  email?: string | null;
+  phone?: string | null;
+  website?: string | null;
+  addressLine?: string | null;
+  addressLine2?: string | null;
+  city?: string | null;
+  state?: string | null;
+  postCode?: string | null;
+  countryCode?: string | null;
+  latitude?: number | null;
+  longitude?: number | null;
+  logoUrl?: string | null;
+}
+
+export interface Company extends Required<Omit<CompanyInput, 'alias' | 'locale'>> {
+  id: number;
+  alias: string;
+  locale: string;
+}
+
+export function companyAliasFrom(name: string): string {
+  return name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '').slice(0, 40) || 'company';
+}
+
+function toApi(row: CompaniesTable): Company {
+  return {
+    id: row.id,
+    alias: row.alias,
+    companyName: row.company_name,
+    description: row.description,
+    currency: row.currency,
+    timezone: row.timezone,
+    locale: row.locale,
+    email: row.email,
+    phone: row.phone,
+    website: row.website,
+    addressLine: row.address_line,
+    addressLine2: row.address_line2,
+    city: row.city,
+    state: row.state,
+    postCode: row.post_code,
+    countryCode: row.country_code,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    logoUrl: row.logo_url,
+  };
+}
+
+export function createCompanies(ctx: EngineContext) {
+  let cached: Company | null = null;
+
+  async function supplierOrNull(): Promise<Company | null> {
+    if (cached) return cached;
+    const row = await ctx.db.selectFrom('companies').selectAll().orderBy('id').limit(1).executeTakeFirst();
+    cached = row ? toApi(row) : null;
+    return cached;
+  }
+
+  return {
+    /** The supplier company this instance runs for (one per data folder). */
+    async supplier(): Promise<Company> {
+      const company = await supplierOrNull();
+      if (!company) throw new DomainError('NOT_FOUND', 'No supplier company is configured yet (run `tourdesk serve` once, or `tourdesk company set`)');
+      return company;
+    },
+
+    supplierOrNull,
+
+    async byAlias(alias: string): Promise<Company> {
+      const row = await ctx.db.selectFrom('companies').selectAll().where('alias', '=', alias).executeTakeFirst();
+      if (!row) throw new DomainError('NOT_FOUND', `Company ${alias} was not found`);
+      return toApi(row);
+    },
+
+    /** Creates or updates the supplier company. */
+    async configure(input: CompanyInput, actor: Actor = SYSTEM_ACTOR): Promise<Company> {
+      if (!input.companyName?.trim()) throw new DomainError('VALIDATION_ERROR', 'companyName is required');
+      if (!(CURRENCIES as readonly string[]).includes(input.currency)) throw new DomainError('VALIDATION_ERROR', `currency ${input.currency} is not a supported currency`);
+      if (!isValidTimezone(input.timezone)) throw new DomainError('VALIDATION_ERROR', `timezone ${input.timezone} is not an IANA timezone name`);
+      const alias = input.alias ?? companyAliasFrom(input.companyName);
+      if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(alias)) throw new DomainError('VALIDATION_ERROR', 'alias must be lower-case letters, digits and dashes');
+      const existing = await supplierOrNull();
+      const values = {
+        alias,
+        company_name: input.companyName.trim(),
+        description: input.description ?? null,
+        currency: input.currency,
+        timezone: input.timezone,
+        locale: input.locale ?? 'en_US',
+        email: input.email ?? null,
+        phone: input.phone ?? null,
+        website: input.website ?? null,
+        address_line: input.addressLine ?? null,
+        address_line2: input.addressLine2 ?? null,
+        city: input.city ?? null,
+        state: input.state ?? null,
+        post_code: input.postCode ?? null,
+        country_code: input.countryCode ?? null,
+        latitude: input.latitude ?? null,
+        longitude: input.longitude ?? null,
+        logo_url: input.logoUrl ?? null,
+      };
+      await ctx.write(actor, async (tx) => {
+        if (existing) {
+          await tx.db.updateTable('companies').set({ ...values, updated_at: tx.now }).where('id', '=', existing.id).execute();
+          await tx.log('company', existing.id, 'update', values);
+        } else {
+          const id = ctx.ids.nextId();
+          await tx.db.insertInto('companies').values({ id, ...values, created_at: tx.now, updated_at: tx.now }).execute();
+          await tx.log('company', id, 'create', values);
+        }
+      });
+      cached = null;
+      return (await supplierOrNull())!;
+    },
+  };
+}
+
+export type CompaniesService = ReturnType<typeof createCompanies>;

@@ -1,0 +1,3 @@
+/** Platform: the supplier company and the API keys. */
+export { createCompanies, type CompaniesService } from './companies';
+export { createApiKeys, type ApiKeysService } from './apiKeys';
