@@ -54,14 +54,11 @@ export async function deleteAssignment(db: Kysely<Database>, resourceId: number,
   return Number(removed.numDeletedRows);
 }
 
+/** Another session of a resource, with its product's timezone to show its start. */
+export type OverlappingSession = Pick<SessionsTable, 'id' | 'product_code' | 'start_at'> & { timezone: string | null };
+
 /** The other sessions of the resource whose time overlaps [startAt, endAt), by start. */
-export async function findOverlappingAssignments(
-  db: Kysely<Database>,
-  resourceId: number,
-  sessionId: number,
-  startAt: number,
-  endAt: number,
-): Promise<{ id: number; product_code: string; start_at: number; timezone: string | null }[]> {
+export async function findOverlappingAssignments(db: Kysely<Database>, resourceId: number, sessionId: number, startAt: number, endAt: number): Promise<OverlappingSession[]> {
   return db
     .selectFrom('session_resources')
     .innerJoin('sessions', 'sessions.id', 'session_resources.session_id')

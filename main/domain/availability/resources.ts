@@ -14,6 +14,7 @@ import {
   setAssignmentOrder,
   unassignResourceFromUpcomingSessions,
   updateResource,
+  type OverlappingSession,
 } from '../../../db/queries/resources';
 import { findLiveProductTimezone, findSessionById, findSessionIdStartingAt } from '../../../db/queries/sessions';
 import type { ResourceCreateBody, ResourceUpdateBody } from '../../contract/resources';
@@ -55,6 +56,18 @@ function toApi(row: ResourcesTable, resourceOrder?: number | null): Resource {
   if (row.seats !== null) resource.seats = row.seats;
   if (resourceOrder !== undefined && resourceOrder !== null) resource.resourceOrder = resourceOrder;
   return resource;
+}
+
+/** Overlapping assignments are allowed but warned: the warning names the first five. */
+function overlapWarning(resource: ResourcesTable, overlapping: OverlappingSession[], zone: string): string | undefined {
+  if (!overlapping.length) return undefined;
+  return (
+    `Resource ${resource.name} (${resource.id}) is also assigned to ${overlapping.length} overlapping session(s): ` +
+    overlapping
+      .slice(0, 5)
+      .map((s) => `session ${s.id} (${s.product_code} at ${toLocal(s.start_at, s.timezone ?? zone)})`)
+      .join(', ')
+  );
 }
 
 export function createResources(ctx: EngineContext, deps: { companies: CompaniesService; availability: AvailabilityService }) {
@@ -128,14 +141,7 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
         }
         await tx.log('session_resource', `${resourceId}:${sessionId}`, 'assign', { resourceId, sessionId, resourceOrder });
         const overlapping = await findOverlappingAssignments(tx.db, resourceId, sessionId, session.start_at, session.end_at);
-        const warning = overlapping.length
-          ? `Resource ${resource.name} (${resourceId}) is also assigned to ${overlapping.length} overlapping session(s): ` +
-            overlapping
-              .slice(0, 5)
-              .map((s) => `session ${s.id} (${s.product_code} at ${toLocal(s.start_at, s.timezone ?? zone)})`)
-              .join(', ')
-          : undefined;
-        return { resources: await resourcesOfSession(tx.db, sessionId), warning };
+        return { resources: await resourcesOfSession(tx.db, sessionId), warning: overlapWarning(resource, overlapping, zone) };
       });
     },
 

@@ -85,6 +85,30 @@ function instantOf(iso: string | undefined, local: string | undefined, zone: str
   return fromIsoValue ?? fromLocalValue;
 }
 
+/** An update should say one thing; when it sends several, the answer says which one counted. */
+function mixedFieldsWarnings(input: SessionUpdateBody): string[] {
+  const sent = (['seats', 'seatsAvailable', 'priceOptions'] as const).filter((f) => input[f] !== undefined);
+  if (sent.length <= 1) return [];
+  const ignored = input.seatsAvailable !== undefined && input.seats !== undefined ? '; seats was ignored because seatsAvailable wins' : '';
+  return [`Send only one of seats, seatsAvailable or priceOptions (got ${sent.join(', ')})${ignored}`];
+}
+
+/** Total seats after an update: seatsAvailable (wins) moves capacity by the difference, seats sets it; never below 0. */
+function capacityAfterUpdate(currentSeats: number, held: number, input: SessionUpdateBody): number {
+  if (input.seatsAvailable !== undefined) {
+    const seats = held + input.seatsAvailable;
+    if (seats < 0) {
+      throw new DomainError('VALIDATION_ERROR', `seatsAvailable ${input.seatsAvailable} would leave ${seats} total seats (${held} are held by bookings); total seats cannot be below 0`);
+    }
+    return seats;
+  }
+  if (input.seats !== undefined) {
+    if (input.seats < 0) throw new DomainError('VALIDATION_ERROR', `seats ${input.seats}: total seats cannot be below 0`);
+    return input.seats;
+  }
+  return currentSeats;
+}
+
 export function createAvailability(ctx: EngineContext, deps: { companies: CompaniesService; products: ProductsService }) {
   const { companies, products } = deps;
   const companyZone = async () => (await companies.supplier()).timezone;
@@ -202,22 +226,8 @@ export function createAvailability(ctx: EngineContext, deps: { companies: Compan
         const row = await sessionRow(tx, key, zone);
         const product = await products.rowOrThrow(tx.db, row.product_code);
         const held = (await seatsHeldBySession(tx.db, [row.id])).get(row.id) ?? 0;
-        const warnings: string[] = [];
-        const sent = (['seats', 'seatsAvailable', 'priceOptions'] as const).filter((f) => input[f] !== undefined);
-        if (sent.length > 1) {
-          const ignored = input.seatsAvailable !== undefined && input.seats !== undefined ? '; seats was ignored because seatsAvailable wins' : '';
-          warnings.push(`Send only one of seats, seatsAvailable or priceOptions (got ${sent.join(', ')})${ignored}`);
-        }
-        let seats = row.seats;
-        if (input.seatsAvailable !== undefined) {
-          seats = held + input.seatsAvailable;
-          if (seats < 0) {
-            throw new DomainError('VALIDATION_ERROR', `seatsAvailable ${input.seatsAvailable} would leave ${seats} total seats (${held} are held by bookings); total seats cannot be below 0`);
-          }
-        } else if (input.seats !== undefined) {
-          if (input.seats < 0) throw new DomainError('VALIDATION_ERROR', `seats ${input.seats}: total seats cannot be below 0`);
-          seats = input.seats;
-        }
+        const warnings = mixedFieldsWarnings(input);
+        const seats = capacityAfterUpdate(row.seats, held, input);
         if (seats < held) warnings.push(`Session ${row.id} is overbooked: bookings hold ${held} seats and the session now has ${seats}`);
         const changes: Record<string, unknown> = {};
         if (seats !== row.seats) changes.seats = seats;
