@@ -1,11 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { Database, PriceOptionsTable, SessionPriceOptionsTable } from '../../../db/schema';
+import type { PriceOptionsTable } from '../../../db/schema';
+import type { SessionPriceOptionRow } from '../../../db/queries/sessionPriceOptions';
 import type { SessionPriceOptionBody } from '../../contract/availability';
 import { DomainError } from '../errors';
 import { toMinor } from '../money';
 import { priceOptionToApi, type PriceOption } from '../catalogue/products';
 
-export type SessionOverride = Omit<SessionPriceOptionsTable, 'session_id'>;
+export type SessionOverride = SessionPriceOptionRow;
 
 /**
  * Matches each override to one of the product's options (by id, else by label, else the only
@@ -46,12 +46,6 @@ export function resolveOverrides(productCode: string, currency: string, productO
       seats_used: override.seatsUsed ?? null,
     };
   });
-}
-
-/** Replaces a session's overrides with the given set (an empty set restores the product's prices). */
-export async function writeOverrides(db: Kysely<Database>, sessionId: number, overrides: SessionOverride[]): Promise<void> {
-  await db.deleteFrom('session_price_options').where('session_id', '=', sessionId).execute();
-  if (overrides.length) await db.insertInto('session_price_options').values(overrides.map((o) => ({ session_id: sessionId, ...o }))).execute();
 }
 
 /** The product option with the session's override laid over it. */

@@ -1,4 +1,22 @@
 import type { ResourcesTable } from '../../../db/schema';
+import {
+  archiveResource,
+  deleteAssignment,
+  findAssignment,
+  findLiveResource,
+  findOverlappingAssignments,
+  findResourcesOfSession,
+  findSessionsOfResource,
+  insertAssignment,
+  insertResource,
+  lastResourceOrder,
+  listLiveResources,
+  setAssignmentOrder,
+  unassignResourceFromUpcomingSessions,
+  updateResource,
+  type OverlappingSession,
+} from '../../../db/queries/resources';
+import { findLiveProductTimezone, findSessionById, findSessionIdStartingAt } from '../../../db/queries/sessions';
 import type { ResourceCreateBody, ResourceUpdateBody } from '../../contract/resources';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
@@ -40,37 +58,41 @@ function toApi(row: ResourcesTable, resourceOrder?: number | null): Resource {
   return resource;
 }
 
+/** Overlapping assignments are allowed but warned: the warning names the first five. */
+function overlapWarning(resource: ResourcesTable, overlapping: OverlappingSession[], zone: string): string | undefined {
+  if (!overlapping.length) return undefined;
+  return (
+    `Resource ${resource.name} (${resource.id}) is also assigned to ${overlapping.length} overlapping session(s): ` +
+    overlapping
+      .slice(0, 5)
+      .map((s) => `session ${s.id} (${s.product_code} at ${toLocal(s.start_at, s.timezone ?? zone)})`)
+      .join(', ')
+  );
+}
+
 export function createResources(ctx: EngineContext, deps: { companies: CompaniesService; availability: AvailabilityService }) {
   const { companies, availability } = deps;
 
   async function resourceRow(db: Tx['db'], id: number): Promise<ResourcesTable> {
-    const row = await db.selectFrom('resources').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    const row = await findLiveResource(db, id);
     if (!row) throw new DomainError('NOT_FOUND', `Resource ${id} was not found`);
     return row;
   }
 
   async function sessionRow(db: Tx['db'], id: number) {
-    const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findSessionById(db, id);
     if (!row) throw new DomainError('NOT_FOUND', `Session ${id} was not found`);
     return row;
   }
 
   async function resourcesOfSession(db: Tx['db'], sessionId: number): Promise<Resource[]> {
-    const rows = await db
-      .selectFrom('session_resources')
-      .innerJoin('resources', 'resources.id', 'session_resources.resource_id')
-      .selectAll('resources')
-      .select('session_resources.resource_order')
-      .where('session_resources.session_id', '=', sessionId)
-      .orderBy('session_resources.resource_order')
-      .orderBy('resources.name')
-      .execute();
+    const rows = await findResourcesOfSession(db, sessionId);
     return rows.map((r) => toApi(r, r.resource_order));
   }
 
   const service = {
     async list(): Promise<Resource[]> {
-      const rows = await ctx.db.selectFrom('resources').selectAll().where('deleted_at', 'is', null).orderBy('name').orderBy('id').execute();
+      const rows = await listLiveResources(ctx.db);
       return rows.map((r) => toApi(r));
     },
 
@@ -78,7 +100,7 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
       return ctx.write(actor, async (tx) => {
         const id = ctx.ids.nextId();
         const row = { id, name: input.name, resource_type: input.resourceType ?? null, seats: input.seats ?? null, created_at: tx.now, deleted_at: null };
-        await tx.db.insertInto('resources').values(row).execute();
+        await insertResource(tx.db, row);
         await tx.log('resource', id, 'create', input);
         return toApi(row);
       });
@@ -88,7 +110,7 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
       return ctx.write(actor, async (tx) => {
         const row = await resourceRow(tx.db, id);
         const next = { ...row, name: input.name ?? row.name, resource_type: input.resourceType ?? row.resource_type, seats: input.seats ?? row.seats };
-        await tx.db.updateTable('resources').set({ name: next.name, resource_type: next.resource_type, seats: next.seats }).where('id', '=', id).execute();
+        await updateResource(tx.db, id, { name: next.name, resource_type: next.resource_type, seats: next.seats });
         await tx.log('resource', id, 'update', input);
         return toApi(next);
       });
@@ -98,9 +120,8 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
     async remove(id: number, actor: Actor): Promise<void> {
       await ctx.write(actor, async (tx) => {
         await resourceRow(tx.db, id);
-        const upcoming = tx.db.selectFrom('sessions').select('id').where('end_at', '>', tx.now);
-        await tx.db.deleteFrom('session_resources').where('resource_id', '=', id).where('session_id', 'in', upcoming).execute();
-        await tx.db.updateTable('resources').set({ deleted_at: tx.now }).where('id', '=', id).execute();
+        await unassignResourceFromUpcomingSessions(tx.db, id, tx.now);
+        await archiveResource(tx.db, id, tx.now);
         await tx.log('resource', id, 'delete', {});
       });
     },
@@ -111,36 +132,16 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
       return ctx.write(actor, async (tx) => {
         const resource = await resourceRow(tx.db, resourceId);
         const session = await sessionRow(tx.db, sessionId);
-        const existing = await tx.db.selectFrom('session_resources').selectAll().where('resource_id', '=', resourceId).where('session_id', '=', sessionId).executeTakeFirst();
+        const existing = await findAssignment(tx.db, resourceId, sessionId);
         if (existing) {
-          if (resourceOrder !== undefined) await tx.db.updateTable('session_resources').set({ resource_order: resourceOrder }).where('resource_id', '=', resourceId).where('session_id', '=', sessionId).execute();
+          if (resourceOrder !== undefined) await setAssignmentOrder(tx.db, resourceId, sessionId, resourceOrder);
         } else {
-          const last = await tx.db.selectFrom('session_resources').select((eb) => eb.fn.max('resource_order').as('n')).where('session_id', '=', sessionId).executeTakeFirst();
-          await tx.db
-            .insertInto('session_resources')
-            .values({ resource_id: resourceId, session_id: sessionId, resource_order: resourceOrder ?? Number(last?.n ?? 0) + 1 })
-            .execute();
+          const last = await lastResourceOrder(tx.db, sessionId);
+          await insertAssignment(tx.db, { resource_id: resourceId, session_id: sessionId, resource_order: resourceOrder ?? Number(last ?? 0) + 1 });
         }
         await tx.log('session_resource', `${resourceId}:${sessionId}`, 'assign', { resourceId, sessionId, resourceOrder });
-        const overlapping = await tx.db
-          .selectFrom('session_resources')
-          .innerJoin('sessions', 'sessions.id', 'session_resources.session_id')
-          .innerJoin('products', 'products.product_code', 'sessions.product_code')
-          .select(['sessions.id', 'sessions.product_code', 'sessions.start_at', 'products.timezone'])
-          .where('session_resources.resource_id', '=', resourceId)
-          .where('sessions.id', '!=', sessionId)
-          .where('sessions.start_at', '<', session.end_at)
-          .where('sessions.end_at', '>', session.start_at)
-          .orderBy('sessions.start_at')
-          .execute();
-        const warning = overlapping.length
-          ? `Resource ${resource.name} (${resourceId}) is also assigned to ${overlapping.length} overlapping session(s): ` +
-            overlapping
-              .slice(0, 5)
-              .map((s) => `session ${s.id} (${s.product_code} at ${toLocal(s.start_at, s.timezone ?? zone)})`)
-              .join(', ')
-          : undefined;
-        return { resources: await resourcesOfSession(tx.db, sessionId), warning };
+        const overlapping = await findOverlappingAssignments(tx.db, resourceId, sessionId, session.start_at, session.end_at);
+        return { resources: await resourcesOfSession(tx.db, sessionId), warning: overlapWarning(resource, overlapping, zone) };
       });
     },
 
@@ -148,8 +149,8 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
       return ctx.write(actor, async (tx) => {
         await resourceRow(tx.db, resourceId);
         await sessionRow(tx.db, sessionId);
-        const removed = await tx.db.deleteFrom('session_resources').where('resource_id', '=', resourceId).where('session_id', '=', sessionId).executeTakeFirst();
-        if (Number(removed.numDeletedRows) === 0) throw new DomainError('NOT_FOUND', `Resource ${resourceId} is not assigned to session ${sessionId}`);
+        const removed = await deleteAssignment(tx.db, resourceId, sessionId);
+        if (removed === 0) throw new DomainError('NOT_FOUND', `Resource ${resourceId} is not assigned to session ${sessionId}`);
         await tx.log('session_resource', `${resourceId}:${sessionId}`, 'unassign', { resourceId, sessionId });
         return resourcesOfSession(tx.db, sessionId);
       });
@@ -161,14 +162,9 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
       const zone = (await companies.supplier()).timezone;
       const lowerText = query.startTime ?? query.startTimeLocal;
       const upperText = query.endTime ?? query.endTimeLocal;
-      let q = ctx.db
-        .selectFrom('sessions')
-        .innerJoin('session_resources', 'session_resources.session_id', 'sessions.id')
-        .selectAll('sessions')
-        .where('session_resources.resource_id', '=', resourceId);
-      if (lowerText !== undefined) q = q.where('sessions.start_at', '>=', parseTimeParam(lowerText, zone, 'lower', query.startTime !== undefined ? 'startTime' : 'startTimeLocal'));
-      if (upperText !== undefined) q = q.where('sessions.start_at', '<=', parseTimeParam(upperText, zone, 'upper', query.endTime !== undefined ? 'endTime' : 'endTimeLocal'));
-      const rows = await q.orderBy('sessions.start_at').orderBy('sessions.id').limit(query.limit).offset(query.offset).execute();
+      const startFrom = lowerText === undefined ? undefined : parseTimeParam(lowerText, zone, 'lower', query.startTime !== undefined ? 'startTime' : 'startTimeLocal');
+      const startUntil = upperText === undefined ? undefined : parseTimeParam(upperText, zone, 'upper', query.endTime !== undefined ? 'endTime' : 'endTimeLocal');
+      const rows = await findSessionsOfResource(ctx.db, resourceId, { startFrom, startUntil, limit: query.limit, offset: query.offset });
       return availability.toApi(rows);
     },
 
@@ -179,11 +175,11 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
       if (!lookup.productCode || startText === undefined) {
         throw new DomainError('VALIDATION_ERROR', 'Name the session with sessionId, or productCode and startTime or startTimeLocal');
       }
-      const product = await ctx.db.selectFrom('products').select(['product_code', 'timezone']).where('product_code', '=', lookup.productCode).where('deleted_at', 'is', null).executeTakeFirst();
+      const product = await findLiveProductTimezone(ctx.db, lookup.productCode);
       if (!product) throw new DomainError('NOT_FOUND', `Product ${lookup.productCode} was not found`);
       const zone = product.timezone ?? (await companies.supplier()).timezone;
       const start = parseTimeParam(startText, zone, 'lower', lookup.startTime !== undefined ? 'startTime' : 'startTimeLocal');
-      const session = await ctx.db.selectFrom('sessions').select('id').where('product_code', '=', product.product_code).where('start_at', '=', start).executeTakeFirst();
+      const session = await findSessionIdStartingAt(ctx.db, product.product_code, start);
       if (!session) throw new DomainError('NOT_FOUND', `Product ${product.product_code} has no session starting at ${startText}`);
       return resourcesOfSession(ctx.db, session.id);
     },

@@ -1,8 +1,9 @@
 import { DateTime } from 'luxon';
-import type { ProductsTable, SessionsTable } from '../../../db/schema';
+import type { SessionsTable } from '../../../db/schema';
 import type { AvailabilitySearch } from '../../contract/availability';
 import { seatsHeldBySession } from '../../../db/queries/seats';
-import { pageReader } from '../../../db/queries/pages';
+import { findLiveSearchProducts, sessionsInRangesReader, type SearchProduct, type SessionRangeGroup } from '../../../db/queries/availabilitySearch';
+import { findPriceOptionsByPosition } from '../../../db/queries/sessionPriceOptions';
 import type { EngineContext } from '../context';
 import type { Session } from './sessions';
 import { sessionsToApi } from './sessions';
@@ -18,10 +19,6 @@ export const SYNTHETIC_DEFAULT_DAYS = 30;
 export const SYNTHETIC_MAX_DAYS = 366;
 const SCAN_CHUNK = 500;
 
-/** What a search needs of a product (not its descriptions and terms). */
-const SEARCH_COLUMNS = ['product_code', 'currency', 'timezone', 'booking_mode'] as const satisfies readonly (keyof ProductsTable)[];
-type SearchProduct = Pick<ProductsTable, (typeof SEARCH_COLUMNS)[number]>;
-
 interface Range {
   product: SearchProduct;
   zone: string;
@@ -36,8 +33,8 @@ type Entry = { start: number; code: string; row: SessionsTable; synthetic?: unde
  * `product_code IN (…) AND start_at BETWEEN …` lets SQLite walk the start_at index in order and
  * stop at the page's end, where an OR per product sorts every session in range first.
  */
-function sameBounds(ranges: Range[]): { codes: string[]; lower: number; upper: number | undefined }[] {
-  const groups = new Map<string, { codes: string[]; lower: number; upper: number | undefined }>();
+function sameBounds(ranges: Range[]): SessionRangeGroup[] {
+  const groups = new Map<string, SessionRangeGroup>();
   for (const r of ranges) {
     const key = `${r.lower}|${r.upper}`;
     const group = groups.get(key);
@@ -58,8 +55,7 @@ function startOfDay(now: number, zone: string, memo: Map<string, number>): numbe
 }
 
 export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => Promise<string>) {
-  // A search never runs inside a transaction, so its pages can be read as arrays (see pageReader).
-  const readPage = pageReader(ctx.handle);
+  const readSessionsInRanges = sessionsInRangesReader(ctx.handle);
   function rangeOf(product: SearchProduct, zone: string, query: AvailabilitySearch, now: number, startOfToday: Map<string, number>): Range {
     const lowerText = query.startTime ?? query.startTimeLocal;
     const upperText = query.endTime ?? query.endTimeLocal;
@@ -75,29 +71,13 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
   /** Stored sessions in range, in start order, that pass minAvailability; at most `wanted` of them. */
   async function storedEntries(ranges: Range[], minAvailability: number | undefined, wanted: number): Promise<Entry[]> {
     if (ranges.length === 0 || wanted <= 0) return [];
-    const base = ctx.db
-      .selectFrom('sessions')
-      .selectAll()
-      .where((eb) =>
-        eb.or(
-          sameBounds(ranges).map((group) =>
-            eb.and([
-              eb('product_code', 'in', group.codes),
-              eb('start_at', '>=', group.lower),
-              ...(group.upper !== undefined ? [eb('start_at', '<=', group.upper)] : []),
-            ]),
-          ),
-        ),
-      )
-      .orderBy('start_at')
-      .orderBy('product_code')
-      .orderBy('id');
+    const groups = sameBounds(ranges);
     const out: Entry[] = [];
     const toEntry = (row: SessionsTable): Entry => ({ start: row.start_at, code: row.product_code, row });
-    if (minAvailability === undefined) return (await readPage(base.limit(wanted))).map(toEntry);
+    if (minAvailability === undefined) return (await readSessionsInRanges(groups, { limit: wanted })).map(toEntry);
     // Availability is derived, not stored: scan in start order and filter, chunk by chunk.
     for (let offset = 0; out.length < wanted; offset += SCAN_CHUNK) {
-      const rows = await readPage(base.limit(SCAN_CHUNK).offset(offset));
+      const rows = await readSessionsInRanges(groups, { limit: SCAN_CHUNK, offset });
       const held = await seatsHeldBySession(ctx.db, rows.map((r) => r.id));
       for (const row of rows) if (row.seats - (held.get(row.id) ?? 0) >= minAvailability && out.length < wanted) out.push(toEntry(row));
       if (rows.length < SCAN_CHUNK) break;
@@ -107,12 +87,10 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
 
   async function syntheticEntries(ranges: Range[], minAvailability: number | undefined, warnings: string[]): Promise<Entry[]> {
     if (ranges.length === 0 || (minAvailability ?? 0) > SYNTHETIC_SEATS) return [];
-    const options = await ctx.db
-      .selectFrom('price_options')
-      .selectAll()
-      .where('product_code', 'in', ranges.map((r) => r.product.product_code))
-      .orderBy('position')
-      .execute();
+    const options = await findPriceOptionsByPosition(
+      ctx.db,
+      ranges.map((r) => r.product.product_code),
+    );
     const out: Entry[] = [];
     for (const { product, zone, lower, upper } of ranges) {
       const first = DateTime.fromMillis(lower, { zone }).startOf('day');
@@ -153,7 +131,7 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
   return async function search(query: AvailabilitySearch): Promise<{ sessions: Session[]; warnings: string[] }> {
     const defaultZone = await companyZone();
     const codes = [...new Set(query.productCode)];
-    const products = await ctx.db.selectFrom('products').select(SEARCH_COLUMNS).where('product_code', 'in', codes).where('deleted_at', 'is', null).execute();
+    const products = await findLiveSearchProducts(ctx.db, codes);
     const missing = codes.filter((c) => !products.some((p) => p.product_code === c));
     if (missing.length) throw new DomainError('NOT_FOUND', `Product ${missing.join(', ')} was not found`);
     const now = ctx.clock.now().getTime();

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, SessionsTable } from '../../../db/schema';
+import { findSessionStartingAt } from '../../../db/queries/sessions';
 import { DomainError } from '../errors';
 import { fromIso, fromLocal } from '../time';
 
@@ -20,7 +21,7 @@ export function refInstant(ref: SessionRef, timezone: string): number {
 /** The stored session a ref names, or a 404 saying which. */
 export async function findSession(db: Kysely<Database>, ref: SessionRef, timezone: string): Promise<SessionsTable> {
   const startAt = refInstant(ref, timezone);
-  const row = await db.selectFrom('sessions').selectAll().where('product_code', '=', ref.productCode).where('start_at', '=', startAt).executeTakeFirst();
+  const row = await findSessionStartingAt(db, ref.productCode, startAt);
   if (!row) throw new DomainError('NOT_FOUND', `Product ${ref.productCode} has no session starting at ${ref.startTimeLocal ?? ref.startTime}`);
   return row;
 }

@@ -3,12 +3,24 @@ import { DateTime } from 'luxon';
 import type { Database, ProductsTable, SessionsTable } from '../../../db/schema';
 import type { SessionCreateBody, SessionUpdateBody } from '../../contract/availability';
 import { liveBookingCount, seatsHeldBySession } from '../../../db/queries/seats';
+import {
+  deleteSession,
+  findSessionById,
+  findSessionIdStartingAt,
+  findSessionProducts,
+  findSessionsByIds,
+  findSessionsStartingBetween,
+  insertSession as insertSessionRow,
+  unlinkBookingItemsFromSession,
+  updateSession,
+} from '../../../db/queries/sessions';
+import { findOverridesOfSessions, findPriceOptionsOfProduct, findPriceOptionsOfProducts, replaceSessionOverrides } from '../../../db/queries/sessionPriceOptions';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import type { ProductsService, PriceOption } from '../catalogue/products';
 import { DomainError } from '../errors';
 import { fromIso, fromLocal, toIso, toLocal } from '../time';
-import { effectiveOption, resolveOverrides, writeOverrides, type SessionOverride } from './priceOptions';
+import { effectiveOption, resolveOverrides } from './priceOptions';
 import { createAvailabilitySearch } from './search';
 
 /** A session as the API shows it. Synthetic sessions (NO_DATE / DATE_ENQUIRY products) have no id. */
@@ -28,7 +40,6 @@ export interface Session {
 /** Identifies a stored session: its id, or productCode + startTimeLocal (the non-deprecated form). */
 export type SessionKey = { sessionId: number } | { productCode: string; startTimeLocal: string };
 
-const CHUNK = 500;
 /** The longest daylight-saving shift in use (2 hours, Antarctica/Troll): how far a repeated wall-clock time can recur. */
 const REPEATED_HOUR_MS = 2 * 3_600_000;
 
@@ -41,19 +52,8 @@ export async function sessionsToApi(db: Kysely<Database>, rows: SessionsTable[],
   if (rows.length === 0) return [];
   const codes = [...new Set(rows.map((r) => r.product_code))];
   const ids = rows.map((r) => r.id);
-  const [products, options, held] = await Promise.all([
-    db.selectFrom('products').select(['product_code', 'currency', 'timezone']).where('product_code', 'in', codes).execute(),
-    db.selectFrom('price_options').selectAll().where('product_code', 'in', codes).orderBy('product_code').orderBy('position').execute(),
-    seatsHeldBySession(db, ids),
-  ]);
-  const overrides = new Map<number, Map<number, SessionOverride>>();
-  for (let i = 0; i < ids.length; i += CHUNK) {
-    const found = await db.selectFrom('session_price_options').selectAll().where('session_id', 'in', ids.slice(i, i + CHUNK)).execute();
-    for (const { session_id, ...o } of found) {
-      if (!overrides.has(session_id)) overrides.set(session_id, new Map());
-      overrides.get(session_id)!.set(o.price_option_id, o);
-    }
-  }
+  const [products, options, held] = await Promise.all([findSessionProducts(db, codes), findPriceOptionsOfProducts(db, codes), seatsHeldBySession(db, ids)]);
+  const overrides = await findOverridesOfSessions(db, ids);
   const productOf = new Map(products.map((p) => [p.product_code, p]));
   return rows.map((row) => {
     const product = productOf.get(row.product_code);
@@ -83,6 +83,30 @@ function instantOf(iso: string | undefined, local: string | undefined, zone: str
     throw new DomainError('VALIDATION_ERROR', `${isoField} ${iso} and ${localField} ${local} name different times (in ${zone})`);
   }
   return fromIsoValue ?? fromLocalValue;
+}
+
+/** An update should say one thing; when it sends several, the answer says which one counted. */
+function mixedFieldsWarnings(input: SessionUpdateBody): string[] {
+  const sent = (['seats', 'seatsAvailable', 'priceOptions'] as const).filter((f) => input[f] !== undefined);
+  if (sent.length <= 1) return [];
+  const ignored = input.seatsAvailable !== undefined && input.seats !== undefined ? '; seats was ignored because seatsAvailable wins' : '';
+  return [`Send only one of seats, seatsAvailable or priceOptions (got ${sent.join(', ')})${ignored}`];
+}
+
+/** Total seats after an update: seatsAvailable (wins) moves capacity by the difference, seats sets it; never below 0. */
+function capacityAfterUpdate(currentSeats: number, held: number, input: SessionUpdateBody): number {
+  if (input.seatsAvailable !== undefined) {
+    const seats = held + input.seatsAvailable;
+    if (seats < 0) {
+      throw new DomainError('VALIDATION_ERROR', `seatsAvailable ${input.seatsAvailable} would leave ${seats} total seats (${held} are held by bookings); total seats cannot be below 0`);
+    }
+    return seats;
+  }
+  if (input.seats !== undefined) {
+    if (input.seats < 0) throw new DomainError('VALIDATION_ERROR', `seats ${input.seats}: total seats cannot be below 0`);
+    return input.seats;
+  }
+  return currentSeats;
 }
 
 export function createAvailability(ctx: EngineContext, deps: { companies: CompaniesService; products: ProductsService }) {
@@ -116,16 +140,13 @@ export function createAvailability(ctx: EngineContext, deps: { companies: Compan
       if (end <= start) throw new DomainError('VALIDATION_ERROR', `endTime must be after startTime (${toLocal(start, zone)} → ${toLocal(end, zone)})`);
       const seats = input.seats ?? input.seatsAvailable;
       if (seats === undefined) throw new DomainError('VALIDATION_ERROR', 'seats is required');
-      const clash = await tx.db.selectFrom('sessions').select('id').where('product_code', '=', product.product_code).where('start_at', '=', start).executeTakeFirst();
+      const clash = await findSessionIdStartingAt(tx.db, product.product_code, start);
       if (clash) throw new DomainError('DUPLICATE', `Product ${product.product_code} already has a session starting at ${toLocal(start, zone)} (session ${clash.id})`);
-      const options = await tx.db.selectFrom('price_options').selectAll().where('product_code', '=', product.product_code).execute();
+      const options = await findPriceOptionsOfProduct(tx.db, product.product_code);
       const overrides = resolveOverrides(product.product_code, product.currency, options, input.priceOptions ?? []);
       const id = ctx.ids.nextId();
-      await tx.db
-        .insertInto('sessions')
-        .values({ id, product_code: product.product_code, start_at: start, end_at: end, all_day: allDay ? 1 : 0, seats, created_at: tx.now, updated_at: tx.now })
-        .execute();
-      await writeOverrides(tx.db, id, overrides);
+      await insertSessionRow(tx.db, { id, product_code: product.product_code, start_at: start, end_at: end, all_day: allDay ? 1 : 0, seats, created_at: tx.now, updated_at: tx.now });
+      await replaceSessionOverrides(tx.db, id, overrides);
       await tx.log('session', id, 'create', { productCode: product.product_code, startAt: start, endAt: end, allDay, seats, priceOptions: overrides });
       return id;
     } catch (error) {
@@ -136,7 +157,7 @@ export function createAvailability(ctx: EngineContext, deps: { companies: Compan
 
   async function sessionRow(tx: Tx, key: SessionKey, defaultZone: string): Promise<SessionsTable> {
     if ('sessionId' in key) {
-      const row = await tx.db.selectFrom('sessions').selectAll().where('id', '=', key.sessionId).executeTakeFirst();
+      const row = await findSessionById(tx.db, key.sessionId);
       if (!row) throw new DomainError('NOT_FOUND', `Session ${key.sessionId} was not found`);
       return row;
     }
@@ -146,16 +167,16 @@ export function createAvailability(ctx: EngineContext, deps: { companies: Compan
     const first = fromLocal(local, zone, 'startTimeLocal');
     // When clocks go back a wall-clock time happens twice: either occurrence names its session (the first wins).
     const wanted = toLocal(first, zone);
-    const candidates = await tx.db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('product_code', '=', key.productCode)
-      .where('start_at', '>=', first)
-      .where('start_at', '<=', first + REPEATED_HOUR_MS)
-      .orderBy('start_at')
-      .execute();
+    const candidates = await findSessionsStartingBetween(tx.db, key.productCode, first, first + REPEATED_HOUR_MS);
     const row = candidates.find((c) => toLocal(c.start_at, zone) === wanted);
     if (!row) throw new DomainError('NOT_FOUND', `Product ${key.productCode} has no session starting at ${local}`);
+    return row;
+  }
+
+  /** A session this transaction has just written, read back as stored. */
+  async function storedSession(tx: Tx, id: number): Promise<SessionsTable> {
+    const row = await findSessionById(tx.db, id);
+    if (!row) throw new Error(`Session ${id} vanished inside its own transaction`);
     return row;
   }
 
@@ -169,7 +190,7 @@ export function createAvailability(ctx: EngineContext, deps: { companies: Compan
     },
 
     async get(sessionId: number): Promise<Session> {
-      const row = await ctx.db.selectFrom('sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+      const row = await findSessionById(ctx.db, sessionId);
       if (!row) throw new DomainError('NOT_FOUND', `Session ${sessionId} was not found`);
       return (await service.toApi([row]))[0];
     },
@@ -178,8 +199,7 @@ export function createAvailability(ctx: EngineContext, deps: { companies: Compan
       const zone = await companyZone();
       return ctx.write(actor, async (tx) => {
         const id = await insertSession(tx, input, zone, new Map());
-        const row = await tx.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-        return (await sessionsToApi(tx.db, [row], zone))[0];
+        return (await sessionsToApi(tx.db, [await storedSession(tx, id)], zone))[0];
       });
     },
 
@@ -190,7 +210,7 @@ export function createAvailability(ctx: EngineContext, deps: { companies: Compan
         const cache = new Map<string, ProductsTable>();
         const ids: number[] = [];
         for (const [index, input] of inputs.entries()) ids.push(await insertSession(tx, input, zone, cache, `sessions[${index}]: `));
-        const rows = await tx.db.selectFrom('sessions').selectAll().where('id', 'in', ids).execute();
+        const rows = await findSessionsByIds(tx.db, ids);
         const byId = new Map(rows.map((r) => [r.id, r]));
         return sessionsToApi(tx.db, ids.map((id) => byId.get(id)!), zone);
       });
@@ -206,40 +226,21 @@ export function createAvailability(ctx: EngineContext, deps: { companies: Compan
         const row = await sessionRow(tx, key, zone);
         const product = await products.rowOrThrow(tx.db, row.product_code);
         const held = (await seatsHeldBySession(tx.db, [row.id])).get(row.id) ?? 0;
-        const warnings: string[] = [];
-        const sent = (['seats', 'seatsAvailable', 'priceOptions'] as const).filter((f) => input[f] !== undefined);
-        if (sent.length > 1) {
-          const ignored = input.seatsAvailable !== undefined && input.seats !== undefined ? '; seats was ignored because seatsAvailable wins' : '';
-          warnings.push(`Send only one of seats, seatsAvailable or priceOptions (got ${sent.join(', ')})${ignored}`);
-        }
-        let seats = row.seats;
-        if (input.seatsAvailable !== undefined) {
-          seats = held + input.seatsAvailable;
-          if (seats < 0) {
-            throw new DomainError('VALIDATION_ERROR', `seatsAvailable ${input.seatsAvailable} would leave ${seats} total seats (${held} are held by bookings); total seats cannot be below 0`);
-          }
-        } else if (input.seats !== undefined) {
-          if (input.seats < 0) throw new DomainError('VALIDATION_ERROR', `seats ${input.seats}: total seats cannot be below 0`);
-          seats = input.seats;
-        }
+        const warnings = mixedFieldsWarnings(input);
+        const seats = capacityAfterUpdate(row.seats, held, input);
         if (seats < held) warnings.push(`Session ${row.id} is overbooked: bookings hold ${held} seats and the session now has ${seats}`);
         const changes: Record<string, unknown> = {};
         if (seats !== row.seats) changes.seats = seats;
         if (input.allDay !== undefined) changes.allDay = input.allDay;
         if (input.priceOptions !== undefined) {
-          const options = await tx.db.selectFrom('price_options').selectAll().where('product_code', '=', row.product_code).execute();
+          const options = await findPriceOptionsOfProduct(tx.db, row.product_code);
           const overrides = resolveOverrides(row.product_code, product.currency, options, input.priceOptions);
-          await writeOverrides(tx.db, row.id, overrides);
+          await replaceSessionOverrides(tx.db, row.id, overrides);
           changes.priceOptions = overrides;
         }
-        await tx.db
-          .updateTable('sessions')
-          .set({ seats, all_day: input.allDay === undefined ? row.all_day : input.allDay ? 1 : 0, updated_at: tx.now })
-          .where('id', '=', row.id)
-          .execute();
+        await updateSession(tx.db, row.id, { seats, all_day: input.allDay === undefined ? row.all_day : input.allDay ? 1 : 0, updated_at: tx.now });
         await tx.log('session', row.id, 'update', changes);
-        const updated = await tx.db.selectFrom('sessions').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
-        return { session: (await sessionsToApi(tx.db, [updated], zone))[0], warnings };
+        return { session: (await sessionsToApi(tx.db, [await storedSession(tx, row.id)], zone))[0], warnings };
       });
     },
 
@@ -252,8 +253,8 @@ export function createAvailability(ctx: EngineContext, deps: { companies: Compan
         if (live > 0) {
           throw new DomainError('IN_USE', `Session ${row.id} has ${live} live booking(s); move or cancel those bookings first`);
         }
-        await tx.db.updateTable('booking_items').set({ session_id: null }).where('session_id', '=', row.id).execute();
-        await tx.db.deleteFrom('sessions').where('id', '=', row.id).execute();
+        await unlinkBookingItemsFromSession(tx.db, row.id);
+        await deleteSession(tx.db, row.id);
         await tx.log('session', row.id, 'delete', { productCode: row.product_code, startAt: row.start_at });
       });
     },

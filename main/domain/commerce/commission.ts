@@ -2,18 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema';
 import { roundMinor } from '../money';
 import { parseNetRates } from './rates';
-import { fixedQuery } from '../../../db/queries/compiled';
-
-/** Every booking item an agent books looks these up: compiled once. */
-const termsOf = fixedQuery((db, resellerId: number, productCode: string) =>
-  db
-    .selectFrom('resellers')
-    .innerJoin('rate_products', 'rate_products.rate_id', 'resellers.rate_id')
-    .selectAll('rate_products')
-    .where('resellers.id', '=', resellerId)
-    .where('rate_products.product_code', '=', productCode),
-);
-const optionPrices = fixedQuery((db, productCode: string) => db.selectFrom('price_options').select(['label', 'price_minor']).where('product_code', '=', productCode));
+import { findOptionPrices, findResellerTermsForProduct } from '../../../db/queries/commission';
 
 export interface CommissionInput {
   /** The price of the booked quantities, extras excluded, in minor units of the product's currency. */
@@ -46,7 +35,7 @@ export interface Commission {
  * Takes a Kysely handle so the bookings service can call it inside its own transaction (tx.db).
  */
 export async function commissionFor(db: Kysely<Database>, resellerId: number, productCode: string, input: CommissionInput): Promise<Commission | null> {
-  const [terms] = await termsOf(db, resellerId, productCode);
+  const terms = await findResellerTermsForProduct(db, resellerId, productCode);
   if (!terms) return null;
 
   if (terms.commission_type === 'PERCENT') {
@@ -59,7 +48,7 @@ export async function commissionFor(db: Kysely<Database>, resellerId: number, pr
   const unrated = input.quantities.filter((q) => q.value > 0 && !netRates.has(q.optionLabel.toLowerCase()));
   const prices = new Map<string, number>();
   if (unrated.length) {
-    const rows = await optionPrices(db, productCode);
+    const rows = await findOptionPrices(db, productCode);
     for (const row of rows) prices.set(row.label.toLowerCase(), row.price_minor);
   }
   let netMinor = 0;

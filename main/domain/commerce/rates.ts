@@ -1,6 +1,19 @@
 import type { Kysely } from 'kysely';
-import { containsText } from '../../../db/queries/search';
 import type { Database, RateProductsTable } from '../../../db/schema';
+import {
+  deleteRate,
+  deleteRateTerms,
+  deleteRateTermsForProduct,
+  findPriceOptionLabels,
+  findRateById,
+  findTermsOfRates,
+  insertRate,
+  insertRateTerms,
+  replaceRateTerms,
+  searchRates,
+  touchRate,
+} from '../../../db/queries/rates';
+import { detachResellersFromRate, findResellerRateId } from '../../../db/queries/resellers';
 import type { ListedProductRateBody, ProductRateBody, RateBody, RateUpdateBody } from '../../contract/rates';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { ProductsService } from '../catalogue/products';
@@ -38,10 +51,9 @@ export interface StoredNetRate {
 
 export const parseNetRates = (json: string | null): StoredNetRate[] => (json ? (JSON.parse(json) as StoredNetRate[]) : []);
 
-
 export function createRates(ctx: EngineContext, products: ProductsService) {
   async function rowOrThrow(db: Kysely<Database>, rateId: number) {
-    const row = await db.selectFrom('rates').selectAll().where('id', '=', rateId).executeTakeFirst();
+    const row = await findRateById(db, rateId);
     if (!row) throw new DomainError('NOT_FOUND', `Rate ${rateId} was not found`);
     return row;
   }
@@ -50,24 +62,15 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
   async function agentRateId(actor: Actor): Promise<number | null | 'all'> {
     if (actor.role !== 'agent') return 'all';
     if (actor.resellerId === null) return null;
-    const row = await ctx.db.selectFrom('resellers').select('rate_id').where('id', '=', actor.resellerId).executeTakeFirst();
-    return row?.rate_id ?? null;
+    return (await findResellerRateId(ctx.db, actor.resellerId)) ?? null;
   }
 
   async function toApi(db: Kysely<Database>, rows: { id: number; name: string }[]): Promise<Rate[]> {
     if (rows.length === 0) return [];
-    const entries = await db
-      .selectFrom('rate_products')
-      .innerJoin('products', 'products.product_code', 'rate_products.product_code')
-      .selectAll('rate_products')
-      .select('products.currency')
-      .where(
-        'rate_id',
-        'in',
-        rows.map((r) => r.id),
-      )
-      .orderBy('rate_products.product_code')
-      .execute();
+    const entries = await findTermsOfRates(
+      db,
+      rows.map((r) => r.id),
+    );
     return rows.map((row) => ({
       rateId: row.id,
       name: row.name,
@@ -88,7 +91,7 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
         percentage_include_extras: body.percentageIncludeExtras ? 1 : 0,
       };
     }
-    const options = await tx.db.selectFrom('price_options').select('label').where('product_code', '=', productCode).orderBy('position').execute();
+    const options = await findPriceOptionLabels(tx.db, productCode);
     const seen = new Set<string>();
     const netRates: StoredNetRate[] = (body.netRates ?? []).map((entry) => {
       // Labels match the product's options case-insensitively; the product's spelling is stored.
@@ -109,8 +112,7 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
     if (duplicate !== undefined) throw new DomainError('VALIDATION_ERROR', `productRates: product ${duplicate} is listed twice`);
     const rows: RateProductsTable[] = [];
     for (const entry of list) rows.push(await productRateRow(tx, rateId, entry.productCode, entry));
-    await tx.db.deleteFrom('rate_products').where('rate_id', '=', rateId).execute();
-    if (rows.length) await tx.db.insertInto('rate_products').values(rows).execute();
+    await replaceRateTerms(tx.db, rateId, rows);
   }
 
   const service = {
@@ -124,21 +126,20 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
     async search(query: RateSearch, actor: Actor): Promise<Rate[]> {
       const visible = await agentRateId(actor);
       if (visible === null) return [];
-      let q = ctx.db.selectFrom('rates').select(['id', 'name']);
-      if (visible !== 'all') q = q.where('id', '=', visible);
-      if (query.rateName) q = q.where(containsText('name', query.rateName));
-      if (query.productCode) {
-        const code = query.productCode;
-        q = q.where('id', 'in', (eb) => eb.selectFrom('rate_products').select('rate_id').where('product_code', '=', code));
-      }
-      const rows = await q.orderBy('name').orderBy('id').limit(query.limit).offset(query.offset).execute();
+      const rows = await searchRates(ctx.db, {
+        rateId: visible === 'all' ? undefined : visible,
+        nameContains: query.rateName,
+        productCode: query.productCode,
+        limit: query.limit,
+        offset: query.offset,
+      });
       return toApi(ctx.db, rows);
     },
 
     async create(body: RateBody, actor: Actor): Promise<Rate> {
       const rateId = await ctx.write(actor, async (tx) => {
         const id = ctx.ids.nextId();
-        await tx.db.insertInto('rates').values({ id, name: body.name, created_at: tx.now, updated_at: tx.now }).execute();
+        await insertRate(tx.db, { id, name: body.name, created_at: tx.now, updated_at: tx.now });
         await writeProductRates(tx, id, body.productRates ?? []);
         await tx.log('rate', id, 'create', body);
         return id;
@@ -150,11 +151,7 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
     async update(rateId: number, body: RateUpdateBody, actor: Actor): Promise<Rate> {
       await ctx.write(actor, async (tx) => {
         await rowOrThrow(tx.db, rateId);
-        await tx.db
-          .updateTable('rates')
-          .set({ ...(body.name === undefined ? {} : { name: body.name }), updated_at: tx.now })
-          .where('id', '=', rateId)
-          .execute();
+        await touchRate(tx.db, rateId, tx.now, body.name);
         if (body.productRates) await writeProductRates(tx, rateId, body.productRates);
         await tx.log('rate', rateId, 'update', body);
       });
@@ -165,9 +162,9 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
     async remove(rateId: number, actor: Actor): Promise<void> {
       await ctx.write(actor, async (tx) => {
         await rowOrThrow(tx.db, rateId);
-        await tx.db.updateTable('resellers').set({ rate_id: null }).where('rate_id', '=', rateId).execute();
-        await tx.db.deleteFrom('rate_products').where('rate_id', '=', rateId).execute();
-        await tx.db.deleteFrom('rates').where('id', '=', rateId).execute();
+        await detachResellersFromRate(tx.db, rateId);
+        await deleteRateTerms(tx.db, rateId);
+        await deleteRate(tx.db, rateId);
         await tx.log('rate', rateId, 'delete', {});
       });
     },
@@ -177,9 +174,9 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
       await ctx.write(actor, async (tx) => {
         await rowOrThrow(tx.db, rateId);
         const row = await productRateRow(tx, rateId, productCode, body);
-        await tx.db.deleteFrom('rate_products').where('rate_id', '=', rateId).where('product_code', '=', productCode).execute();
-        await tx.db.insertInto('rate_products').values(row).execute();
-        await tx.db.updateTable('rates').set({ updated_at: tx.now }).where('id', '=', rateId).execute();
+        await deleteRateTermsForProduct(tx.db, rateId, productCode);
+        await insertRateTerms(tx.db, row);
+        await touchRate(tx.db, rateId, tx.now);
         await tx.log('rate', rateId, 'put_product', { ...body, productCode });
       });
       return service.get(rateId, actor);
@@ -189,12 +186,12 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
       await ctx.write(actor, async (tx) => {
         await rowOrThrow(tx.db, rateId);
         // Terms of a product archived since can still be removed, so no live-product check first.
-        const removed = await tx.db.deleteFrom('rate_products').where('rate_id', '=', rateId).where('product_code', '=', productCode).executeTakeFirst();
-        if (Number(removed.numDeletedRows) === 0) {
+        const removed = await deleteRateTermsForProduct(tx.db, rateId, productCode);
+        if (removed === 0) {
           await products.rowOrThrow(tx.db, productCode);
           throw new DomainError('NOT_FOUND', `Rate ${rateId} has no terms for product ${productCode}`);
         }
-        await tx.db.updateTable('rates').set({ updated_at: tx.now }).where('id', '=', rateId).execute();
+        await touchRate(tx.db, rateId, tx.now);
         await tx.log('rate', rateId, 'remove_product', { productCode });
       });
       return service.get(rateId, actor);

@@ -1,5 +1,5 @@
 import type { Actor, EngineContext } from '../context';
-import { containsText } from '../../../db/queries/search';
+import { findResellerById, searchResellers, setResellerRate } from '../../../db/queries/resellers';
 import type { RatesService } from './rates';
 import { DomainError } from '../errors';
 import { toIso } from '../time';
@@ -19,7 +19,6 @@ export interface ResellerSearch {
   offset: number;
 }
 
-
 export function createResellers(ctx: EngineContext, rates: RatesService) {
   const toApi = (row: { id: number; name: string; alias: string; rate_id: number | null; created_at: number }): Reseller => ({
     resellerId: row.id,
@@ -30,7 +29,7 @@ export function createResellers(ctx: EngineContext, rates: RatesService) {
   });
 
   async function rowOrThrow(resellerId: number) {
-    const row = await ctx.db.selectFrom('resellers').selectAll().where('id', '=', resellerId).executeTakeFirst();
+    const row = await findResellerById(ctx.db, resellerId);
     if (!row) throw new DomainError('NOT_FOUND', `Reseller ${resellerId} was not found`);
     return row;
   }
@@ -39,10 +38,10 @@ export function createResellers(ctx: EngineContext, rates: RatesService) {
   async function setRate(rateId: number, resellerId: number, attach: boolean, actor: Actor): Promise<Reseller> {
     await ctx.write(actor, async (tx) => {
       await rates.rowOrThrow(tx.db, rateId);
-      const row = await tx.db.selectFrom('resellers').select(['id', 'rate_id']).where('id', '=', resellerId).executeTakeFirst();
+      const row = await findResellerById(tx.db, resellerId);
       if (!row) throw new DomainError('NOT_FOUND', `Reseller ${resellerId} was not found`);
       if (!attach && row.rate_id !== rateId) throw new DomainError('NOT_FOUND', `Reseller ${resellerId} is not on rate ${rateId}`);
-      await tx.db.updateTable('resellers').set({ rate_id: attach ? rateId : null }).where('id', '=', resellerId).execute();
+      await setResellerRate(tx.db, resellerId, attach ? rateId : null);
       await tx.log('reseller', resellerId, attach ? 'attach_rate' : 'detach_rate', { rateId });
     });
     return toApi(await rowOrThrow(resellerId));
@@ -50,12 +49,7 @@ export function createResellers(ctx: EngineContext, rates: RatesService) {
 
   return {
     async list(query: ResellerSearch): Promise<Reseller[]> {
-      let q = ctx.db.selectFrom('resellers').selectAll();
-      if (query.search) {
-        const text = query.search;
-        q = q.where((eb) => eb.or([containsText('name', text), containsText('alias', text)]));
-      }
-      const rows = await q.orderBy('name').orderBy('id').limit(query.limit).offset(query.offset).execute();
+      const rows = await searchResellers(ctx.db, { text: query.search, limit: query.limit, offset: query.offset });
       return rows.map(toApi);
     },
 

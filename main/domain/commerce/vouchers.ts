@@ -1,13 +1,21 @@
 import type { Kysely } from 'kysely';
-import { containsText } from '../../../db/queries/search';
 import type { Database, VouchersTable } from '../../../db/schema';
+import {
+  findCategoryId,
+  findLiveProductCode,
+  findVoucherUses,
+  findVouchersByCodes,
+  insertVoucher,
+  voucherCodeExists,
+  voucherSearchReader,
+  type VoucherRow,
+} from '../../../db/queries/vouchers';
 import type { VoucherBody } from '../../contract/vouchers';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import { DomainError } from '../errors';
 import { fromMinor, toMinor } from '../money';
 import { parseTimeParam, toIso } from '../time';
-import { pageReader } from '../../../db/queries/pages';
 import { isValueVoucher, voucherState, type VoucherStatus } from './voucherBalance';
 
 /** The spec's voucher, plus TourDesk's remainingValue, currency, productCode and categoryId. */
@@ -38,47 +46,17 @@ export interface CreateOptions {
   allowPastExpiry?: boolean;
 }
 
-/** What toApi reads of a voucher row (a page of 100 costs less without the columns it never shows). */
-const VOUCHER_COLUMNS = [
-  'code',
-  'value_type',
-  'value_minor',
-  'value_percent',
-  'currency',
-  'product_code',
-  'category_id',
-  'issue_at',
-  'expiry_at',
-  'source_order',
-  'internal_notes',
-  'internal_reference',
-] as const satisfies readonly (keyof VouchersTable)[];
-type VoucherRow = Pick<VouchersTable, (typeof VOUCHER_COLUMNS)[number]>;
-
-type Redeemed = { voucher_code: string; redeemed: number; uses: number };
-
 const needsProduct = (valueType: string) => valueType === 'PRODUCT' || valueType.endsWith('_LIMITPRODUCT');
 const needsCategory = (valueType: string) => valueType.endsWith('_LIMITCATALOG');
 /** Internal notes are for the supplier only (the spec says so); agents get the voucher without them. */
 const seesNotes = (actor: Actor) => actor.role !== 'agent';
 
 export function createVouchers(ctx: EngineContext, companies: CompaniesService) {
-  const readPage = pageReader(ctx.handle);
-  /** Redemptions that count: those not reversed. */
-  async function redemptions(db: Kysely<Database>, codes: string[]): Promise<Map<string, Redeemed>> {
-    if (codes.length === 0) return new Map();
-    const rows = await db
-      .selectFrom('voucher_redemptions')
-      .select((eb) => ['voucher_code', eb.fn.sum<number>('amount_minor').as('redeemed'), eb.fn.countAll<number>().as('uses')])
-      .where('voucher_code', 'in', codes)
-      .where('reversed_at', 'is', null)
-      .groupBy('voucher_code')
-      .execute();
-    return new Map(rows.map((r) => [r.voucher_code, { ...r, redeemed: Number(r.redeemed), uses: Number(r.uses) }]));
-  }
+  const searchVouchers = voucherSearchReader(ctx.handle);
 
   async function toApi(db: Kysely<Database>, rows: VoucherRow[], actor: Actor): Promise<Voucher[]> {
-    const used = await redemptions(
+    // Redemptions that count: those not reversed.
+    const used = await findVoucherUses(
       db,
       rows.map((r) => r.code),
     );
@@ -114,8 +92,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
   async function newCode(db: Kysely<Database>): Promise<string> {
     for (;;) {
       const code = ctx.ids.token(7).slice(0, 10);
-      const clash = await db.selectFrom('vouchers').select('code').where('code', '=', code).executeTakeFirst();
-      if (!clash) return code;
+      if (!(await voucherCodeExists(db, code))) return code;
     }
   }
 
@@ -133,15 +110,15 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
     }
     if (needsProduct(type)) {
       if (body.productCode === undefined) throw new DomainError('VALIDATION_ERROR', `productCode is required for a ${type} voucher`);
-      const product = await tx.db.selectFrom('products').select('product_code').where('product_code', '=', body.productCode).where('deleted_at', 'is', null).executeTakeFirst();
-      if (!product) throw new DomainError('VALIDATION_ERROR', `productCode ${body.productCode} names no product`);
-      columns.product_code = product.product_code;
+      const productCode = await findLiveProductCode(tx.db, body.productCode);
+      if (productCode === undefined) throw new DomainError('VALIDATION_ERROR', `productCode ${body.productCode} names no product`);
+      columns.product_code = productCode;
     }
     if (needsCategory(type)) {
       if (body.categoryId === undefined) throw new DomainError('VALIDATION_ERROR', `categoryId is required for a ${type} voucher`);
-      const category = await tx.db.selectFrom('categories').select('id').where('id', '=', body.categoryId).executeTakeFirst();
-      if (!category) throw new DomainError('VALIDATION_ERROR', `categoryId ${body.categoryId} names no category`);
-      columns.category_id = category.id;
+      const categoryId = await findCategoryId(tx.db, body.categoryId);
+      if (categoryId === undefined) throw new DomainError('VALIDATION_ERROR', `categoryId ${body.categoryId} names no category`);
+      columns.category_id = categoryId;
     }
     return columns;
   }
@@ -149,7 +126,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
   async function rowOrThrow(db: Kysely<Database>, code: string): Promise<VouchersTable> {
     // Upper-case first (TourDesk's own codes); as given too, for codes another writer stored otherwise.
     const wanted = code.trim();
-    const rows = await db.selectFrom('vouchers').selectAll().where('code', 'in', [wanted.toUpperCase(), wanted]).execute();
+    const rows = await findVouchersByCodes(db, [wanted.toUpperCase(), wanted]);
     const row = rows.find((r) => r.code === wanted.toUpperCase()) ?? rows[0];
     if (!row) throw new DomainError('NOT_FOUND', `Voucher ${code} was not found`);
     return row;
@@ -162,13 +139,8 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
     },
 
     async search(query: VoucherSearch, actor: Actor): Promise<Voucher[]> {
-      let q = ctx.db.selectFrom('vouchers').select(VOUCHER_COLUMNS);
-      if (query.search) {
-        const text = query.search;
-        const columns = ['code', 'internal_reference', 'source_order', ...(seesNotes(actor) ? ['internal_notes'] : [])];
-        q = q.where((eb) => eb.or(columns.map((column) => containsText(column, text))));
-      }
-      const rows = await readPage(q.orderBy('issue_at', 'desc').orderBy('code').limit(query.limit).offset(query.offset));
+      const columns = ['code', 'internal_reference', 'source_order', ...(seesNotes(actor) ? ['internal_notes' as const] : [])] as const;
+      const rows = await searchVouchers({ text: query.search, columns, limit: query.limit, offset: query.offset });
       return toApi(ctx.db, rows, actor);
     },
 
@@ -184,27 +156,23 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
         let code: string;
         if (body.code !== undefined) {
           code = body.code.toUpperCase();
-          const clash = await tx.db.selectFrom('vouchers').select('code').where('code', '=', code).executeTakeFirst();
-          if (clash) throw new DomainError('DUPLICATE', `A voucher with code ${code} already exists`);
+          if (await voucherCodeExists(tx.db, code)) throw new DomainError('DUPLICATE', `A voucher with code ${code} already exists`);
         } else {
           code = await newCode(tx.db);
         }
-        await tx.db
-          .insertInto('vouchers')
-          .values({
-            code,
-            value_type: body.valueType,
-            ...columns,
-            currency,
-            issue_at: tx.now,
-            expiry_at: expiryAt,
-            source_order: null,
-            internal_notes: body.internalNotes ?? null,
-            internal_reference: body.internalReference ?? null,
-            created_at: tx.now,
-            updated_at: tx.now,
-          })
-          .execute();
+        await insertVoucher(tx.db, {
+          code,
+          value_type: body.valueType,
+          ...columns,
+          currency,
+          issue_at: tx.now,
+          expiry_at: expiryAt,
+          source_order: null,
+          internal_notes: body.internalNotes ?? null,
+          internal_reference: body.internalReference ?? null,
+          created_at: tx.now,
+          updated_at: tx.now,
+        });
         await tx.log('voucher', code, 'create', { ...body, code, currency, expiryAt });
         return code;
       });
