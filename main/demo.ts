@@ -3,6 +3,7 @@ import type { ProductBody } from './contract/products';
 import { DateTime } from 'luxon';
 import { SYSTEM_ACTOR } from './domain/context';
 import { DomainError } from './domain/errors';
+import { findLiveInventoryProductsNamed, findUpcomingSessionsOfProductsNamed } from '../db/queries/products';
 
 const lorem =
   'Meet your guide at the harbour kiosk fifteen minutes before departure. The tour runs in all weathers; bring a jacket, water and a camera. Children must be accompanied by an adult.';
@@ -112,13 +113,7 @@ export const DEMO_DEPARTURES: Record<string, { times: string[]; seats: number }>
 export async function loadDemoSessions(engine: Engine, days = 7): Promise<void> {
   const zone = (await engine.companies.supplier()).timezone;
   const today = DateTime.fromMillis(engine.clock.now().getTime(), { zone }).startOf('day');
-  const products = await engine.ctx.db
-    .selectFrom('products')
-    .select(['product_code', 'name'])
-    .where('name', 'in', Object.keys(DEMO_DEPARTURES))
-    .where('booking_mode', '=', 'INVENTORY')
-    .where('deleted_at', 'is', null)
-    .execute();
+  const products = await findLiveInventoryProductsNamed(engine.ctx.db, Object.keys(DEMO_DEPARTURES));
   const sessions = products.flatMap(({ product_code, name }) =>
     Array.from({ length: days }, (_, day) => today.plus({ days: day }).toFormat('yyyy-MM-dd')).flatMap((date) =>
       DEMO_DEPARTURES[name].times.map((time) => ({ productCode: product_code, startTimeLocal: `${date} ${time}`, seats: DEMO_DEPARTURES[name].seats })),
@@ -243,17 +238,8 @@ const DEMO_PEOPLE = [
  */
 export async function loadDemoBookings(engine: Engine): Promise<void> {
   const now = engine.clock.now().getTime();
-  const sessions = await engine.ctx.db
-    .selectFrom('sessions')
-    .innerJoin('products', 'products.product_code', 'sessions.product_code')
-    .select(['sessions.product_code', 'sessions.start_at'])
-    .where('products.name', 'in', DEMO_PRODUCTS.map((p) => p.name))
-    .where('products.deleted_at', 'is', null)
-    // From half an hour ahead: the next departure gets a queue to check in on a first look.
-    .where('sessions.start_at', '>', now + 30 * 60_000)
-    .orderBy('sessions.start_at')
-    .limit(60)
-    .execute();
+  // From half an hour ahead: the next departure gets a queue to check in on a first look.
+  const sessions = await findUpcomingSessionsOfProductsNamed(engine.ctx.db, DEMO_PRODUCTS.map((p) => p.name), now + 30 * 60_000, 60);
   if (sessions.length === 0) return;
   const made: string[] = [];
   for (const [i, [firstName, lastName]] of DEMO_PEOPLE.entries()) {

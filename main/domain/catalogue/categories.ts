@@ -1,6 +1,17 @@
 import type { CategoriesTable } from '../../../db/schema';
 import type { CategoryBody, CategorySearch, CategoryUpdateBody } from '../../contract/categories';
-import { containsText } from '../../../db/queries/search';
+import {
+  appendProductToCategory,
+  deleteCategoryWithLinks,
+  findCategory,
+  findLiveProductsInCategory,
+  findVoucherLimitedToCategory,
+  insertCategory,
+  isProductInCategory,
+  removeProductFromCategory,
+  searchCategories,
+  updateCategory,
+} from '../../../db/queries/categories';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { Product, ProductsService } from './products';
 import { DomainError, notFound } from '../errors';
@@ -26,7 +37,7 @@ const visibleOf = (input: CategoryUpdateBody): boolean | undefined => input.visi
 
 export function createCategories(ctx: EngineContext, products: ProductsService) {
   async function rowOrThrow(db: Tx['db'] | EngineContext['db'], categoryId: number): Promise<CategoriesTable> {
-    const row = await db.selectFrom('categories').selectAll().where('id', '=', categoryId).executeTakeFirst();
+    const row = await findCategory(db, categoryId);
     if (!row) throw notFound('Category', categoryId);
     return row;
   }
@@ -37,28 +48,22 @@ export function createCategories(ctx: EngineContext, products: ProductsService) 
     },
 
     async search(query: CategorySearch): Promise<Category[]> {
-      let q = ctx.db.selectFrom('categories').selectAll();
-      if (query.search) q = q.where(containsText('name', query.search));
-      if (query.visible !== undefined) q = q.where('visible', '=', query.visible ? 1 : 0);
-      const rows = await q.orderBy('name').orderBy('id').limit(query.limit).offset(query.offset).execute();
+      const rows = await searchCategories(ctx.db, { text: query.search, visible: query.visible, limit: query.limit, offset: query.offset });
       return rows.map(toApi);
     },
 
     async create(input: CategoryBody, actor: Actor): Promise<Category> {
       const id = await ctx.write(actor, async (tx) => {
         const id = ctx.ids.nextId();
-        await tx.db
-          .insertInto('categories')
-          .values({
-            id,
-            name: input.name,
-            description: input.description ?? null,
-            visible: visibleOf(input) === false ? 0 : 1,
-            image_json: input.image ? JSON.stringify(input.image) : null,
-            created_at: tx.now,
-            updated_at: tx.now,
-          })
-          .execute();
+        await insertCategory(tx.db, {
+          id,
+          name: input.name,
+          description: input.description ?? null,
+          visible: visibleOf(input) === false ? 0 : 1,
+          image_json: input.image ? JSON.stringify(input.image) : null,
+          created_at: tx.now,
+          updated_at: tx.now,
+        });
         await tx.log('category', id, 'create', input);
         return id;
       });
@@ -75,7 +80,7 @@ export function createCategories(ctx: EngineContext, products: ProductsService) 
         const visible = visibleOf(input);
         if (visible !== undefined) values.visible = visible ? 1 : 0;
         if (input.image !== undefined) values.image_json = JSON.stringify(input.image);
-        await tx.db.updateTable('categories').set(values).where('id', '=', categoryId).execute();
+        await updateCategory(tx.db, categoryId, values);
         await tx.log('category', categoryId, 'update', input);
       });
       return service.get(categoryId);
@@ -85,10 +90,9 @@ export function createCategories(ctx: EngineContext, products: ProductsService) 
     async remove(categoryId: number, actor: Actor): Promise<void> {
       await ctx.write(actor, async (tx) => {
         await rowOrThrow(tx.db, categoryId);
-        const voucher = await tx.db.selectFrom('vouchers').select('code').where('category_id', '=', categoryId).limit(1).executeTakeFirst();
-        if (voucher) throw new DomainError('IN_USE', `Category ${categoryId} limits voucher ${voucher.code}; change or delete the voucher first`);
-        await tx.db.deleteFrom('category_products').where('category_id', '=', categoryId).execute();
-        await tx.db.deleteFrom('categories').where('id', '=', categoryId).execute();
+        const voucher = await findVoucherLimitedToCategory(tx.db, categoryId);
+        if (voucher !== undefined) throw new DomainError('IN_USE', `Category ${categoryId} limits voucher ${voucher}; change or delete the voucher first`);
+        await deleteCategoryWithLinks(tx.db, categoryId);
         await tx.log('category', categoryId, 'delete', {});
       });
     },
@@ -96,16 +100,7 @@ export function createCategories(ctx: EngineContext, products: ProductsService) 
     /** The category's live products, in the order they were added. */
     async products(categoryId: number, paging: { limit: number; offset: number }): Promise<Product[]> {
       await rowOrThrow(ctx.db, categoryId);
-      const rows = await ctx.db
-        .selectFrom('category_products')
-        .innerJoin('products', 'products.product_code', 'category_products.product_code')
-        .selectAll('products')
-        .where('category_products.category_id', '=', categoryId)
-        .where('products.deleted_at', 'is', null)
-        .orderBy('category_products.position')
-        .limit(paging.limit)
-        .offset(paging.offset)
-        .execute();
+      const rows = await findLiveProductsInCategory(ctx.db, categoryId, paging);
       return products.toApi(ctx.db, rows);
     },
 
@@ -114,14 +109,8 @@ export function createCategories(ctx: EngineContext, products: ProductsService) 
       await ctx.write(actor, async (tx) => {
         await rowOrThrow(tx.db, categoryId);
         await products.rowOrThrow(tx.db, productCode);
-        const linked = await tx.db.selectFrom('category_products').select('position').where('category_id', '=', categoryId).where('product_code', '=', productCode).executeTakeFirst();
-        if (linked) return;
-        const last = await tx.db
-          .selectFrom('category_products')
-          .select((eb) => eb.fn.max<number | null>('position').as('position'))
-          .where('category_id', '=', categoryId)
-          .executeTakeFirst();
-        await tx.db.insertInto('category_products').values({ category_id: categoryId, product_code: productCode, position: (last?.position ?? -1) + 1 }).execute();
+        if (await isProductInCategory(tx.db, categoryId, productCode)) return;
+        await appendProductToCategory(tx.db, categoryId, productCode);
         await tx.log('category', categoryId, 'addProduct', { productCode });
       });
     },
@@ -130,8 +119,7 @@ export function createCategories(ctx: EngineContext, products: ProductsService) 
     async removeProduct(categoryId: number, productCode: string, actor: Actor): Promise<void> {
       await ctx.write(actor, async (tx) => {
         await rowOrThrow(tx.db, categoryId);
-        const result = await tx.db.deleteFrom('category_products').where('category_id', '=', categoryId).where('product_code', '=', productCode).executeTakeFirst();
-        if (Number(result.numDeletedRows) === 0) throw new DomainError('NOT_FOUND', `Product ${productCode} is not in category ${categoryId}`);
+        if (!(await removeProductFromCategory(tx.db, categoryId, productCode))) throw new DomainError('NOT_FOUND', `Product ${productCode} is not in category ${categoryId}`);
         await tx.log('category', categoryId, 'removeProduct', { productCode });
       });
     },

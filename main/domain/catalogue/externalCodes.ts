@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { countExternalCodes, findKnownExternalCodes, insertExternalCodes } from '../../../db/queries/externalCodes';
 import type { Actor, EngineContext } from '../context';
 import type { ProductsService } from './products';
 import { DomainError } from '../errors';
@@ -24,12 +24,7 @@ const CODE_RE = /^[\x21-\x7e]{4,128}$/;
  */
 export function createExternalCodes(ctx: EngineContext, products: ProductsService) {
   async function stock(productCode: string): Promise<ExternalCodeStock> {
-    const row = await ctx.db
-      .selectFrom('external_codes')
-      .select([sql<number>`count(*)`.as('total'), sql<number>`count(*) filter (where assigned_to is null)`.as('available')])
-      .where('product_code', '=', productCode)
-      .executeTakeFirstOrThrow();
-    return { productCode, total: Number(row.total), available: Number(row.available) };
+    return { productCode, ...(await countExternalCodes(ctx.db, productCode)) };
   }
 
   return {
@@ -47,18 +42,9 @@ export function createExternalCodes(ctx: EngineContext, products: ProductsServic
       const unique = [...new Set(cleaned)];
       const { imported, skipped } = await ctx.write(actor, async (tx) => {
         await products.rowOrThrow(tx.db, productCode);
-        const known = new Set<string>();
-        for (let i = 0; i < unique.length; i += 500) {
-          const rows = await tx.db.selectFrom('external_codes').select('code').where('code', 'in', unique.slice(i, i + 500)).execute();
-          for (const row of rows) known.add(row.code);
-        }
+        const known = new Set(await findKnownExternalCodes(tx.db, unique));
         const fresh = unique.filter((c) => !known.has(c));
-        for (let i = 0; i < fresh.length; i += 500) {
-          await tx.db
-            .insertInto('external_codes')
-            .values(fresh.slice(i, i + 500).map((code) => ({ code, product_code: productCode, assigned_to: null, imported_at: tx.now })))
-            .execute();
-        }
+        await insertExternalCodes(tx.db, fresh.map((code) => ({ code, product_code: productCode, assigned_to: null, imported_at: tx.now })));
         if (fresh.length) await tx.log('external_codes', productCode, 'import', { count: fresh.length });
         return { imported: fresh.length, skipped: [...known] };
       });

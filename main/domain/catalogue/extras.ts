@@ -1,6 +1,6 @@
 import type { ExtrasTable } from '../../../db/schema';
 import type { ExtraBody, ExtraSearch, ExtraUpdateBody } from '../../contract/extras';
-import { containsText } from '../../../db/queries/search';
+import { deleteExtra, findExtra, findProductsOfferingExtra, insertExtra, searchExtras, unlinkExtraFromProducts, updateExtra } from '../../../db/queries/extras';
 import type { Actor, EngineContext } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import { DomainError, notFound } from '../errors';
@@ -27,7 +27,7 @@ export function extraToApi(row: ExtrasTable): Extra {
 
 export function createExtras(ctx: EngineContext, companies: CompaniesService) {
   async function rowOrThrow(db: EngineContext['db'], extraId: number): Promise<ExtrasTable> {
-    const row = await db.selectFrom('extras').selectAll().where('id', '=', extraId).executeTakeFirst();
+    const row = await findExtra(db, extraId);
     if (!row) throw notFound('Extra', extraId);
     return row;
   }
@@ -38,9 +38,7 @@ export function createExtras(ctx: EngineContext, companies: CompaniesService) {
     },
 
     async search(query: ExtraSearch): Promise<Extra[]> {
-      let q = ctx.db.selectFrom('extras').selectAll();
-      if (query.searchString) q = q.where((eb) => eb.or([containsText('name', query.searchString!), containsText('description', query.searchString!)]));
-      const rows = await q.orderBy('name').orderBy('id').limit(query.limit).offset(query.offset).execute();
+      const rows = await searchExtras(ctx.db, { text: query.searchString, limit: query.limit, offset: query.offset });
       return rows.map(extraToApi);
     },
 
@@ -48,21 +46,18 @@ export function createExtras(ctx: EngineContext, companies: CompaniesService) {
       const { currency } = await companies.supplier();
       const id = await ctx.write(actor, async (tx) => {
         const id = ctx.ids.nextId();
-        await tx.db
-          .insertInto('extras')
-          .values({
-            id,
-            name: input.name,
-            description: input.description ?? null,
-            extra_price_type: input.extraPriceType,
-            price_minor: toMinor(input.price, currency),
-            currency,
-            unit_label: input.unitLabel ?? null,
-            image_json: input.image ? JSON.stringify(input.image) : null,
-            created_at: tx.now,
-            updated_at: tx.now,
-          })
-          .execute();
+        await insertExtra(tx.db, {
+          id,
+          name: input.name,
+          description: input.description ?? null,
+          extra_price_type: input.extraPriceType,
+          price_minor: toMinor(input.price, currency),
+          currency,
+          unit_label: input.unitLabel ?? null,
+          image_json: input.image ? JSON.stringify(input.image) : null,
+          created_at: tx.now,
+          updated_at: tx.now,
+        });
         await tx.log('extra', id, 'create', input);
         return id;
       });
@@ -80,7 +75,7 @@ export function createExtras(ctx: EngineContext, companies: CompaniesService) {
         if (input.price !== undefined) values.price_minor = toMinor(input.price, row.currency);
         if (input.unitLabel !== undefined) values.unit_label = input.unitLabel;
         if (input.image !== undefined) values.image_json = JSON.stringify(input.image);
-        await tx.db.updateTable('extras').set(values).where('id', '=', extraId).execute();
+        await updateExtra(tx.db, extraId, values);
         await tx.log('extra', extraId, 'update', input);
       });
       return service.get(extraId);
@@ -93,16 +88,11 @@ export function createExtras(ctx: EngineContext, companies: CompaniesService) {
     async remove(extraId: number, actor: Actor): Promise<void> {
       await ctx.write(actor, async (tx) => {
         await rowOrThrow(tx.db, extraId);
-        const users = await tx.db
-          .selectFrom('product_extras')
-          .innerJoin('products', 'products.product_code', 'product_extras.product_code')
-          .select(['products.product_code', 'products.deleted_at'])
-          .where('product_extras.extra_id', '=', extraId)
-          .execute();
+        const users = await findProductsOfferingExtra(tx.db, extraId);
         const live = users.filter((u) => u.deleted_at === null).map((u) => u.product_code);
         if (live.length) throw new DomainError('IN_USE', `Extra ${extraId} is offered by product(s) ${live.join(', ')}; remove it from them first`);
-        await tx.db.deleteFrom('product_extras').where('extra_id', '=', extraId).execute();
-        await tx.db.deleteFrom('extras').where('id', '=', extraId).execute();
+        await unlinkExtraFromProducts(tx.db, extraId);
+        await deleteExtra(tx.db, extraId);
         await tx.log('extra', extraId, 'delete', {});
       });
     },

@@ -1,4 +1,5 @@
 import type { PartnerConnectBody } from '../../contract/partnerConnect';
+import { deletePartnerConnect, findPartnerConnect, upsertPartnerConnect } from '../../../db/queries/partnerConnect';
 import type { Actor, EngineContext } from '../context';
 import type { ProductsService } from './products';
 import { toIso } from '../time';
@@ -11,7 +12,7 @@ export function createPartnerConnect(ctx: EngineContext, products: ProductsServi
     /** A product without settings answers the defaults (not enabled). */
     async get(productCode: string): Promise<PartnerConnect> {
       await products.rowOrThrow(ctx.db, productCode);
-      const row = await ctx.db.selectFrom('partner_connect').selectAll().where('product_code', '=', productCode).executeTakeFirst();
+      const row = await findPartnerConnect(ctx.db, productCode);
       if (!row) return { productCode, enabled: false };
       return { productCode, enabled: false, ...(JSON.parse(row.settings_json) as PartnerConnectBody), dateUpdated: toIso(row.updated_at) };
     },
@@ -20,12 +21,7 @@ export function createPartnerConnect(ctx: EngineContext, products: ProductsServi
     async put(productCode: string, input: PartnerConnectBody, actor: Actor): Promise<PartnerConnect> {
       await ctx.write(actor, async (tx) => {
         await products.rowOrThrow(tx.db, productCode);
-        const settings_json = JSON.stringify(input);
-        await tx.db
-          .insertInto('partner_connect')
-          .values({ product_code: productCode, settings_json, updated_at: tx.now })
-          .onConflict((oc) => oc.column('product_code').doUpdateSet({ settings_json, updated_at: tx.now }))
-          .execute();
+        await upsertPartnerConnect(tx.db, productCode, JSON.stringify(input), tx.now);
         await tx.log('partnerConnect', productCode, 'put', input);
       });
       return service.get(productCode);
@@ -35,8 +31,7 @@ export function createPartnerConnect(ctx: EngineContext, products: ProductsServi
     async remove(productCode: string, actor: Actor): Promise<void> {
       await ctx.write(actor, async (tx) => {
         await products.rowOrThrow(tx.db, productCode);
-        const result = await tx.db.deleteFrom('partner_connect').where('product_code', '=', productCode).executeTakeFirst();
-        if (Number(result.numDeletedRows) > 0) await tx.log('partnerConnect', productCode, 'delete', {});
+        if (await deletePartnerConnect(tx.db, productCode)) await tx.log('partnerConnect', productCode, 'delete', {});
       });
     },
   };

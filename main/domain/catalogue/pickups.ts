@@ -1,7 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { Database, PickupListsTable, PickupLocationsTable } from '../../../db/schema';
 import type { PickupListBody, PickupSearch } from '../../contract/pickups';
-import { containsText } from '../../../db/queries/search';
+import {
+  deletePickupList,
+  detachPickupListFromProducts,
+  findLocationsOfPickupLists,
+  findPickupList,
+  findPickupListOfProduct,
+  findProductsUsingPickupList,
+  insertPickupList,
+  replacePickupLocations,
+  searchPickupLists,
+  updatePickupList,
+} from '../../../db/queries/pickups';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { ProductsService } from './products';
 import { DomainError, notFound } from '../errors';
@@ -36,13 +47,7 @@ function locationToApi(row: PickupLocationsTable): PickupLocation {
 
 async function listsToApi(db: Kysely<Database>, rows: PickupListsTable[]): Promise<PickupList[]> {
   if (rows.length === 0) return [];
-  const locations = await db
-    .selectFrom('pickup_locations')
-    .selectAll()
-    .where('pickup_list_id', 'in', rows.map((r) => r.id))
-    .orderBy('pickup_list_id')
-    .orderBy('position')
-    .execute();
+  const locations = await findLocationsOfPickupLists(db, rows.map((r) => r.id));
   return rows.map((row) => {
     const list: PickupList = { id: row.id, name: row.name, pickupLocations: [] };
     if (row.additional_notes !== null) list.additionalNotes = row.additional_notes;
@@ -58,40 +63,30 @@ async function listsToApi(db: Kysely<Database>, rows: PickupListsTable[]): Promi
  * own write. Does not check that the product exists.
  */
 export async function loadProductPickupList(db: Kysely<Database>, productCode: string): Promise<PickupList | null> {
-  const row = await db
-    .selectFrom('products')
-    .innerJoin('pickup_lists', 'pickup_lists.id', 'products.pickup_id')
-    .selectAll('pickup_lists')
-    .where('products.product_code', '=', productCode)
-    .executeTakeFirst();
+  const row = await findPickupListOfProduct(db, productCode);
   return row ? (await listsToApi(db, [row]))[0] : null;
 }
 
 export function createPickups(ctx: EngineContext, products: ProductsService) {
   async function rowOrThrow(db: Kysely<Database>, listId: number): Promise<PickupListsTable> {
-    const row = await db.selectFrom('pickup_lists').selectAll().where('id', '=', listId).executeTakeFirst();
+    const row = await findPickupList(db, listId);
     if (!row) throw notFound('Pickup list', listId);
     return row;
   }
 
   async function writeLocations(tx: Tx, listId: number, locations: PickupListBody['pickupLocations']): Promise<void> {
-    await tx.db.deleteFrom('pickup_locations').where('pickup_list_id', '=', listId).execute();
-    for (const [position, l] of (locations ?? []).entries()) {
-      await tx.db
-        .insertInto('pickup_locations')
-        .values({
-          id: ctx.ids.nextId(),
-          pickup_list_id: listId,
-          position,
-          location_name: l.locationName,
-          address: l.address ?? null,
-          latitude: l.latitude ?? null,
-          longitude: l.longitude ?? null,
-          minutes_prior: l.minutesPrior ?? null,
-          additional_instructions: l.additionalInstructions ?? null,
-        })
-        .execute();
-    }
+    const rows = (locations ?? []).map((l, position) => ({
+      id: ctx.ids.nextId(),
+      pickup_list_id: listId,
+      position,
+      location_name: l.locationName,
+      address: l.address ?? null,
+      latitude: l.latitude ?? null,
+      longitude: l.longitude ?? null,
+      minutes_prior: l.minutesPrior ?? null,
+      additional_instructions: l.additionalInstructions ?? null,
+    }));
+    await replacePickupLocations(tx.db, listId, rows);
   }
 
   const service = {
@@ -100,26 +95,21 @@ export function createPickups(ctx: EngineContext, products: ProductsService) {
     },
 
     async search(query: PickupSearch): Promise<PickupList[]> {
-      let q = ctx.db.selectFrom('pickup_lists').selectAll();
-      if (query.searchString) q = q.where(containsText('name', query.searchString));
-      const rows = await q.orderBy('name').orderBy('id').limit(query.limit).offset(query.offset).execute();
+      const rows = await searchPickupLists(ctx.db, { text: query.searchString, limit: query.limit, offset: query.offset });
       return listsToApi(ctx.db, rows);
     },
 
     async create(input: PickupListBody & { name: string }, actor: Actor): Promise<PickupList> {
       const id = await ctx.write(actor, async (tx) => {
         const id = ctx.ids.nextId();
-        await tx.db
-          .insertInto('pickup_lists')
-          .values({
-            id,
-            name: input.name,
-            additional_notes: input.additionalNotes ?? null,
-            other_location_instructions: input.otherLocationInstructions ?? null,
-            created_at: tx.now,
-            updated_at: tx.now,
-          })
-          .execute();
+        await insertPickupList(tx.db, {
+          id,
+          name: input.name,
+          additional_notes: input.additionalNotes ?? null,
+          other_location_instructions: input.otherLocationInstructions ?? null,
+          created_at: tx.now,
+          updated_at: tx.now,
+        });
         await writeLocations(tx, id, input.pickupLocations);
         await tx.log('pickupList', id, 'create', input);
         return id;
@@ -131,16 +121,12 @@ export function createPickups(ctx: EngineContext, products: ProductsService) {
     async replace(listId: number, input: PickupListBody, actor: Actor): Promise<PickupList> {
       await ctx.write(actor, async (tx) => {
         const row = await rowOrThrow(tx.db, listId);
-        await tx.db
-          .updateTable('pickup_lists')
-          .set({
-            name: input.name ?? row.name,
-            additional_notes: input.additionalNotes ?? null,
-            other_location_instructions: input.otherLocationInstructions ?? null,
-            updated_at: tx.now,
-          })
-          .where('id', '=', listId)
-          .execute();
+        await updatePickupList(tx.db, listId, {
+          name: input.name ?? row.name,
+          additional_notes: input.additionalNotes ?? null,
+          other_location_instructions: input.otherLocationInstructions ?? null,
+          updated_at: tx.now,
+        });
         await writeLocations(tx, listId, input.pickupLocations);
         await tx.log('pickupList', listId, 'replace', input);
       });
@@ -151,11 +137,11 @@ export function createPickups(ctx: EngineContext, products: ProductsService) {
     async remove(listId: number, actor: Actor): Promise<void> {
       await ctx.write(actor, async (tx) => {
         await rowOrThrow(tx.db, listId);
-        const users = await tx.db.selectFrom('products').select(['product_code', 'deleted_at']).where('pickup_id', '=', listId).execute();
+        const users = await findProductsUsingPickupList(tx.db, listId);
         const live = users.filter((u) => u.deleted_at === null).map((u) => u.product_code);
         if (live.length) throw new DomainError('IN_USE', `Pickup list ${listId} is used by product(s) ${live.join(', ')}; detach it from them first`);
-        if (users.length) await tx.db.updateTable('products').set({ pickup_id: null }).where('pickup_id', '=', listId).execute();
-        await tx.db.deleteFrom('pickup_lists').where('id', '=', listId).execute();
+        if (users.length) await detachPickupListFromProducts(tx.db, listId);
+        await deletePickupList(tx.db, listId);
         await tx.log('pickupList', listId, 'delete', {});
       });
     },

@@ -2,6 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { ProductImagesTable } from '../../../db/schema';
+import { deleteProductImage, findProductImageStem, insertProductImage, nextImagePosition } from '../../../db/queries/productImages';
 import type { Actor, EngineContext } from '../context';
 import type { ProductsService } from './products';
 import { DomainError } from '../errors';
@@ -95,15 +96,11 @@ export function createProductImages(ctx: EngineContext, products: ProductsServic
         for (const v of rendered.variants) await writeFile(join(dir, `${v.size}.${VARIANT_EXT[rendered.format.variant]}`), v.data);
         const row = await ctx.write(actor, async (tx) => {
           await products.rowOrThrow(tx.db, productCode);
-          const last = await tx.db
-            .selectFrom('product_images')
-            .select((eb) => eb.fn.max<number | null>('position').as('position'))
-            .where('product_code', '=', productCode)
-            .executeTakeFirst();
+          const position = await nextImagePosition(tx.db, productCode);
           const values: ProductImagesTable = {
             id: ctx.ids.nextId(),
             product_code: productCode,
-            position: (last?.position ?? -1) + 1,
+            position,
             file_stem: stem,
             original_name: upload.filename?.slice(0, 255) ?? null,
             mime_type: rendered.format.mime,
@@ -111,7 +108,7 @@ export function createProductImages(ctx: EngineContext, products: ProductsServic
             height: rendered.height,
             created_at: tx.now,
           };
-          await tx.db.insertInto('product_images').values(values).execute();
+          await insertProductImage(tx.db, values);
           await tx.log('productImage', values.id, 'create', { productCode, fileStem: stem, mimeType: values.mime_type, width: values.width, height: values.height });
           return values;
         });
@@ -127,11 +124,11 @@ export function createProductImages(ctx: EngineContext, products: ProductsServic
       const root = mediaDir();
       const stem = await ctx.write(actor, async (tx) => {
         await products.rowOrThrow(tx.db, productCode);
-        const row = await tx.db.selectFrom('product_images').select('file_stem').where('id', '=', mediaId).where('product_code', '=', productCode).executeTakeFirst();
-        if (!row) throw new DomainError('NOT_FOUND', `Product ${productCode} has no image ${mediaId}`);
-        await tx.db.deleteFrom('product_images').where('id', '=', mediaId).execute();
+        const stem = await findProductImageStem(tx.db, productCode, mediaId);
+        if (stem === undefined) throw new DomainError('NOT_FOUND', `Product ${productCode} has no image ${mediaId}`);
+        await deleteProductImage(tx.db, mediaId);
         await tx.log('productImage', mediaId, 'delete', { productCode });
-        return row.file_stem;
+        return stem;
       });
       await rm(join(root, stem), { recursive: true, force: true });
     },

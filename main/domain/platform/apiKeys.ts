@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import type { EngineContext, Actor } from '../context';
 import { SYSTEM_ACTOR } from '../context';
 import { DomainError } from '../errors';
-import { fixedQuery } from '../../../db/queries/compiled';
+import {
+  countActiveApiKeys,
+  findActiveKeyIdsMatching,
+  findApiKeyByHash,
+  insertApiKey,
+  insertReseller,
+  listApiKeysWithResellers,
+  revokeApiKey,
+} from '../../../db/queries/apiKeys';
 
 export type Role = 'supplier' | 'agent' | 'checkin';
 export const ROLES: Role[] = ['supplier', 'agent', 'checkin'];
@@ -26,19 +34,13 @@ function slug(text: string): string {
   return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
 }
 
-/** Every API request verifies its key: compiled once. */
-const keyByHash = fixedQuery((db, keyHash: string) => db.selectFrom('api_keys').select(['id', 'role', 'reseller_id', 'name', 'revoked_at']).where('key_hash', '=', keyHash));
-
 export function createApiKeys(ctx: EngineContext) {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
   async function insertKey(role: Role, name: string, plaintext: string, resellerId: number | null, actor: Actor): Promise<number> {
     return ctx.write(actor, async (tx) => {
       const id = ctx.ids.nextId();
-      await tx.db
-        .insertInto('api_keys')
-        .values({ id, name, role, key_hash: hashKey(plaintext), key_prefix: plaintext.slice(0, 7), reseller_id: resellerId, created_at: tx.now, last_used_at: null, revoked_at: null })
-        .execute();
+      await insertApiKey(tx.db, { id, name, role, key_hash: hashKey(plaintext), key_prefix: plaintext.slice(0, 7), reseller_id: resellerId, created_at: tx.now, last_used_at: null, revoked_at: null });
       await tx.log('api_key', id, 'create', { name, role, resellerId });
       return id;
     });
@@ -54,7 +56,7 @@ export function createApiKeys(ctx: EngineContext) {
         resellerId = await ctx.write(actor, async (tx) => {
           const id = ctx.ids.nextId();
           const alias = `${slug(input.name)}-${id}`;
-          await tx.db.insertInto('resellers').values({ id, name: input.name.trim(), alias, rate_id: null, created_at: tx.now }).execute();
+          await insertReseller(tx.db, { id, name: input.name.trim(), alias, rate_id: null, created_at: tx.now });
           await tx.log('reseller', id, 'create', { name: input.name, alias });
           return id;
         });
@@ -67,25 +69,19 @@ export function createApiKeys(ctx: EngineContext) {
     /** Registers a key chosen outside (TOURDESK_API_KEY); idempotent. */
     async ensure(plaintext: string, role: Role, name: string): Promise<number> {
       if (plaintext.length < 16) throw new DomainError('VALIDATION_ERROR', 'An API key must be at least 16 characters long');
-      const existing = await ctx.db.selectFrom('api_keys').select(['id', 'revoked_at']).where('key_hash', '=', hashKey(plaintext)).executeTakeFirst();
+      const existing = await findApiKeyByHash(ctx.db, hashKey(plaintext));
       if (existing) return existing.id;
       return insertKey(role, name, plaintext, null, SYSTEM_ACTOR);
     },
 
     async verify(plaintext: string): Promise<Actor | null> {
-      const [row] = await keyByHash(ctx.db, hashKey(plaintext));
+      const row = await findApiKeyByHash(ctx.db, hashKey(plaintext));
       if (!row || row.revoked_at !== null) return null;
       return { keyId: row.id, role: row.role, resellerId: row.reseller_id, name: row.name };
     },
 
     async list(): Promise<ApiKeyInfo[]> {
-      const rows = await ctx.db
-        .selectFrom('api_keys')
-        .leftJoin('resellers', 'resellers.id', 'api_keys.reseller_id')
-        .select(['api_keys.id', 'api_keys.name', 'role', 'key_prefix', 'reseller_id', 'resellers.name as reseller_name', 'api_keys.created_at', 'last_used_at', 'revoked_at'])
-        .orderBy('api_keys.created_at')
-        .orderBy('api_keys.id')
-        .execute();
+      const rows = await listApiKeysWithResellers(ctx.db);
       return rows.map((r) => ({
         id: r.id,
         name: r.name,
@@ -101,23 +97,16 @@ export function createApiKeys(ctx: EngineContext) {
 
     async revoke(idOrPrefix: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
       await ctx.write(actor, async (tx) => {
-        const rows = await tx.db
-          .selectFrom('api_keys')
-          .select('id')
-          .where((eb) => eb.or([eb('key_prefix', '=', idOrPrefix), eb(eb.cast('id', 'text'), '=', idOrPrefix)]))
-          .where('revoked_at', 'is', null)
-          .execute();
-        if (rows.length === 0) throw new DomainError('NOT_FOUND', `No active key matches ${idOrPrefix}`);
-        if (rows.length > 1) throw new DomainError('CONFLICT', `${idOrPrefix} matches ${rows.length} keys; use the key id`);
-        await tx.db.updateTable('api_keys').set({ revoked_at: tx.now }).where('id', '=', rows[0].id).execute();
-        await tx.log('api_key', rows[0].id, 'revoke', {});
+        const ids = await findActiveKeyIdsMatching(tx.db, idOrPrefix);
+        if (ids.length === 0) throw new DomainError('NOT_FOUND', `No active key matches ${idOrPrefix}`);
+        if (ids.length > 1) throw new DomainError('CONFLICT', `${idOrPrefix} matches ${ids.length} keys; use the key id`);
+        await revokeApiKey(tx.db, ids[0], tx.now);
+        await tx.log('api_key', ids[0], 'revoke', {});
       });
     },
 
     async count(role?: Role): Promise<number> {
-      let q = ctx.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('revoked_at', 'is', null);
-      if (role) q = q.where('role', '=', role);
-      return Number((await q.executeTakeFirstOrThrow()).n);
+      return countActiveApiKeys(ctx.db, role);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { EngineContext, Actor } from '../context';
 import { SYSTEM_ACTOR } from '../context';
 import type { CompaniesTable } from '../../../db/schema';
+import { findCompanyByAlias, findFirstCompany, insertCompany, updateCompany } from '../../../db/queries/companies';
 import { DomainError } from '../errors';
 import { CURRENCIES } from '../money';
 import { isValidTimezone } from '../time';
@@ -65,7 +66,7 @@ export function createCompanies(ctx: EngineContext) {
 
   async function supplierOrNull(): Promise<Company | null> {
     if (cached) return cached;
-    const row = await ctx.db.selectFrom('companies').selectAll().orderBy('id').limit(1).executeTakeFirst();
+    const row = await findFirstCompany(ctx.db);
     cached = row ? toApi(row) : null;
     return cached;
   }
@@ -81,7 +82,7 @@ export function createCompanies(ctx: EngineContext) {
     supplierOrNull,
 
     async byAlias(alias: string): Promise<Company> {
-      const row = await ctx.db.selectFrom('companies').selectAll().where('alias', '=', alias).executeTakeFirst();
+      const row = await findCompanyByAlias(ctx.db, alias);
       if (!row) throw new DomainError('NOT_FOUND', `Company ${alias} was not found`);
       return toApi(row);
     },
@@ -116,11 +117,11 @@ export function createCompanies(ctx: EngineContext) {
       };
       await ctx.write(actor, async (tx) => {
         if (existing) {
-          await tx.db.updateTable('companies').set({ ...values, updated_at: tx.now }).where('id', '=', existing.id).execute();
+          await updateCompany(tx.db, existing.id, { ...values, updated_at: tx.now });
           await tx.log('company', existing.id, 'update', values);
         } else {
           const id = ctx.ids.nextId();
-          await tx.db.insertInto('companies').values({ id, ...values, created_at: tx.now, updated_at: tx.now }).execute();
+          await insertCompany(tx.db, { id, ...values, created_at: tx.now, updated_at: tx.now });
           await tx.log('company', id, 'create', values);
         }
       });
