@@ -1,8 +1,5 @@
 import { app, BrowserWindow, ipcMain, Menu, safeStorage, screen, session, shell } from 'electron';
 import { join } from 'node:path';
-import { bootEngine } from './boot';
-import { createServer, LOOPBACK_NAMES } from './api/server';
-import { DEFAULT_CSP, hardenedWebPreferences, isAppUrl } from './electron/security';
 import { claimSingleInstance } from './electron/singleInstance';
 import { DESKTOP_KEY_FILE, obtainDesktopKey, safeStorageSecrets } from './electron/desktopKey';
 import { MIN_SIZE, WINDOW_STATE_FILE, loadWindowState, placeWindow, rememberWindowState } from './electron/windowState';
@@ -10,6 +7,9 @@ import { applicationMenuTemplate } from './electron/menu';
 import { registerBridge } from './electron/bridge';
 import { printContents } from './electron/printing';
 import type { ApiConfig } from './electron/channels';
+import { bootEngine } from './boot';
+import { createServer, LOOPBACK_NAMES } from './api/server';
+import { DEFAULT_CSP, hardenedWebPreferences, isAppUrl } from './electron/security';
 
 /**
  * The desktop app: the same engine and /v1 API as `tourdesk serve`, on a random loopback port,
