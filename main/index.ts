@@ -1,36 +1,78 @@
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, safeStorage, screen, session, shell } from 'electron';
 import { join } from 'node:path';
+import { claimSingleInstance } from './electron/singleInstance';
+import { DESKTOP_KEY_FILE, obtainDesktopKey, safeStorageSecrets } from './electron/desktopKey';
+import { MIN_SIZE, WINDOW_STATE_FILE, loadWindowState, placeWindow, rememberWindowState } from './electron/windowState';
+import { applicationMenuTemplate } from './electron/menu';
+import { registerBridge } from './electron/bridge';
+import { printContents } from './electron/printing';
+import type { ApiConfig } from './electron/channels';
 import { bootEngine } from './boot';
 import { createServer, LOOPBACK_NAMES } from './api/server';
 import { DEFAULT_CSP, hardenedWebPreferences, isAppUrl } from './electron/security';
 
 /**
  * The desktop app: the same engine and /v1 API as `tourdesk serve`, on a random loopback port,
- * with the React renderer as its first client. The renderer gets the API base URL and a key
- * through the preload bridge and nothing else.
+ * with the React renderer as its first client. The renderer gets the API base URL and the desktop
+ * key through the preload bridge, and a print function; nothing else. The shell's logic lives in
+ * main/electron/ (tested under plain Node); this file only wires it to Electron.
  */
-let apiConfig: { baseUrl: string; apiKey: string } | null = null;
+let apiConfig: ApiConfig | null = null;
+let mainWindow: BrowserWindow | null = null;
+const isDevelopment = Boolean(process.env.ELECTRON_RENDERER_URL);
 
 async function start(): Promise<void> {
   const dataDir = process.env.TOURDESK_DATA_DIR ?? app.getPath('userData');
   const { engine } = await bootEngine({ dataDir, demo: process.argv.includes('--demo') });
-  const { key } = await engine.apiKeys.create({ role: 'supplier', name: `Desktop session ${new Date().toISOString()}` });
+  const { key } = await obtainDesktopKey({
+    file: join(dataDir, DESKTOP_KEY_FILE),
+    secrets: safeStorageSecrets(safeStorage, process.platform),
+    keys: engine.apiKeys,
+    say: (line) => console.warn(line),
+  });
   const server = await createServer({ engine, allowedHosts: LOOPBACK_NAMES });
   await server.listen({ host: '127.0.0.1', port: 0 });
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   apiConfig = { baseUrl: `http://127.0.0.1:${port}`, apiKey: key };
 
-  ipcMain.handle('tourdesk:config', () => apiConfig);
+  registerBridge(ipcMain, { getConfig: () => apiConfig, isAppUrl: (url) => isAppUrl(url, process.env.ELECTRON_RENDERER_URL) });
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [DEFAULT_CSP(port)] } });
   });
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      applicationMenuTemplate({
+        appName: app.name,
+        platform: process.platform,
+        isDevelopment,
+        actions: {
+          printManifest: () => {
+            const target = BrowserWindow.getFocusedWindow() ?? mainWindow;
+            if (target) void printContents(target.webContents);
+          },
+          openDocs: () => void shell.openExternal(`${apiConfig!.baseUrl}/docs`),
+          showAbout: () => app.showAboutPanel(),
+        },
+      }),
+    ),
+  );
 
+  const stateFile = join(dataDir, WINDOW_STATE_FILE);
+  const placed = placeWindow(loadWindowState(stateFile), screen.getAllDisplays(), screen.getPrimaryDisplay());
   const win = new BrowserWindow({
-    width: 1280,
-    height: 820,
+    ...placed.bounds,
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
+    show: false,
     title: 'TourDesk',
     webPreferences: hardenedWebPreferences(join(__dirname, '../preload/index.cjs')),
+  });
+  mainWindow = win;
+  rememberWindowState(win, stateFile);
+  win.once('ready-to-show', () => {
+    if (placed.maximized) win.maximize();
+    win.show();
   });
   // No navigation away from the app and no new windows; external links open in the browser.
   win.webContents.on('will-navigate', (event, url) => {
@@ -50,8 +92,12 @@ async function start(): Promise<void> {
   });
 }
 
-app.whenReady().then(start, (error) => {
-  console.error(error);
-  app.exit(1);
-});
-app.on('window-all-closed', () => app.quit());
+// A second launch only brings the first window forward; it must not open the database a second time.
+if (claimSingleInstance(app, () => mainWindow)) {
+  app.setAboutPanelOptions({ applicationName: 'TourDesk', applicationVersion: app.getVersion(), copyright: 'Offline-first check-in and manifests' });
+  app.whenReady().then(start, (error) => {
+    console.error(error);
+    app.exit(1);
+  });
+  app.on('window-all-closed', () => app.quit());
+}

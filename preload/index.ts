@@ -1,8 +1,13 @@
 import { contextBridge, ipcRenderer } from 'electron';
+import { CHANNELS, type ApiConfig, type PrintResult } from '../main/electron/channels';
 
-/** The smallest bridge: one function that returns the local API's base URL and a key. */
+/**
+ * The smallest bridge: the local API's base URL and key, and the native print dialog for the page
+ * on screen (the manifest). Functions only; each is one IPC call the main process checks.
+ */
 const bridge = {
-  getApiConfig: (): Promise<{ baseUrl: string; apiKey: string } | null> => ipcRenderer.invoke('tourdesk:config'),
+  getApiConfig: (): Promise<ApiConfig | null> => ipcRenderer.invoke(CHANNELS.config),
+  printPage: (): Promise<PrintResult> => ipcRenderer.invoke(CHANNELS.print),
 } satisfies Record<string, (...args: never[]) => Promise<unknown>>;
 
 export type TourDeskBridge = typeof bridge;

@@ -1,0 +1,156 @@
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+/**
+ * main/index.ts run under plain Node against a fake Electron: the real engine, the real API on a real
+ * port, the shell's real functions; only the window, menu and keychain are stand-ins. Each import of
+ * main/index.ts is one launch of the desktop app.
+ */
+interface FakeWorld {
+  app: EventEmitter & Record<string, any>;
+  windows: FakeWindow[];
+  handlers: Map<string, (event: unknown) => unknown>;
+  menu: { label?: string; submenu?: { label?: string; role?: string }[] }[] | null;
+}
+type FakeWindow = EventEmitter & { options: Record<string, any>; loaded: string | null; maximized: boolean; shown: boolean; webContents: EventEmitter & Record<string, any> } & Record<string, any>;
+
+const worlds = vi.hoisted(() => ({ current: null as unknown as FakeWorld, lockFree: true }));
+
+vi.mock('electron', async () => {
+  const { EventEmitter } = await import('node:events');
+  const world: FakeWorld = { app: null as never, windows: [], handlers: new Map(), menu: null };
+  worlds.current = world;
+  const app = Object.assign(new EventEmitter(), {
+    name: 'TourDesk',
+    requestSingleInstanceLock: () => worlds.lockFree,
+    quit: vi.fn(),
+    exit: vi.fn(),
+    whenReady: () => Promise.resolve(),
+    getPath: () => process.env.TOURDESK_DATA_DIR,
+    getVersion: () => '0.1.0',
+    setAboutPanelOptions: vi.fn(),
+    showAboutPanel: vi.fn(),
+  });
+  world.app = app;
+  class BrowserWindow extends EventEmitter {
+    static getFocusedWindow = () => null;
+    options: Record<string, any>;
+    loaded: string | null = null;
+    maximized = false;
+    shown = false;
+    webContents = Object.assign(new EventEmitter(), { setWindowOpenHandler: vi.fn(), print: vi.fn((_o: unknown, done: (ok: boolean, why: string) => void) => done(true, '')) });
+    constructor(options: Record<string, any>) {
+      super();
+      this.options = options;
+      world.windows.push(this as unknown as FakeWindow);
+    }
+    loadFile = async (file: string) => {
+      this.loaded = file;
+      this.emit('ready-to-show');
+    };
+    loadURL = async (url: string) => {
+      this.loaded = url;
+    };
+    maximize = () => void (this.maximized = true);
+    show = () => void (this.shown = true);
+    getNormalBounds = () => ({ x: this.options.x, y: this.options.y, width: this.options.width, height: this.options.height });
+    isMaximized = () => this.maximized;
+    isFullScreen = () => false;
+  }
+  const display = { workArea: { x: 0, y: 0, width: 1920, height: 1040 } };
+  return {
+    app,
+    BrowserWindow,
+    ipcMain: { handle: (channel: string, listener: (event: unknown) => unknown) => world.handlers.set(channel, listener) },
+    Menu: { buildFromTemplate: (template: unknown) => template, setApplicationMenu: (menu: FakeWorld['menu']) => void (world.menu = menu) },
+    safeStorage: {
+      isAsyncEncryptionAvailable: async () => true,
+      getSelectedStorageBackend: () => 'gnome_libsecret',
+      encryptStringAsync: async (text: string) => Buffer.from(text).reverse(),
+      decryptStringAsync: async (data: Buffer) => ({ result: Buffer.from(data).reverse().toString(), shouldReEncrypt: false }),
+    },
+    screen: { getAllDisplays: () => [display], getPrimaryDisplay: () => display },
+    session: { defaultSession: { webRequest: { onHeadersReceived: vi.fn() }, setPermissionRequestHandler: vi.fn() } },
+    shell: { openExternal: vi.fn() },
+  };
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'tourdesk-electron-main-'));
+const previousDataDir = process.env.TOURDESK_DATA_DIR;
+process.env.TOURDESK_DATA_DIR = dir;
+afterAll(() => {
+  if (previousDataDir === undefined) delete process.env.TOURDESK_DATA_DIR;
+  else process.env.TOURDESK_DATA_DIR = previousDataDir;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const appPage = { sender: { print: (_options: unknown, done: (ok: boolean, why: string) => void) => done(true, '') }, senderFrame: { url: 'file:///opt/TourDesk/resources/app.asar/out/renderer/index.html' } };
+
+/** The fake Electron module is created once (vi.mock caches it); each launch starts from a clean slate. */
+async function importMain(): Promise<FakeWorld> {
+  vi.resetModules();
+  const world = worlds.current;
+  if (world) {
+    world.windows.length = 0;
+    world.handlers.clear();
+    world.menu = null;
+    world.app.removeAllListeners();
+    world.app.quit.mockClear();
+  }
+  await import('../../main/index');
+  return worlds.current;
+}
+
+async function launch(): Promise<FakeWorld> {
+  const world = await importMain();
+  await vi.waitFor(() => expect(world.windows[0]?.loaded).toBeTruthy(), { timeout: 20_000 });
+  return world;
+}
+async function quit(world: FakeWorld) {
+  world.windows[0].emit('close');
+  world.app.emit('before-quit');
+  await new Promise((resolve) => setTimeout(resolve, 200)); // server.close() then engine.close()
+}
+
+describe('the desktop app, launched twice', () => {
+  it('hands the renderer a key that works on the API, the same key at the next launch, and reopens the window where it was', async () => {
+    const first = await launch();
+    const config = first.handlers.get('tourdesk:config')!(appPage) as { baseUrl: string; apiKey: string };
+    expect(config.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const products = await fetch(`${config.baseUrl}/v1/products`, { headers: { apiKey: config.apiKey } });
+    expect(products.status).toBe(200);
+    expect(await first.handlers.get('tourdesk:print')!(appPage)).toEqual({ printed: true });
+    expect(first.menu?.map((item) => item.label?.replace('&', ''))).toContain('File');
+    const win = first.windows[0];
+    expect(win.options).toMatchObject({ width: 1280, height: 820, show: false, webPreferences: { sandbox: true, contextIsolation: true } });
+    expect(win.shown).toBe(true);
+    win.options = { ...win.options, x: 100, y: 50, width: 1000, height: 700 }; // the clerk moves and resizes it
+    win.maximized = true;
+    await quit(first);
+    expect(JSON.parse(readFileSync(join(dir, 'window-state.json'), 'utf8'))).toEqual({ bounds: { x: 100, y: 50, width: 1000, height: 700 }, maximized: true });
+
+    const second = await launch();
+    const again = second.handlers.get('tourdesk:config')!(appPage) as { baseUrl: string; apiKey: string };
+    expect(again.apiKey).toBe(config.apiKey);
+    expect((await fetch(`${again.baseUrl}/v1/products`, { headers: { apiKey: again.apiKey } })).status).toBe(200);
+    expect(second.windows[0].options).toMatchObject({ x: 100, y: 50, width: 1000, height: 700 });
+    expect(second.windows[0].maximized).toBe(true);
+    await quit(second);
+  }, 90_000);
+
+  it('a launch while another instance runs starts nothing: no engine, no window', async () => {
+    worlds.lockFree = false;
+    try {
+      const world = await importMain();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(world.app.quit).toHaveBeenCalled();
+      expect(world.windows).toEqual([]);
+      expect(world.handlers.size).toBe(0);
+    } finally {
+      worlds.lockFree = true;
+    }
+  });
+});
