@@ -1,5 +1,6 @@
 import type { CustomersTable, ParticipantsTable } from '../../../db/schema';
 import type { EventRow, SessionRows } from '../../../db/queries/manifest';
+import type { StateEventRow } from '../../../db/queries/checkinEvents';
 import type { CheckinEvent, DerivedState, ParticipantState, StoredKind } from './state';
 import { stateOf } from './state';
 import { fromMinor } from '../money';
@@ -7,7 +8,7 @@ import { toIso, toLocal } from '../time';
 
 /** Pure shaping of stored rows into the manifest's API objects (shared by the manifest, scans and exports). */
 
-export function toEvent(row: EventRow): CheckinEvent {
+export function toEvent(row: StateEventRow): CheckinEvent {
   return {
     eventId: row.event_id,
     kind: row.kind as StoredKind,

@@ -3,6 +3,8 @@ import { DateTime } from 'luxon';
 import type { Database, ProductsTable, SessionsTable } from '../../../db/schema';
 import { apiKeyNames, loadSessionEvents, loadSessionRows } from '../../../db/queries/manifest';
 import { seatsHeldBySession } from '../../../db/queries/seats';
+import { findSessionById, resourcesOfSession, sessionsStartingBetween, supplierTimezone } from '../../../db/queries/departures';
+import { liveParticipantIdsOf } from '../../../db/queries/checkinBookings';
 import type { EngineContext } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import type { ProductsService } from '../catalogue/products';
@@ -10,7 +12,7 @@ import { countStates, deriveCheckinState, stateOf } from './state';
 import { DomainError } from '../errors';
 import { bookingView, historyView, participantView, pickupView, toEvent, type ViewContext } from './manifestView';
 import { findSession } from '../availability/sessionRef';
-import { isLive, LIVE_STATUSES } from '../statuses';
+import { isLive } from '../statuses';
 import { localDate, parseTimeParam, toIso, toLocal } from '../time';
 
 /** How the manifest operations name a session: its id, or productCode + startTime/startTimeLocal. */
@@ -37,16 +39,16 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
   async function timezoneOf(db: Kysely<Database>, productCode: string): Promise<string> {
     const product = await deps.products.rowOrThrow(db, productCode);
     if (product.timezone) return product.timezone;
-    const company = await db.selectFrom('companies').select('timezone').orderBy('id').limit(1).executeTakeFirst();
-    if (!company) throw new DomainError('NOT_FOUND', 'No supplier company is configured yet');
-    return company.timezone;
+    const timezone = await supplierTimezone(db);
+    if (timezone === undefined) throw new DomainError('NOT_FOUND', 'No supplier company is configured yet');
+    return timezone;
   }
 
   /** Any time form parseTimeParam accepts, then findSession on the exact instant. */
   async function resolveSession(db: Kysely<Database>, ref: ManifestSessionRef): Promise<ResolvedSession> {
     let session: SessionsTable | undefined;
     if (ref.sessionId !== undefined) {
-      session = await db.selectFrom('sessions').selectAll().where('id', '=', ref.sessionId).executeTakeFirst();
+      session = await findSessionById(db, ref.sessionId);
       if (!session) throw new DomainError('NOT_FOUND', `Session ${ref.sessionId} was not found`);
     } else {
       if (!ref.productCode) throw new DomainError('VALIDATION_ERROR', 'Name the session with sessionId, or productCode and startTime or startTimeLocal');
@@ -148,13 +150,7 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
       }
     }
     bookings.sort((a, b) => a.orderNumber.localeCompare(b.orderNumber));
-    const resources = await ctx.db
-      .selectFrom('session_resources')
-      .innerJoin('resources', 'resources.id', 'session_resources.resource_id')
-      .select(['resources.id', 'resources.name', 'resources.resource_type', 'resources.seats', 'session_resources.resource_order'])
-      .where('session_resources.session_id', '=', session.id)
-      .orderBy('session_resources.resource_order')
-      .execute();
+    const resources = await resourcesOfSession(ctx.db, session.id);
     return {
       resolved,
       derived,
@@ -193,16 +189,7 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
       const from = parseTimeParam(day, zone, 'lower', 'date');
       const to = DateTime.fromMillis(from, { zone }).startOf('day').plus({ days: 1 }).toMillis();
       const start = DateTime.fromMillis(from, { zone }).startOf('day').toMillis();
-      const sessions = await ctx.db
-        .selectFrom('sessions')
-        .selectAll()
-        .where('start_at', '>=', start)
-        .where('start_at', '<', to)
-        .orderBy('start_at')
-        .orderBy('product_code')
-        .limit(paging.limit)
-        .offset(paging.offset)
-        .execute();
+      const sessions = await sessionsStartingBetween(ctx.db, start, to, paging);
       const held = await seatsHeldBySession(ctx.db, sessions.map((s) => s.id));
       const out = [];
       for (const session of sessions) {
@@ -216,19 +203,6 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
       return out;
     },
   };
-}
-
-/** Participant ids of a session's live bookings. */
-export async function liveParticipantIdsOf(db: Kysely<Database>, sessionId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('participants')
-    .innerJoin('booking_items', 'booking_items.id', 'participants.item_id')
-    .innerJoin('bookings', 'bookings.order_number', 'booking_items.order_number')
-    .select('participants.id')
-    .where('booking_items.session_id', '=', sessionId)
-    .where('bookings.status', 'in', [...LIVE_STATUSES])
-    .execute();
-  return rows.map((r) => r.id);
 }
 
 export type ManifestsService = ReturnType<typeof createManifests>;

@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { BookingItemsTable, CheckinEventsTable, Database, RevokedCodesTable } from '../../../db/schema';
 import { apiKeyNames, loadBookingRows, netPaid } from '../../../db/queries/manifest';
+import { eventsOfParticipants, findEventAnswer } from '../../../db/queries/checkinEvents';
+import { getBooking, itemIdsOfOrder, itemsOfOrder, participantsOfItems, productCodeOfItem } from '../../../db/queries/checkinBookings';
+import { findOrderBarcode, findParticipantByBarcode, findRevokedCode } from '../../../db/queries/scans';
 import type { Actor, EngineContext, Tx } from '../context';
 import { blankEvent, insertEvent, type NewEventRow } from './events';
 import { deriveCheckinState, stateOf } from './state';
@@ -32,16 +35,11 @@ interface Resolved {
 }
 
 async function resolveCode(db: Kysely<Database>, code: string): Promise<Resolved | null> {
-  const participant = await db
-    .selectFrom('participants')
-    .innerJoin('booking_items', 'booking_items.id', 'participants.item_id')
-    .select(['participants.id', 'participants.item_id', 'booking_items.order_number'])
-    .where('participants.barcode', '=', code)
-    .executeTakeFirst();
+  const participant = await findParticipantByBarcode(db, code);
   if (participant) return { orderNumber: participant.order_number, participantId: participant.id, itemId: participant.item_id, revoked: null };
-  const order = await db.selectFrom('order_barcodes').selectAll().where('code', '=', code).executeTakeFirst();
+  const order = await findOrderBarcode(db, code);
   if (order) return { orderNumber: order.order_number, participantId: null, itemId: order.item_id, revoked: null };
-  const revoked = await db.selectFrom('revoked_codes').selectAll().where('code', '=', code).executeTakeFirst();
+  const revoked = await findRevokedCode(db, code);
   if (revoked) return { orderNumber: revoked.order_number, participantId: revoked.participant_id, itemId: revoked.item_id, revoked };
   return null;
 }
@@ -63,19 +61,19 @@ const hhmm = (ms: number, zone: string) => toLocal(ms, zone).slice(11, 16);
 export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsService }) {
   /** A code whose item has no session (a NO_DATE or enquiry product): the booking's context without a session. */
   async function unscheduled(tx: Tx, resolved: Resolved, store: (answer: Record<string, unknown>) => Promise<Record<string, unknown>>, base: Record<string, unknown>, scanRow: NewEventRow) {
-    const booking = await tx.db.selectFrom('bookings').selectAll().where('order_number', '=', resolved.orderNumber).executeTakeFirstOrThrow();
-    const itemIds = resolved.itemId !== null ? [resolved.itemId] : (await tx.db.selectFrom('booking_items').select('id').where('order_number', '=', resolved.orderNumber).execute()).map((i) => i.id);
-    let participants = itemIds.length ? await tx.db.selectFrom('participants').selectAll().where('item_id', 'in', itemIds).orderBy('position').execute() : [];
+    const booking = await getBooking(tx.db, resolved.orderNumber);
+    const itemIds = resolved.itemId !== null ? [resolved.itemId] : await itemIdsOfOrder(tx.db, resolved.orderNumber);
+    let participants = await participantsOfItems(tx.db, itemIds);
     if (resolved.participantId !== null) participants = participants.filter((p) => p.id === resolved.participantId);
     const reasons: string[] = [];
     if (booking.internal_notes || booking.comments || booking.reseller_comments) reasons.push('NOTE');
     if ((await netPaid(tx.db, booking.order_number)) < booking.total_amount_minor) reasons.push('UNPAID');
     if (parseFields(booking.fields_json).some((f) => f.value !== undefined && f.value !== null && String(f.value).trim() !== '')) reasons.push('SPECIAL_FIELD');
-    const stored = participants.length ? await tx.db.selectFrom('checkin_events').selectAll().where('participant_id', 'in', participants.map((p) => p.id)).execute() : [];
+    const stored = await eventsOfParticipants(tx.db, participants.map((p) => p.id));
     // This scan is part of the history it answers (as in a scheduled scan's answer).
     const events = [...stored, { ...scanRow, result: String(base.result), api_key_id: tx.actor.keyId, recorded_at: tx.now }];
-    const item = itemIds.length ? await tx.db.selectFrom('booking_items').select('product_code').where('id', '=', itemIds[0]).executeTakeFirst() : undefined;
-    const view: ViewContext = { timezone: item ? await deps.manifests.timezoneOf(tx.db, item.product_code) : 'UTC', keyNames: await apiKeyNames(tx.db) };
+    const productCode = itemIds.length ? await productCodeOfItem(tx.db, itemIds[0]) : undefined;
+    const view: ViewContext = { timezone: productCode !== undefined ? await deps.manifests.timezoneOf(tx.db, productCode) : 'UTC', keyNames: await apiKeyNames(tx.db) };
     return store({
       ...base,
       ...attentionOf(reasons, participants, []),
@@ -96,7 +94,7 @@ export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsSe
     if (!resolved) {
       return store({ eventId, result: 'UNKNOWN_CODE', checkedIn: false, code: input.code, message: 'Unknown code: no booking has this code. Search by name or order number.' });
     }
-    const items = await tx.db.selectFrom('booking_items').selectAll().where('order_number', '=', resolved.orderNumber).execute();
+    const items = await itemsOfOrder(tx.db, resolved.orderNumber);
     const item = pickItem(items, resolved, input.sessionId, occurredAt);
     if (!item || item.session_id === null) {
       scanRow.order_number = resolved.orderNumber;
@@ -251,7 +249,7 @@ export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsSe
     async scan(actor: Actor, input: ScanInput) {
       return ctx.write(actor, async (tx) => {
         if (input.eventId) {
-          const existing = await tx.db.selectFrom('checkin_events').select(['kind', 'answer_json']).where('event_id', '=', input.eventId).executeTakeFirst();
+          const existing = await findEventAnswer(tx.db, input.eventId);
           if (existing?.kind === 'SCAN' && existing.answer_json) return JSON.parse(existing.answer_json);
           if (existing) throw new DomainError('DUPLICATE', `eventId ${input.eventId} was already used for a ${existing.kind} event`);
         }

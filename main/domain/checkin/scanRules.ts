@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database, ParticipantsTable, ProductsTable } from '../../../db/schema';
-import { deriveCheckinState, type StoredKind } from './state';
-import { parseFields } from './manifestView';
+import { closingEventsOfSession } from '../../../db/queries/checkinEvents';
+import { deriveCheckinState } from './state';
+import { parseFields, toEvent } from './manifestView';
 
 /**
  * The check-in rules a scan (and a search) weighs beside the booking's own state, kept pure or
@@ -67,24 +68,7 @@ export function attentionOf(bookingReasons: readonly string[], participants: rea
 
 /** Whether the session's check-in is closed now (its latest CLOSE/REOPEN not undone is a CLOSE). */
 export async function isSessionClosed(db: Kysely<Database>, sessionId: number): Promise<boolean> {
-  const rows = await db
-    .selectFrom('checkin_events')
-    .select(['event_id', 'kind', 'participant_id', 'session_id', 'undoes_event_id', 'parent_event_id', 'occurred_at', 'device', 'api_key_id'])
-    .where('session_id', '=', sessionId)
-    .where('kind', 'in', ['CLOSE', 'REOPEN', 'UNDO'])
-    .execute();
-  const events = rows.map((r) => ({
-    eventId: r.event_id,
-    kind: r.kind as StoredKind,
-    participantId: r.participant_id,
-    sessionId: r.session_id,
-    undoesEventId: r.undoes_event_id,
-    parentEventId: r.parent_event_id,
-    occurredAt: r.occurred_at,
-    device: r.device,
-    apiKeyId: r.api_key_id,
-  }));
-  return deriveCheckinState(events).closed;
+  return deriveCheckinState((await closingEventsOfSession(db, sessionId)).map(toEvent)).closed;
 }
 
 /** When a product's check-in opens for a session: start minus checkinOpensMinutesBefore; null = always open. */

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { apiKeyNames, loadSessionRows } from '../../../db/queries/manifest';
+import { sessionsStartingBetween } from '../../../db/queries/departures';
 import type { SessionsTable } from '../../../db/schema';
 import type { EngineContext } from '../context';
 import type { CompaniesService } from '../platform/companies';
@@ -30,14 +31,7 @@ export function createManifestSearch(ctx: EngineContext, deps: { manifests: Mani
   async function todaysSessions(): Promise<SessionsTable[]> {
     const zone = (await deps.companies.supplier()).timezone;
     const start = DateTime.fromMillis(ctx.clock.now().getTime(), { zone }).startOf('day');
-    return ctx.db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('start_at', '>=', start.toMillis())
-      .where('start_at', '<', start.plus({ days: 1 }).toMillis())
-      .orderBy('start_at')
-      .orderBy('product_code')
-      .execute();
+    return sessionsStartingBetween(ctx.db, start.toMillis(), start.plus({ days: 1 }).toMillis());
   }
 
   async function searchSession(sessionId: number, q: string, keyNames: Map<number, string>) {
