@@ -11,6 +11,7 @@ import { toEvent } from './manifestView';
 import type { ManifestSessionRef, ManifestsService } from './manifests';
 import { isLive } from '../statuses';
 import { fromIso, toLocal } from '../time';
+import type { EventAnswer, RecordedEvent, RejectedEvent } from '../../contract/manifest';
 
 export type NewEventRow = Omit<CheckinEventsTable, 'recorded_at' | 'api_key_id'>;
 
@@ -139,20 +140,20 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
      * answer and changes nothing; an event naming an unknown session or a participant of another
      * session is rejected (not stored, so a corrected resend can still land).
      */
-    async record(actor: Actor, events: EventInput[]) {
+    async record(actor: Actor, events: EventInput[]): Promise<EventAnswer[]> {
       return ctx.write(actor, async (tx) => {
-        const answers = [];
+        const answers: EventAnswer[] = [];
         for (const input of events) answers.push(await recordOne(tx, input));
         return answers;
       });
     },
   };
 
-  async function recordOne(tx: Tx, input: EventInput) {
+  async function recordOne(tx: Tx, input: EventInput): Promise<EventAnswer> {
     const existing = await findEventAnswer(tx.db, input.eventId);
-    if (existing) return existing.answer_json ? JSON.parse(existing.answer_json) : { eventId: input.eventId, result: 'RECORDED' };
+    if (existing) return existing.answer_json ? (JSON.parse(existing.answer_json) as EventAnswer) : { eventId: input.eventId, result: 'RECORDED' };
     const occurredAt = fromIso(input.occurredAt, 'occurredAt');
-    const reject = (message: string) => ({ eventId: input.eventId, kind: input.kind, result: 'REJECTED', message });
+    const reject = (message: string): RejectedEvent => ({ eventId: input.eventId, kind: input.kind, result: 'REJECTED', message });
     const session = await findSessionById(tx.db, input.sessionId);
     if (!session) return reject(`Session ${input.sessionId} was not found`);
     const row: NewEventRow = { ...blankEvent(input.eventId, input.kind, occurredAt), session_id: session.id, device: input.device ?? null, note: input.note ?? null };
@@ -175,7 +176,7 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
       if (target?.kind === 'UNDO') return reject('An UNDO cannot undo another UNDO; check in again instead');
       row.participant_id = target?.participant_id ?? input.participantId ?? null;
     }
-    const answer = { eventId: input.eventId, kind: input.kind, result: 'RECORDED', sessionId: session.id, participantId: row.participant_id, undoesEventId: row.undoes_event_id, occurredAt: input.occurredAt, conflict };
+    const answer: RecordedEvent = { eventId: input.eventId, kind: input.kind, result: 'RECORDED', sessionId: session.id, participantId: row.participant_id, undoesEventId: row.undoes_event_id, occurredAt: input.occurredAt, conflict };
     row.result = 'RECORDED';
     row.answer_json = JSON.stringify(answer);
     await insertEvent(tx, row);
