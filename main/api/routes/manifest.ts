@@ -10,9 +10,17 @@ import {
   scanBodySchema,
   sessionRefQuery,
   specSessionQuery,
+  type DayBoardSession,
+  type EventAnswer,
+  type Manifest,
+  type ScanAnswer,
+  type SearchHit,
 } from '../../contract/manifest';
 
 const TAG = 'Manifest';
+
+/** The spec's "is it checked in" answer. */
+type CheckinAnswer = { checkin: { isCheckedIn: boolean } };
 
 /** The spec's check-in operations, then TourDesk's manifest, scan, events, day view and exports. */
 export function registerManifestRoutes(host: RouteHost): void {
@@ -37,7 +45,7 @@ export function registerManifestRoutes(host: RouteHost): void {
     tag: TAG,
     right: 'manifest:read',
     query: specSessionQuery,
-    handler: async ({ query, engine }) => ({ checkin: { isCheckedIn: await engine.checkin.isSessionCheckedIn(query) } }),
+    handler: async ({ query, engine }): Promise<CheckinAnswer> => ({ checkin: { isCheckedIn: await engine.checkin.isSessionCheckedIn(query) } }),
   });
   defineRoute(host, {
     method: 'DELETE',
@@ -70,7 +78,7 @@ export function registerManifestRoutes(host: RouteHost): void {
     tag: TAG,
     right: 'manifest:read',
     query: orderSessionQuery,
-    handler: async ({ query: { orderNumber, ...ref }, engine }) => ({ checkin: { isCheckedIn: await engine.checkin.isOrderCheckedIn(orderNumber, ref) } }),
+    handler: async ({ query: { orderNumber, ...ref }, engine }): Promise<CheckinAnswer> => ({ checkin: { isCheckedIn: await engine.checkin.isOrderCheckedIn(orderNumber, ref) } }),
   });
   defineRoute(host, {
     method: 'DELETE',
@@ -92,7 +100,7 @@ export function registerManifestRoutes(host: RouteHost): void {
     tag: TAG,
     right: 'manifest:read',
     query: sessionRefQuery,
-    handler: async ({ query, engine }) => ({ manifest: await engine.manifests.get(query) }),
+    handler: async ({ query, engine }): Promise<{ manifest: Manifest }> => ({ manifest: await engine.manifests.get(query) }),
   });
   defineRoute(host, {
     method: 'GET',
@@ -102,7 +110,7 @@ export function registerManifestRoutes(host: RouteHost): void {
     right: 'manifest:read',
     query: sessionRefQuery,
     handler: async ({ query, engine }) => {
-      const manifest = await engine.manifests.get(query);
+      const manifest: Manifest = await engine.manifests.get(query);
       const name = `manifest-${manifest.session.productCode}-${manifest.session.startTimeLocal.slice(0, 16).replace(/[ :]/g, '-')}.csv`;
       return new RawResponse('text/csv; charset=utf-8', manifestCsv(manifest), { 'content-disposition': `attachment; filename="${name}"` });
     },
@@ -123,7 +131,7 @@ export function registerManifestRoutes(host: RouteHost): void {
     tag: TAG,
     right: 'manifest:read',
     query: dayQuery,
-    handler: async ({ query: { date, ...paging }, engine }) => ({ sessions: await engine.manifests.day(date, paging) }),
+    handler: async ({ query: { date, ...paging }, engine }): Promise<{ sessions: DayBoardSession[] }> => ({ sessions: await engine.manifests.day(date, paging) }),
   });
   defineRoute(host, {
     method: 'GET',
@@ -132,7 +140,7 @@ export function registerManifestRoutes(host: RouteHost): void {
     tag: TAG,
     right: 'manifest:read',
     query: manifestSearchQuery,
-    handler: async ({ query, engine }) => ({ matches: await engine.manifestSearch.search(query) }),
+    handler: async ({ query, engine }): Promise<{ matches: SearchHit[] }> => ({ matches: await engine.manifestSearch.search(query) }),
   });
   defineRoute(host, {
     method: 'POST',
@@ -141,7 +149,7 @@ export function registerManifestRoutes(host: RouteHost): void {
     tag: TAG,
     right: 'checkin',
     body: scanBodySchema,
-    handler: async ({ body, actor, engine }) => {
+    handler: async ({ body, actor, engine }): Promise<{ scan: ScanAnswer }> => {
       const scan = await engine.scanner.scan(actor, body);
       return withWarning({ scan }, (scan.result === 'NOT_PAID' || scan.result === 'INCOMPLETE') && scan.checkedIn ? scan.message : undefined);
     },
@@ -153,6 +161,6 @@ export function registerManifestRoutes(host: RouteHost): void {
     tag: TAG,
     right: 'checkin',
     body: eventsBodySchema,
-    handler: async ({ body, actor, engine }) => ({ events: await engine.checkin.record(actor, body.events) }),
+    handler: async ({ body, actor, engine }): Promise<{ events: EventAnswer[] }> => ({ events: await engine.checkin.record(actor, body.events) }),
   });
 }

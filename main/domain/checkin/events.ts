@@ -1,20 +1,24 @@
 import type { Kysely } from 'kysely';
 import type { CheckinEventsTable, Database } from '../../../db/schema';
 import { loadSessionEvents } from '../../../db/queries/manifest';
+import { findEventAnswer, findUndoTarget, insertCheckinEvent } from '../../../db/queries/checkinEvents';
+import { bookingStatusOf, itemIdsOfOrderInSession, liveParticipantIdsOf, participantIdsOfItems, participantOwner } from '../../../db/queries/checkinBookings';
+import { findSessionById } from '../../../db/queries/departures';
 import type { Actor, EngineContext, Tx } from '../context';
 import { deriveCheckinState, stateOf, type EventKind } from './state';
 import { DomainError } from '../errors';
 import { toEvent } from './manifestView';
-import { liveParticipantIdsOf, type ManifestSessionRef, type ManifestsService } from './manifests';
+import type { ManifestSessionRef, ManifestsService } from './manifests';
 import { isLive } from '../statuses';
 import { fromIso, toLocal } from '../time';
+import type { EventAnswer, RecordedEvent, RejectedEvent } from '../../contract/manifest';
 
 export type NewEventRow = Omit<CheckinEventsTable, 'recorded_at' | 'api_key_id'>;
 
 /** Appends one event (append-only: never updated) and its op-log entry. */
 export async function insertEvent(tx: Tx, row: NewEventRow): Promise<CheckinEventsTable> {
   const stored: CheckinEventsTable = { ...row, api_key_id: tx.actor.keyId, recorded_at: tx.now };
-  await tx.db.insertInto('checkin_events').values(stored).execute();
+  await insertCheckinEvent(tx.db, stored);
   const { answer_json: _answer, ...logged } = stored;
   await tx.log('checkin_event', stored.event_id, stored.kind, logged);
   return stored;
@@ -60,14 +64,13 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
     if (orderNumber === undefined) {
       participantIds = await liveParticipantIdsOf(db, sessionId);
     } else {
-      const booking = await db.selectFrom('bookings').select(['status', 'cancelled_at']).where('order_number', '=', orderNumber).executeTakeFirst();
+      const booking = await bookingStatusOf(db, orderNumber);
       if (!booking) throw new DomainError('24', `No order found with orderNumber ${orderNumber}`);
-      const items = await db.selectFrom('booking_items').select('id').where('order_number', '=', orderNumber).where('session_id', '=', sessionId).execute();
-      if (items.length === 0) {
+      const itemIds = await itemIdsOfOrderInSession(db, orderNumber, sessionId);
+      if (itemIds.length === 0) {
         throw new DomainError('NOT_FOUND', `Order ${orderNumber} has no item in the ${resolved.session.product_code} session at ${toLocal(resolved.session.start_at, resolved.timezone)}`);
       }
-      const participants = await db.selectFrom('participants').select('id').where('item_id', 'in', items.map((i) => i.id)).execute();
-      participantIds = participants.map((p) => p.id);
+      participantIds = await participantIdsOfItems(db, itemIds);
       cancelled = !isLive(booking.status);
     }
     const derived = deriveCheckinState((await loadSessionEvents(db, sessionId)).map(toEvent));
@@ -137,33 +140,27 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
      * answer and changes nothing; an event naming an unknown session or a participant of another
      * session is rejected (not stored, so a corrected resend can still land).
      */
-    async record(actor: Actor, events: EventInput[]) {
+    async record(actor: Actor, events: EventInput[]): Promise<EventAnswer[]> {
       return ctx.write(actor, async (tx) => {
-        const answers = [];
+        const answers: EventAnswer[] = [];
         for (const input of events) answers.push(await recordOne(tx, input));
         return answers;
       });
     },
   };
 
-  async function recordOne(tx: Tx, input: EventInput) {
-    const existing = await tx.db.selectFrom('checkin_events').select('answer_json').where('event_id', '=', input.eventId).executeTakeFirst();
-    if (existing) return existing.answer_json ? JSON.parse(existing.answer_json) : { eventId: input.eventId, result: 'RECORDED' };
+  async function recordOne(tx: Tx, input: EventInput): Promise<EventAnswer> {
+    const existing = await findEventAnswer(tx.db, input.eventId);
+    if (existing) return existing.answer_json ? (JSON.parse(existing.answer_json) as EventAnswer) : { eventId: input.eventId, result: 'RECORDED' };
     const occurredAt = fromIso(input.occurredAt, 'occurredAt');
-    const reject = (message: string) => ({ eventId: input.eventId, kind: input.kind, result: 'REJECTED', message });
-    const session = await tx.db.selectFrom('sessions').select('id').where('id', '=', input.sessionId).executeTakeFirst();
+    const reject = (message: string): RejectedEvent => ({ eventId: input.eventId, kind: input.kind, result: 'REJECTED', message });
+    const session = await findSessionById(tx.db, input.sessionId);
     if (!session) return reject(`Session ${input.sessionId} was not found`);
     const row: NewEventRow = { ...blankEvent(input.eventId, input.kind, occurredAt), session_id: session.id, device: input.device ?? null, note: input.note ?? null };
     let conflict: string | null = null;
     if (input.kind === 'CHECK_IN' || input.kind === 'NO_SHOW') {
       if (input.participantId === undefined) return reject(`A ${input.kind} event needs participantId`);
-      const owner = await tx.db
-        .selectFrom('participants')
-        .innerJoin('booking_items', 'booking_items.id', 'participants.item_id')
-        .innerJoin('bookings', 'bookings.order_number', 'booking_items.order_number')
-        .select(['booking_items.session_id', 'bookings.order_number', 'bookings.status', 'bookings.cancelled_at'])
-        .where('participants.id', '=', input.participantId)
-        .executeTakeFirst();
+      const owner = await participantOwner(tx.db, input.participantId);
       if (!owner) return reject(`Participant ${input.participantId} was not found`);
       if (owner.session_id !== session.id) return reject(`Participant ${input.participantId} belongs to session ${owner.session_id}, not ${session.id}`);
       row.participant_id = input.participantId;
@@ -174,12 +171,12 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
     if (input.kind === 'UNDO') {
       if (!input.undoesEventId) return reject('An UNDO event needs undoesEventId');
       row.undoes_event_id = input.undoesEventId;
-      const target = await tx.db.selectFrom('checkin_events').select(['session_id', 'participant_id', 'kind']).where('event_id', '=', input.undoesEventId).executeTakeFirst();
+      const target = await findUndoTarget(tx.db, input.undoesEventId);
       if (target && target.session_id !== session.id) return reject(`Event ${input.undoesEventId} belongs to session ${target.session_id}, not ${session.id}`);
       if (target?.kind === 'UNDO') return reject('An UNDO cannot undo another UNDO; check in again instead');
       row.participant_id = target?.participant_id ?? input.participantId ?? null;
     }
-    const answer = { eventId: input.eventId, kind: input.kind, result: 'RECORDED', sessionId: session.id, participantId: row.participant_id, undoesEventId: row.undoes_event_id, occurredAt: input.occurredAt, conflict };
+    const answer: RecordedEvent = { eventId: input.eventId, kind: input.kind, result: 'RECORDED', sessionId: session.id, participantId: row.participant_id, undoesEventId: row.undoes_event_id, occurredAt: input.occurredAt, conflict };
     row.result = 'RECORDED';
     row.answer_json = JSON.stringify(answer);
     await insertEvent(tx, row);

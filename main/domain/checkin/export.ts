@@ -1,4 +1,4 @@
-import type { Manifest } from './manifests';
+import type { Manifest } from '../../contract/manifest';
 
 /** Printable and spreadsheet forms of a manifest (pure: the routes wrap them in RawResponse). */
 

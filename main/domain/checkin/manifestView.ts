@@ -1,13 +1,15 @@
 import type { CustomersTable, ParticipantsTable } from '../../../db/schema';
 import type { EventRow, SessionRows } from '../../../db/queries/manifest';
+import type { StateEventRow } from '../../../db/queries/checkinEvents';
 import type { CheckinEvent, DerivedState, ParticipantState, StoredKind } from './state';
 import { stateOf } from './state';
+import type { AttentionReason, BookingContext, BookingFieldAnswer, CustomerAnswer, HistoryEntry, ParticipantCheckin, ParticipantRow, PaymentAnswer, PickupAnswer } from '../../contract/manifest';
 import { fromMinor } from '../money';
 import { toIso, toLocal } from '../time';
 
 /** Pure shaping of stored rows into the manifest's API objects (shared by the manifest, scans and exports). */
 
-export function toEvent(row: EventRow): CheckinEvent {
+export function toEvent(row: StateEventRow): CheckinEvent {
   return {
     eventId: row.event_id,
     kind: row.kind as StoredKind,
@@ -21,11 +23,8 @@ export function toEvent(row: EventRow): CheckinEvent {
   };
 }
 
-export interface Field {
-  label: string;
-  value?: unknown;
-  fieldType?: string;
-}
+/** A booking or participant field as stored (a JSON array the client sent). */
+export type Field = BookingFieldAnswer;
 
 export function parseFields(json: string | null): Field[] {
   if (!json) return [];
@@ -51,14 +50,14 @@ export function participantName(fields: Field[]): string | null {
   return name || null;
 }
 
-export function customerView(customer: CustomersTable | undefined) {
+export function customerView(customer: CustomersTable | undefined): CustomerAnswer {
   if (!customer) return { name: null, firstName: null, lastName: null, phone: null };
   const name = [customer.first_name, customer.last_name].filter(Boolean).join(' ') || null;
   return { name, firstName: customer.first_name, lastName: customer.last_name, phone: customer.phone ?? customer.mobile };
 }
 
 /** The item's pickup as stored by bookings (pickup_json); its name keys the per-pickup totals. */
-export function pickupView(json: string | null): { locationName: string; [key: string]: unknown } | null {
+export function pickupView(json: string | null): PickupAnswer | null {
   if (!json) return null;
   try {
     const parsed = JSON.parse(json);
@@ -70,7 +69,7 @@ export function pickupView(json: string | null): { locationName: string; [key: s
   }
 }
 
-export function paymentView(totalMinor: number, paidMinor: number, currency: string) {
+export function paymentView(totalMinor: number, paidMinor: number, currency: string): PaymentAnswer {
   const dueMinor = Math.max(0, totalMinor - paidMinor);
   return {
     totalAmount: fromMinor(totalMinor, currency),
@@ -90,7 +89,7 @@ export interface ViewContext {
 export const actorLabel = (event: CheckinEvent, keyNames: Map<number, string>) =>
   event.device ?? (event.apiKeyId !== null ? (keyNames.get(event.apiKeyId) ?? `key ${event.apiKeyId}`) : 'TourDesk');
 
-export function checkinView(state: ParticipantState, view: ViewContext) {
+export function checkinView(state: ParticipantState, view: ViewContext): ParticipantCheckin {
   const event = state.event;
   if (!event) return { state: state.status };
   return {
@@ -103,7 +102,7 @@ export function checkinView(state: ParticipantState, view: ViewContext) {
   };
 }
 
-export function historyView(rows: EventRow[], view: ViewContext) {
+export function historyView(rows: readonly EventRow[], view: ViewContext): HistoryEntry[] {
   return [...rows]
     .sort((a, b) => a.occurred_at - b.occurred_at || a.recorded_at - b.recorded_at)
     .map((row) => ({
@@ -120,13 +119,13 @@ export function historyView(rows: EventRow[], view: ViewContext) {
     }));
 }
 
-export function participantView(p: ParticipantsTable, derived: DerivedState, view: ViewContext) {
+export function participantView(p: ParticipantsTable, derived: DerivedState, view: ViewContext): ParticipantRow {
   const fields = parseFields(p.fields_json);
   return { id: p.id, position: p.position, name: participantName(fields), fields, barcode: p.barcode, checkin: checkinView(stateOf(derived, p.id), view) };
 }
 
 /** The booking context a guide sees next to a participant (manifest rows and scan answers). */
-export function bookingView(orderNumber: string, rows: SessionRows, itemIds: number[]) {
+export function bookingView(orderNumber: string, rows: SessionRows, itemIds: number[]): BookingContext {
   const booking = rows.bookings.get(orderNumber)!;
   const items = rows.items.filter((i) => itemIds.includes(i.id));
   const quantities = items.flatMap((i) => (rows.quantitiesByItem.get(i.id) ?? []).map((q) => ({ optionId: q.option_id, optionLabel: q.option_label, value: q.value })));
@@ -134,7 +133,7 @@ export function bookingView(orderNumber: string, rows: SessionRows, itemIds: num
   const pickup = items.map((i) => pickupView(i.pickup_json)).find(Boolean) ?? null;
   const payment = paymentView(booking.total_amount_minor, rows.paidByOrder.get(orderNumber) ?? 0, booking.currency);
   const notes = { internalNotes: booking.internal_notes, comments: booking.comments, resellerComments: booking.reseller_comments };
-  const attentionReasons: string[] = [];
+  const attentionReasons: AttentionReason[] = [];
   if (booking.internal_notes || booking.comments || booking.reseller_comments) attentionReasons.push('NOTE');
   if (!payment.paid) attentionReasons.push('UNPAID');
   if (parseFields(booking.fields_json).some((f) => f.value !== undefined && f.value !== null && String(f.value).trim() !== '')) attentionReasons.push('SPECIAL_FIELD');

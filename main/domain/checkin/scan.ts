@@ -1,14 +1,18 @@
 import type { Kysely } from 'kysely';
-import type { BookingItemsTable, CheckinEventsTable, Database, RevokedCodesTable } from '../../../db/schema';
-import { apiKeyNames, loadBookingRows, netPaid } from '../../../db/queries/manifest';
+import type { BookingItemsTable, CheckinEventsTable, Database, ParticipantsTable, RevokedCodesTable } from '../../../db/schema';
+import { apiKeyNames, loadBookingRows, netPaid, type SessionRows } from '../../../db/queries/manifest';
+import { eventsOfParticipants, findEventAnswer } from '../../../db/queries/checkinEvents';
+import { getBooking, itemIdsOfOrder, itemsOfOrder, participantsOfItems, productCodeOfItem } from '../../../db/queries/checkinBookings';
+import { findOrderBarcode, findParticipantByBarcode, findRevokedCode } from '../../../db/queries/scans';
+import type { AttentionReason, ScanAnswer, SessionScan, UnknownCodeScan, UnscheduledScan } from '../../contract/manifest';
 import type { Actor, EngineContext, Tx } from '../context';
 import { blankEvent, insertEvent, type NewEventRow } from './events';
 import { deriveCheckinState, stateOf } from './state';
 import { DomainError } from '../errors';
-import { actorLabel, bookingView, historyView, parseFields, participantName, participantView, toEvent, type ViewContext } from './manifestView';
-import { attentionOf, isSessionClosed, missingFieldsOf, opensAt, requiredParticipantLabels, type OverridableRule, type ScanResult } from './scanRules';
-import type { ManifestsService } from './manifests';
-import { isLive } from '../statuses';
+import { bookingView, historyView, parseFields, participantName, participantView, toEvent, type ViewContext } from './manifestView';
+import { attentionOf, isSessionClosed, missingFieldsOf, opensAt, requiredParticipantLabels } from './scanRules';
+import { decideScan, type ScanDecision } from './scanDecision';
+import type { ManifestsService, ResolvedSession } from './manifests';
 import { fromIso, toLocal } from '../time';
 
 export { SCAN_RESULTS, type ScanResult } from './scanRules';
@@ -31,17 +35,13 @@ interface Resolved {
   revoked: RevokedCodesTable | null;
 }
 
+/** A participant's code first, then an order's, then a code a reissue revoked. */
 async function resolveCode(db: Kysely<Database>, code: string): Promise<Resolved | null> {
-  const participant = await db
-    .selectFrom('participants')
-    .innerJoin('booking_items', 'booking_items.id', 'participants.item_id')
-    .select(['participants.id', 'participants.item_id', 'booking_items.order_number'])
-    .where('participants.barcode', '=', code)
-    .executeTakeFirst();
+  const participant = await findParticipantByBarcode(db, code);
   if (participant) return { orderNumber: participant.order_number, participantId: participant.id, itemId: participant.item_id, revoked: null };
-  const order = await db.selectFrom('order_barcodes').selectAll().where('code', '=', code).executeTakeFirst();
+  const order = await findOrderBarcode(db, code);
   if (order) return { orderNumber: order.order_number, participantId: null, itemId: order.item_id, revoked: null };
-  const revoked = await db.selectFrom('revoked_codes').selectAll().where('code', '=', code).executeTakeFirst();
+  const revoked = await findRevokedCode(db, code);
   if (revoked) return { orderNumber: revoked.order_number, participantId: revoked.participant_id, itemId: revoked.item_id, revoked };
   return null;
 }
@@ -58,188 +58,191 @@ function pickItem(items: BookingItemsTable[], resolved: Resolved, sessionId: num
   );
 }
 
+/** Whom the scan is about: the code's participant, or the order's (all, or those the guide picked). */
+function scanTargets(rows: SessionRows, resolved: Resolved, picked: number[] | undefined): ParticipantsTable[] {
+  const all = rows.items.flatMap((i) => rows.participantsByItem.get(i.id) ?? []);
+  if (resolved.participantId !== null) return all.filter((p) => p.id === resolved.participantId);
+  if (!picked?.length) return all;
+  const unknown = picked.filter((id) => !all.some((p) => p.id === id));
+  if (unknown.length) throw new DomainError('VALIDATION_ERROR', `participantIds ${unknown.join(', ')} are not participants of ${resolved.orderNumber} in this session`);
+  return all.filter((p) => picked.includes(p.id));
+}
+
 const hhmm = (ms: number, zone: string) => toLocal(ms, zone).slice(11, 16);
 
+/** The sentence a guide reads aloud: the refusal, or who was admitted when and by whom, with any notes. */
+function scanMessage(decision: ScanDecision, occurredAt: number, zone: string, who: string): string {
+  if (decision.refusal) return decision.refusal;
+  const verb = decision.readmit ? 'Re-admitted' : 'Checked in';
+  const when = `at ${hhmm(occurredAt, zone)} by ${who}`;
+  let message = decision.admitting.length > 1 ? `${decision.admitting.length} ${verb.toLowerCase()} ${when}` : `${verb} ${when}`;
+  if (decision.notes.length) message += ` (${decision.notes.join('; ')})`;
+  return message;
+}
+
+/** The booking's own attention reasons, for an item without a session (no manifest rows to read them from). */
+async function unscheduledAttention(db: Kysely<Database>, orderNumber: string) {
+  const booking = await getBooking(db, orderNumber);
+  const reasons: AttentionReason[] = [];
+  if (booking.internal_notes || booking.comments || booking.reseller_comments) reasons.push('NOTE');
+  if ((await netPaid(db, booking.order_number)) < booking.total_amount_minor) reasons.push('UNPAID');
+  if (parseFields(booking.fields_json).some((f) => f.value !== undefined && f.value !== null && String(f.value).trim() !== '')) reasons.push('SPECIAL_FIELD');
+  return reasons;
+}
+
+/** One scan being answered: its SCAN row (filled in as the code resolves) and how it is stored with its answer. */
+class ScanRecord {
+  readonly row: NewEventRow;
+
+  constructor(
+    private readonly tx: Tx,
+    readonly input: ScanInput,
+    readonly eventId: string,
+    readonly occurredAt: number,
+  ) {
+    this.row = { ...blankEvent(eventId, 'SCAN', occurredAt), code: input.code, device: input.device ?? null, session_id: input.sessionId ?? null };
+  }
+
+  /** The SCAN row as it will be stored with `result`: part of the history its own answer shows. */
+  stored(result: string): CheckinEventsTable {
+    return { ...this.row, result, api_key_id: this.tx.actor.keyId, recorded_at: this.tx.now };
+  }
+
+  /** Stores the SCAN row with its answer (a resend answers it again), then the check-ins it made. */
+  async store<A extends ScanAnswer>(answer: A, children: NewEventRow[] = []): Promise<A> {
+    await insertEvent(this.tx, { ...this.row, result: String(answer.result), answer_json: JSON.stringify(answer) });
+    for (const child of children) await insertEvent(this.tx, child);
+    return answer;
+  }
+}
+
 export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsService }) {
-  /** A code whose item has no session (a NO_DATE or enquiry product): the booking's context without a session. */
-  async function unscheduled(tx: Tx, resolved: Resolved, store: (answer: Record<string, unknown>) => Promise<Record<string, unknown>>, base: Record<string, unknown>, scanRow: NewEventRow) {
-    const booking = await tx.db.selectFrom('bookings').selectAll().where('order_number', '=', resolved.orderNumber).executeTakeFirstOrThrow();
-    const itemIds = resolved.itemId !== null ? [resolved.itemId] : (await tx.db.selectFrom('booking_items').select('id').where('order_number', '=', resolved.orderNumber).execute()).map((i) => i.id);
-    let participants = itemIds.length ? await tx.db.selectFrom('participants').selectAll().where('item_id', 'in', itemIds).orderBy('position').execute() : [];
+  async function scanIn(tx: Tx, input: ScanInput, eventId: string): Promise<ScanAnswer> {
+    const occurredAt = input.occurredAt ? fromIso(input.occurredAt, 'occurredAt') : tx.now;
+    const scan = new ScanRecord(tx, input, eventId, occurredAt);
+    const resolved = await resolveCode(tx.db, input.code);
+    if (!resolved) {
+      const answer: UnknownCodeScan = { eventId, result: 'UNKNOWN_CODE', checkedIn: false, code: input.code, message: 'Unknown code: no booking has this code. Search by name or order number.' };
+      return scan.store(answer);
+    }
+    const item = pickItem(await itemsOfOrder(tx.db, resolved.orderNumber), resolved, input.sessionId, occurredAt);
+    if (!item || item.session_id === null) return scanUnscheduled(tx, scan, resolved);
+    return scanScheduled(tx, scan, resolved, item.session_id);
+  }
+
+  /** A code whose item has no session (a NO_DATE or enquiry product), or a revoked one: the booking's context without a session. */
+  async function scanUnscheduled(tx: Tx, scan: ScanRecord, resolved: Resolved): Promise<UnscheduledScan> {
+    scan.row.order_number = resolved.orderNumber;
+    scan.row.participant_id = resolved.participantId;
+    const result = resolved.revoked ? 'CODE_REVOKED' : 'WRONG_SESSION';
+    const message = resolved.revoked ? `Code revoked: booking ${resolved.orderNumber} has a new code` : `Booking ${resolved.orderNumber} is not for a scheduled session`;
+    const reasons = await unscheduledAttention(tx.db, resolved.orderNumber);
+    const itemIds = resolved.itemId !== null ? [resolved.itemId] : await itemIdsOfOrder(tx.db, resolved.orderNumber);
+    let participants = await participantsOfItems(tx.db, itemIds);
     if (resolved.participantId !== null) participants = participants.filter((p) => p.id === resolved.participantId);
-    const reasons: string[] = [];
-    if (booking.internal_notes || booking.comments || booking.reseller_comments) reasons.push('NOTE');
-    if ((await netPaid(tx.db, booking.order_number)) < booking.total_amount_minor) reasons.push('UNPAID');
-    if (parseFields(booking.fields_json).some((f) => f.value !== undefined && f.value !== null && String(f.value).trim() !== '')) reasons.push('SPECIAL_FIELD');
-    const stored = participants.length ? await tx.db.selectFrom('checkin_events').selectAll().where('participant_id', 'in', participants.map((p) => p.id)).execute() : [];
+    const stored = await eventsOfParticipants(tx.db, participants.map((p) => p.id));
     // This scan is part of the history it answers (as in a scheduled scan's answer).
-    const events = [...stored, { ...scanRow, result: String(base.result), api_key_id: tx.actor.keyId, recorded_at: tx.now }];
-    const item = itemIds.length ? await tx.db.selectFrom('booking_items').select('product_code').where('id', '=', itemIds[0]).executeTakeFirst() : undefined;
-    const view: ViewContext = { timezone: item ? await deps.manifests.timezoneOf(tx.db, item.product_code) : 'UTC', keyNames: await apiKeyNames(tx.db) };
-    return store({
-      ...base,
+    const events = [...stored, scan.stored(result)];
+    const productCode = itemIds.length ? await productCodeOfItem(tx.db, itemIds[0]) : undefined;
+    const view: ViewContext = { timezone: productCode !== undefined ? await deps.manifests.timezoneOf(tx.db, productCode) : 'UTC', keyNames: await apiKeyNames(tx.db) };
+    return scan.store({
+      eventId: scan.eventId,
+      result,
+      checkedIn: false,
+      code: scan.input.code,
+      orderNumber: resolved.orderNumber,
+      belongsTo: null,
+      overrides: [],
+      message,
       ...attentionOf(reasons, participants, []),
-      participants: participants.map((p) => ({ id: p.id, position: p.position, name: participantName(parseFields(p.fields_json)), fields: parseFields(p.fields_json), barcode: p.barcode, history: historyView(events.filter((e) => e.participant_id === p.id || e.event_id === scanRow.event_id), view) })),
+      participants: participants.map((p) => ({
+        id: p.id,
+        position: p.position,
+        name: participantName(parseFields(p.fields_json)),
+        fields: parseFields(p.fields_json),
+        barcode: p.barcode,
+        history: historyView(events.filter((e) => e.participant_id === p.id || e.event_id === scan.eventId), view),
+      })),
     });
   }
 
-  async function scanIn(tx: Tx, input: ScanInput, eventId: string) {
-    const occurredAt = input.occurredAt ? fromIso(input.occurredAt, 'occurredAt') : tx.now;
-    const scanRow: NewEventRow = { ...blankEvent(eventId, 'SCAN', occurredAt), code: input.code, device: input.device ?? null, session_id: input.sessionId ?? null };
-    const store = async (answer: Record<string, unknown>, children: NewEventRow[] = []) => {
-      await insertEvent(tx, { ...scanRow, result: String(answer.result), answer_json: JSON.stringify(answer) });
-      for (const child of children) await insertEvent(tx, child);
-      return answer;
-    };
-
-    const resolved = await resolveCode(tx.db, input.code);
-    if (!resolved) {
-      return store({ eventId, result: 'UNKNOWN_CODE', checkedIn: false, code: input.code, message: 'Unknown code: no booking has this code. Search by name or order number.' });
-    }
-    const items = await tx.db.selectFrom('booking_items').selectAll().where('order_number', '=', resolved.orderNumber).execute();
-    const item = pickItem(items, resolved, input.sessionId, occurredAt);
-    if (!item || item.session_id === null) {
-      scanRow.order_number = resolved.orderNumber;
-      const result = resolved.revoked ? 'CODE_REVOKED' : 'WRONG_SESSION';
-      const message = resolved.revoked ? `Code revoked: booking ${resolved.orderNumber} has a new code` : `Booking ${resolved.orderNumber} is not for a scheduled session`;
-      scanRow.participant_id = resolved.participantId;
-      return unscheduled(tx, resolved, store, { eventId, result, checkedIn: false, code: input.code, orderNumber: resolved.orderNumber, belongsTo: null, overrides: [], message }, scanRow);
-    }
-    const own = await deps.manifests.resolveSession(tx.db, { sessionId: item.session_id });
-    const zone = own.timezone;
-    const rows = await loadBookingRows(tx.db, resolved.orderNumber, item.session_id);
+  /** A code of a scheduled booking: read its session's rows, decide, store the scan and the check-ins it made. */
+  async function scanScheduled(tx: Tx, scan: ScanRecord, resolved: Resolved, sessionId: number): Promise<SessionScan> {
+    const { input, eventId, occurredAt } = scan;
+    const own = await deps.manifests.resolveSession(tx.db, { sessionId });
+    const rows = await loadBookingRows(tx.db, resolved.orderNumber, sessionId);
     const booking = rows.bookings.get(resolved.orderNumber)!;
-    const allParticipants = rows.items.flatMap((i) => rows.participantsByItem.get(i.id) ?? []);
-    let targets = resolved.participantId !== null ? allParticipants.filter((p) => p.id === resolved.participantId) : allParticipants;
-    if (resolved.participantId === null && input.participantIds?.length) {
-      const unknown = input.participantIds.filter((id) => !allParticipants.some((p) => p.id === id));
-      if (unknown.length) throw new DomainError('VALIDATION_ERROR', `participantIds ${unknown.join(', ')} are not participants of ${resolved.orderNumber} in this session`);
-      targets = allParticipants.filter((p) => input.participantIds!.includes(p.id));
-    }
-    scanRow.session_id = item.session_id;
-    scanRow.order_number = resolved.orderNumber;
-    scanRow.participant_id = resolved.participantId;
+    const targets = scanTargets(rows, resolved, input.participantIds);
+    scan.row.session_id = sessionId;
+    scan.row.order_number = resolved.orderNumber;
+    scan.row.participant_id = resolved.participantId;
 
-    const view: ViewContext = { timezone: zone, keyNames: await apiKeyNames(tx.db) };
-    const who = input.device ?? tx.actor.name;
+    const view: ViewContext = { timezone: own.timezone, keyNames: await apiKeyNames(tx.db) };
     const before = deriveCheckinState(rows.events.map(toEvent));
     const context = bookingView(resolved.orderNumber, rows, rows.items.map((i) => i.id));
-    const due = context.payment;
-    const fresh = targets.filter((p) => stateOf(before, p.id).status !== 'CHECKED_IN');
     const required = requiredParticipantLabels(own.product);
     const opens = opensAt(own.product, own.session.start_at);
-    let belongsTo = null;
+    const decision = await decideScan({
+      override: input.override === true,
+      scannedSessionId: input.sessionId,
+      own,
+      booking,
+      revoked: resolved.revoked,
+      occurredAt,
+      opens,
+      targets,
+      fresh: targets.filter((p) => stateOf(before, p.id).status !== 'CHECKED_IN'),
+      before,
+      keyNames: view.keyNames,
+      payment: context.payment,
+      required,
+      isClosed: () => isSessionClosed(tx.db, own.session.id),
+    });
 
-    // Rules in order; the first that applies names the result. An overridable one refuses unless
-    // `override: true`, which records it; a refusal stops the evaluation.
-    const overrides: OverridableRule[] = [];
-    const notes: string[] = [];
-    let result: ScanResult = 'CHECKED_IN';
-    let refusal: string | null = null;
-    let readmit = false;
-    const rule = (name: ScanResult, message: string, overridable: boolean, note?: string) => {
-      if (refusal) return;
-      if (result === 'CHECKED_IN') result = name;
-      if (overridable && input.override) {
-        overrides.push(name as OverridableRule);
-        if (note) notes.push(note);
-      } else refusal = message;
-    };
-
-    if (resolved.revoked) {
-      const at = toLocal(resolved.revoked.revoked_at, zone).slice(0, 16);
-      rule('CODE_REVOKED', `Code revoked: booking ${booking.order_number} was given a new code at ${at}; scan the new code or search by name`, false);
-    }
-    if (!isLive(booking.status)) {
-      const at = booking.cancelled_at ?? booking.updated_at;
-      rule('BOOKING_CANCELLED', `Do not admit: booking ${booking.order_number} was cancelled at ${toLocal(at, zone).slice(0, 16)}`, false);
-    }
-    if (input.sessionId !== undefined && input.sessionId !== item.session_id) {
-      belongsTo = { sessionId: own.session.id, productCode: own.product.product_code, productName: own.product.name, startTime: new Date(own.session.start_at).toISOString(), startTimeLocal: toLocal(own.session.start_at, zone) };
-      rule('WRONG_SESSION', `Wrong session: this booking is for ${own.product.name} at ${belongsTo.startTimeLocal.slice(0, 16)}`, true, `override: booked for ${belongsTo.startTimeLocal.slice(0, 16)}`);
-    }
-    if (!refusal && (await isSessionClosed(tx.db, own.session.id))) {
-      rule('CHECKIN_CLOSED', `Check-in is closed for ${own.product.name} at ${hhmm(own.session.start_at, zone)}`, true, 'override: check-in was closed');
-    }
-    if (opens !== null && occurredAt < opens) {
-      rule('NOT_YET_OPEN', `Too early: check-in opens at ${hhmm(opens, zone)}`, true, `override: check-in opens at ${hhmm(opens, zone)}`);
-    }
-    if (!refusal && fresh.length === 0) {
-      const first = targets.length > 0 ? stateOf(before, targets[0].id).event : undefined;
-      result = 'ALREADY_CHECKED_IN';
-      if (!first) refusal = `Booking ${booking.order_number} has nobody to check in`;
-      else {
-        const already = `Already checked in at ${hhmm(first.occurredAt, zone)} by ${actorLabel(first, view.keyNames)}`;
-        rule('ALREADY_CHECKED_IN', already, true, `first checked in at ${hhmm(first.occurredAt, zone)} by ${actorLabel(first, view.keyNames)}`);
-        readmit = !refusal;
-      }
-    }
-    const admitting = readmit ? targets : fresh;
-    if (!refusal && !due.paid) {
-      const owed = `${due.totalDue} ${due.totalCurrency}`;
-      if (own.product.checkin_requires_payment) rule('NOT_PAID', `Not checked in: ${owed} still to pay before boarding`, true, `${owed} still to pay`);
-      else {
-        if (result === 'CHECKED_IN') result = 'NOT_PAID';
-        notes.push(`${owed} still to pay`);
-      }
-    }
-    const missingLabels = [...new Set(admitting.flatMap((p) => missingFieldsOf(p, required)))];
-    if (!refusal && missingLabels.length > 0) {
-      const missing = `missing ${missingLabels.join(', ')}`;
-      if (own.product.enforce_required_fields === 1) rule('INCOMPLETE', `Not checked in: ${missing}`, true, missing);
-      else {
-        if (result === 'CHECKED_IN') result = 'INCOMPLETE';
-        notes.push(missing);
-      }
-    }
-
-    const checkedIn = !refusal;
-    const overrideJson = checkedIn && overrides.length ? JSON.stringify({ rules: overrides, by: tx.actor.name, apiKeyId: tx.actor.keyId, device: input.device ?? null, scannedSessionId: input.sessionId ?? null }) : null;
-    scanRow.override_json = overrideJson;
-    const children: CheckinEventsTable[] = refusal
-      ? []
-      : admitting.map((p) => ({
-          ...blankEvent(`${eventId}.${p.id}`, 'CHECK_IN', occurredAt),
-          session_id: item.session_id,
-          order_number: resolved.orderNumber,
-          participant_id: p.id,
-          parent_event_id: eventId,
-          device: input.device ?? null,
-          result: readmit ? 'READMITTED' : 'CHECKED_IN',
-          note: readmit ? 're-admission' : null,
-          override_json: overrideJson,
-          api_key_id: tx.actor.keyId,
-          recorded_at: tx.now,
-        }));
-    const scanStored: CheckinEventsTable = { ...scanRow, result, api_key_id: tx.actor.keyId, recorded_at: tx.now };
+    const checkedIn = !decision.refusal;
+    scan.row.override_json = checkedIn && decision.overrides.length ? JSON.stringify({ rules: decision.overrides, by: tx.actor.name, apiKeyId: tx.actor.keyId, device: input.device ?? null, scannedSessionId: input.sessionId ?? null }) : null;
+    const children = checkedIn ? checkInEvents(tx, scan, resolved, sessionId, decision) : [];
     const after = deriveCheckinState([...rows.events, ...children].map(toEvent));
-    const verb = readmit ? 'Re-admitted' : 'Checked in';
-    let message = refusal ?? `${verb} at ${hhmm(occurredAt, zone)} by ${who}`;
-    if (checkedIn && admitting.length > 1) message = `${admitting.length} ${verb.toLowerCase()} at ${hhmm(occurredAt, zone)} by ${who}`;
-    if (checkedIn && notes.length) message += ` (${notes.join('; ')})`;
-    const historyRows = [...rows.events, ...children, scanStored];
-    const answer = {
+    const historyRows = [...rows.events, ...children, scan.stored(decision.result)];
+    const answer: SessionScan = {
       eventId,
-      result,
+      result: decision.result,
       checkedIn,
-      message,
+      message: scanMessage(decision, occurredAt, own.timezone, input.device ?? tx.actor.name),
       code: input.code,
-      overrides: checkedIn ? overrides : [],
-      belongsTo,
+      overrides: checkedIn ? decision.overrides : [],
+      belongsTo: decision.belongsTo,
       ...attentionOf(context.attentionReasons, targets, required),
-      missingFields: missingLabels,
-      checkinOpensAtLocal: opens !== null ? toLocal(opens, zone) : null,
-      revokedCode: resolved.revoked ? { code: resolved.revoked.code, revokedAtLocal: toLocal(resolved.revoked.revoked_at, zone), orderNumber: booking.order_number } : null,
-      session: { id: own.session.id, productCode: own.product.product_code, productName: own.product.name, startTimeLocal: toLocal(own.session.start_at, zone) },
+      missingFields: decision.missingLabels,
+      checkinOpensAtLocal: opens !== null ? toLocal(opens, own.timezone) : null,
+      revokedCode: resolved.revoked ? { code: resolved.revoked.code, revokedAtLocal: toLocal(resolved.revoked.revoked_at, own.timezone), orderNumber: booking.order_number } : null,
+      session: sessionSummary(own),
       booking: context,
       participants: targets.map((p) => ({
         ...participantView(p, after, view),
         missingFields: missingFieldsOf(p, required),
         history: historyView(historyRows.filter((e) => e.participant_id === p.id || e.event_id === eventId), view),
       })),
-      checkedInParticipantIds: checkedIn ? admitting.map((p) => p.id) : [],
+      checkedInParticipantIds: checkedIn ? decision.admitting.map((p) => p.id) : [],
     };
-    return store(answer, children.map(({ api_key_id: _k, recorded_at: _r, ...child }) => child));
+    return scan.store(answer, children.map(({ api_key_id: _k, recorded_at: _r, ...child }) => child));
+  }
+
+  /** One CHECK_IN per admitted participant, children of the scan (an UNDO of the scan undoes them all). */
+  function checkInEvents(tx: Tx, scan: ScanRecord, resolved: Resolved, sessionId: number, decision: ScanDecision): CheckinEventsTable[] {
+    return decision.admitting.map((p) => ({
+      ...blankEvent(`${scan.eventId}.${p.id}`, 'CHECK_IN', scan.occurredAt),
+      session_id: sessionId,
+      order_number: resolved.orderNumber,
+      participant_id: p.id,
+      parent_event_id: scan.eventId,
+      device: scan.input.device ?? null,
+      result: decision.readmit ? 'READMITTED' : 'CHECKED_IN',
+      note: decision.readmit ? 're-admission' : null,
+      override_json: scan.row.override_json,
+      api_key_id: tx.actor.keyId,
+      recorded_at: tx.now,
+    }));
   }
 
   return {
@@ -248,11 +251,11 @@ export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsSe
      * to read aloud and the booking context. Every scan is stored as a SCAN event (refused ones
      * too); a resent eventId answers its first answer and changes nothing.
      */
-    async scan(actor: Actor, input: ScanInput) {
+    async scan(actor: Actor, input: ScanInput): Promise<ScanAnswer> {
       return ctx.write(actor, async (tx) => {
         if (input.eventId) {
-          const existing = await tx.db.selectFrom('checkin_events').select(['kind', 'answer_json']).where('event_id', '=', input.eventId).executeTakeFirst();
-          if (existing?.kind === 'SCAN' && existing.answer_json) return JSON.parse(existing.answer_json);
+          const existing = await findEventAnswer(tx.db, input.eventId);
+          if (existing?.kind === 'SCAN' && existing.answer_json) return JSON.parse(existing.answer_json) as ScanAnswer;
           if (existing) throw new DomainError('DUPLICATE', `eventId ${input.eventId} was already used for a ${existing.kind} event`);
         }
         return scanIn(tx, input, input.eventId ?? `td-${ctx.ids.nextId()}`);
@@ -260,5 +263,12 @@ export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsSe
     },
   };
 }
+
+const sessionSummary = ({ session, product, timezone }: ResolvedSession): SessionScan['session'] => ({
+  id: session.id,
+  productCode: product.product_code,
+  productName: product.name,
+  startTimeLocal: toLocal(session.start_at, timezone),
+});
 
 export type ScannerService = ReturnType<typeof createScanner>;

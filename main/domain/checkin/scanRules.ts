@@ -1,22 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { Database, ParticipantsTable, ProductsTable } from '../../../db/schema';
-import { deriveCheckinState, type StoredKind } from './state';
-import { parseFields } from './manifestView';
+import { closingEventsOfSession } from '../../../db/queries/checkinEvents';
+import { deriveCheckinState } from './state';
+import { parseFields, toEvent } from './manifestView';
+import { ATTENTION_REASONS, type AttentionReason } from '../../contract/manifest';
 
 /**
  * The check-in rules a scan (and a search) weighs beside the booking's own state, kept pure or
  * read-only so the scan service stays one readable decision.
  */
 
-/** Every scan result; the first four of the second line are TourDesk's second pass. */
-export const SCAN_RESULTS = [
-  'CHECKED_IN', 'ALREADY_CHECKED_IN', 'WRONG_SESSION', 'BOOKING_CANCELLED', 'NOT_PAID', 'UNKNOWN_CODE',
-  'CHECKIN_CLOSED', 'NOT_YET_OPEN', 'CODE_REVOKED', 'INCOMPLETE',
-] as const;
-export type ScanResult = (typeof SCAN_RESULTS)[number];
-
-/** Rules a guide may override with `override: true`; each overridden one is stored in override_json. */
-export type OverridableRule = 'WRONG_SESSION' | 'CHECKIN_CLOSED' | 'NOT_YET_OPEN' | 'ALREADY_CHECKED_IN' | 'NOT_PAID' | 'INCOMPLETE';
+/** The scan results and the rules a guide may override (each overridden one is stored in override_json) are the contract's. */
+export { ATTENTION_REASONS, SCAN_RESULTS, type AttentionReason, type OverridableRule, type ScanResult } from '../../contract/manifest';
 
 const norm = (label: string | undefined) => (label ?? '').trim().toLowerCase();
 const filled = (value: unknown) => value !== undefined && value !== null && String(value).trim() !== '';
@@ -56,35 +51,17 @@ export function specialFieldsOf(participant: ParticipantsTable): { label: string
  * The answer's `attention` reasons: the booking's (NOTE, UNPAID, SPECIAL_FIELD for its own
  * fields), SPECIAL_FIELD for a participant's, INCOMPLETE when required fields are missing.
  */
-export function attentionOf(bookingReasons: readonly string[], participants: readonly ParticipantsTable[], required: readonly string[]) {
+export function attentionOf(bookingReasons: readonly AttentionReason[], participants: readonly ParticipantsTable[], required: readonly string[]): { attention: boolean; attentionReasons: AttentionReason[] } {
   const reasons = new Set(bookingReasons);
   if (participants.some((p) => specialFieldsOf(p).length > 0)) reasons.add('SPECIAL_FIELD');
   if (participants.some((p) => missingFieldsOf(p, required).length > 0)) reasons.add('INCOMPLETE');
-  const order = ['NOTE', 'UNPAID', 'SPECIAL_FIELD', 'INCOMPLETE'];
-  const attentionReasons = [...reasons].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  const attentionReasons = [...reasons].sort((a, b) => ATTENTION_REASONS.indexOf(a) - ATTENTION_REASONS.indexOf(b));
   return { attention: attentionReasons.length > 0, attentionReasons };
 }
 
 /** Whether the session's check-in is closed now (its latest CLOSE/REOPEN not undone is a CLOSE). */
 export async function isSessionClosed(db: Kysely<Database>, sessionId: number): Promise<boolean> {
-  const rows = await db
-    .selectFrom('checkin_events')
-    .select(['event_id', 'kind', 'participant_id', 'session_id', 'undoes_event_id', 'parent_event_id', 'occurred_at', 'device', 'api_key_id'])
-    .where('session_id', '=', sessionId)
-    .where('kind', 'in', ['CLOSE', 'REOPEN', 'UNDO'])
-    .execute();
-  const events = rows.map((r) => ({
-    eventId: r.event_id,
-    kind: r.kind as StoredKind,
-    participantId: r.participant_id,
-    sessionId: r.session_id,
-    undoesEventId: r.undoes_event_id,
-    parentEventId: r.parent_event_id,
-    occurredAt: r.occurred_at,
-    device: r.device,
-    apiKeyId: r.api_key_id,
-  }));
-  return deriveCheckinState(events).closed;
+  return deriveCheckinState((await closingEventsOfSession(db, sessionId)).map(toEvent)).closed;
 }
 
 /** When a product's check-in opens for a session: start minus checkinOpensMinutesBefore; null = always open. */

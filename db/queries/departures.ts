@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import type { Database, SessionsTable } from '../schema';
+
+/** The sessions (departures) a manifest or a day board is about, and what is attached to them. */
+
+export async function findSessionById(db: Kysely<Database>, sessionId: number): Promise<SessionsTable | undefined> {
+  return db.selectFrom('sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+}
+
+/** Sessions starting in [from, to), by start then product code; a page of them when `paging` is given. */
+export async function sessionsStartingBetween(db: Kysely<Database>, from: number, to: number, paging?: { limit: number; offset: number }): Promise<SessionsTable[]> {
+  let query = db.selectFrom('sessions').selectAll().where('start_at', '>=', from).where('start_at', '<', to).orderBy('start_at').orderBy('product_code');
+  if (paging) query = query.limit(paging.limit).offset(paging.offset);
+  return query.execute();
+}
+
+/** The supplier company's timezone (the first company), for products without their own. */
+export async function supplierTimezone(db: Kysely<Database>): Promise<string | undefined> {
+  const company = await db.selectFrom('companies').select('timezone').orderBy('id').limit(1).executeTakeFirst();
+  return company?.timezone;
+}
+
+export interface SessionResourceRow {
+  id: number;
+  name: string;
+  resource_type: string | null;
+  seats: number | null;
+  resource_order: number | null;
+}
+
+/** The resources (vehicles, guides) assigned to a session, in their order. */
+export async function resourcesOfSession(db: Kysely<Database>, sessionId: number): Promise<SessionResourceRow[]> {
+  return db
+    .selectFrom('session_resources')
+    .innerJoin('resources', 'resources.id', 'session_resources.resource_id')
+    .select(['resources.id', 'resources.name', 'resources.resource_type', 'resources.seats', 'session_resources.resource_order'])
+    .where('session_resources.session_id', '=', sessionId)
+    .orderBy('session_resources.resource_order')
+    .execute();
+}
