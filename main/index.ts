@@ -8,6 +8,7 @@ import { registerBridge } from './electron/bridge';
 import { printContents } from './electron/printing';
 import type { ApiConfig } from './electron/channels';
 import { bootEngine } from './boot';
+import { defaultDataDir } from './config';
 import { createServer, LOOPBACK_NAMES } from './api/server';
 import { DEFAULT_CSP, hardenedWebPreferences, isAppUrl } from './electron/security';
 
@@ -22,7 +23,8 @@ let mainWindow: BrowserWindow | null = null;
 const isDevelopment = Boolean(process.env.ELECTRON_RENDERER_URL);
 
 async function start(): Promise<void> {
-  const dataDir = process.env.TOURDESK_DATA_DIR ?? app.getPath('userData');
+  // The same folder as `tourdesk serve` (README's table), so the desktop app and a headless server share one database.
+  const dataDir = defaultDataDir();
   const { engine } = await bootEngine({ dataDir, demo: process.argv.includes('--demo') });
   const { key } = await obtainDesktopKey({
     file: join(dataDir, DESKTOP_KEY_FILE),
