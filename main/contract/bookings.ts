@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idParam, nonNegInt, num, opt, text } from './common';
-import { customerSchema } from './customers';
+import { customerAnswerSchema, customerSchema } from './customers';
+import { pickupLocationSchema } from './pickups';
 import { bookingFieldSchema } from './products';
 import { BOOKING_STATUSES, CURRENCIES } from './enums';
 
@@ -78,3 +79,134 @@ export type BookingUpdateBody = z.infer<typeof bookingUpdateSchema>;
 export type ItemBody = z.infer<typeof itemSchema>;
 export type PaymentBody = z.infer<typeof paymentSchema>;
 export type BookingFieldBody = z.infer<typeof bookingFieldSchema>;
+
+/*
+ * The answers. These shapes type what the engine answers (`Booking`, `BookingQuote`), so a renamed
+ * field is a compile error in the domain that builds them and the API that sends them. Optional
+ * fields are left out of an answer when they have no value (never null).
+ */
+
+export const bookingQuantityAnswerSchema = z.object({ optionId: z.number(), optionLabel: z.string(), optionPrice: z.number(), value: z.number() });
+
+export const bookingExtraAnswerSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  extraPriceType: z.string(),
+  price: z.number(),
+  quantity: z.number(),
+  description: z.string().optional(),
+});
+
+export const participantAnswerSchema = z.object({ fields: z.array(bookingFieldSchema), barcode: z.string().optional() });
+
+/** A pickup location as chosen for an item, with its pickup time and instructions. */
+export const pickupChoiceSchema = pickupLocationSchema.extend({ pickupInstructions: z.string().optional(), pickupTime: z.string().optional() });
+
+export const taxAnswerSchema = z.object({ label: z.string().nullable(), taxType: z.string().nullable(), priceInclusive: z.boolean(), compound: z.boolean(), amount: z.number() });
+
+export const VOUCHER_STATUSES = ['ISSUED', 'REDEEMED', 'PARTIALLY_REDEEMED', 'EXPIRED'] as const;
+
+/** A gift voucher the item issued (a GIFT_CARD product). */
+export const issuedVoucherAnswerSchema = z.object({
+  code: z.string(),
+  status: z.enum(VOUCHER_STATUSES),
+  issueDate: z.string(),
+  valueType: z.string(),
+  sourceOrder: z.string(),
+  value: z.number().optional(),
+  expiryDate: z.string().optional(),
+});
+
+export const bookingItemAnswerSchema = z.object({
+  productCode: z.string(),
+  productName: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
+  startTimeLocal: z.string(),
+  endTimeLocal: z.string(),
+  amount: z.number(),
+  subtotal: z.number(),
+  totalQuantity: z.number(),
+  allDay: z.literal(true).optional(),
+  commission: z.number().optional(),
+  quantities: z.array(bookingQuantityAnswerSchema),
+  extras: z.array(bookingExtraAnswerSchema),
+  participants: z.array(participantAnswerSchema),
+  barcode: z.string().optional(),
+  pickupLocation: pickupChoiceSchema.optional(),
+  taxes: z.array(taxAnswerSchema).optional(),
+  vouchers: z.array(issuedVoucherAnswerSchema),
+});
+
+export const voucherRedemptionAnswerSchema = z.object({ code: z.string(), amount: z.number(), reversed: z.string().optional() });
+
+export const paymentAnswerSchema = z.object({
+  id: z.number(),
+  amount: z.number(),
+  currency: z.string(),
+  type: z.string().optional(),
+  recipient: z.string().optional(),
+  label: z.string().optional(),
+  date: z.string().optional(),
+  refund: z.literal(true).optional(),
+});
+
+export const bookingAnswerSchema = z.object({
+  orderNumber: z.string(),
+  status: z.enum(BOOKING_STATUSES),
+  supplierId: z.number(),
+  supplierName: z.string(),
+  supplierAlias: z.string(),
+  resellerId: z.number().optional(),
+  resellerName: z.string().optional(),
+  resellerAlias: z.string().optional(),
+  resellerComments: z.string().optional(),
+  resellerReference: z.string().optional(),
+  /** Supplier keys only. */
+  internalNotes: z.string().optional(),
+  comments: z.string().optional(),
+  source: z.string().optional(),
+  sourceChannel: z.string().optional(),
+  createdBy: userSchema.optional(),
+  resellerUser: userSchema.optional(),
+  customer: customerAnswerSchema.optional(),
+  fields: z.array(bookingFieldSchema),
+  barcode: z.string().optional(),
+  items: z.array(bookingItemAnswerSchema),
+  /** The codes of the vouchers redeemed on this booking. */
+  vouchers: z.array(z.string()),
+  voucherRedemptions: z.array(voucherRedemptionAnswerSchema),
+  payments: z.array(paymentAnswerSchema),
+  totalCommission: z.number().optional(),
+  totalAmount: z.number(),
+  totalCurrency: z.string(),
+  totalPaid: z.number(),
+  totalDue: z.number(),
+  dateCreated: z.string(),
+  dateUpdated: z.string(),
+  dateConfirmed: z.string().optional(),
+  dateCancelled: z.string().optional(),
+});
+
+/** A quote is a booking that was never kept: no order number, status, dates, codes or payment ids. */
+export const bookingQuoteSchema = bookingAnswerSchema
+  .omit({ orderNumber: true, status: true, dateCreated: true, dateUpdated: true, dateConfirmed: true, barcode: true, voucherRedemptions: true })
+  .extend({
+    items: z.array(bookingItemAnswerSchema.omit({ vouchers: true, barcode: true }).extend({ participants: z.array(participantAnswerSchema.omit({ barcode: true })) })),
+    payments: z.array(paymentAnswerSchema.omit({ id: true })),
+  });
+
+export type Booking = z.infer<typeof bookingAnswerSchema>;
+export type BookingQuote = z.infer<typeof bookingQuoteSchema>;
+export type BookingItem = z.infer<typeof bookingItemAnswerSchema>;
+export type BookingQuantity = z.infer<typeof bookingQuantityAnswerSchema>;
+export type BookingExtra = z.infer<typeof bookingExtraAnswerSchema>;
+export type Participant = z.infer<typeof participantAnswerSchema>;
+export type PickupChoiceAnswer = z.infer<typeof pickupChoiceSchema>;
+export type TaxAnswer = z.infer<typeof taxAnswerSchema>;
+export type IssuedVoucher = z.infer<typeof issuedVoucherAnswerSchema>;
+export type VoucherRedemption = z.infer<typeof voucherRedemptionAnswerSchema>;
+export type Payment = z.infer<typeof paymentAnswerSchema>;
+
+/** GET /v1/bookings. */
+export type BookingList = { bookings: Booking[] };

@@ -38,3 +38,36 @@ export const customerSchema = z
   .transform(({ skype, ...rest }) => (rest.messengerAlias === undefined && skype !== undefined ? { ...rest, messengerAlias: skype } : rest));
 
 export type CustomerBody = z.infer<typeof customerSchema>;
+
+/** A customer as the API answers it: `name` is the name parts joined; fields without a value are left out. */
+export const customerAnswerSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  firstName: z.string().optional(),
+  middleName: z.string().optional(),
+  lastName: z.string().optional(),
+  title: z.string().optional(),
+  gender: z.string().optional(),
+  dob: z.string().optional(),
+  email: z.string().optional(),
+  phone: z.string().optional(),
+  mobile: z.string().optional(),
+  fax: z.string().optional(),
+  messengerAlias: z.string().optional(),
+  companyName: z.string().optional(),
+  addressLine: z.string().optional(),
+  addressLine2: z.string().optional(),
+  city: z.string().optional(),
+  state: z.string().optional(),
+  postCode: z.string().optional(),
+  countryCode: z.string().optional(),
+  preferredLanguage: z.string().optional(),
+  aboutUs: z.string().optional(),
+  marketing: z.boolean().optional(),
+  newsletter: z.boolean().optional(),
+  /** Set once the customer was anonymised (it had bookings when deleted). */
+  anonymised: z.literal(true).optional(),
+});
+
+export type Customer = z.infer<typeof customerAnswerSchema>;
+export type CustomerList = { customers: Customer[] };

@@ -1,5 +1,5 @@
 import { defineRoute, type RouteHost } from '../route';
-import { orderNumberParams, reissueBodySchema } from '../../contract/barcodes';
+import { orderNumberParams, reissueBodySchema, type ReissueAnswer } from '../../contract/barcodes';
 
 /** TourDesk extension: reissue a booking's codes (the old ones answer CODE_REVOKED when scanned). */
 export function registerBarcodeRoutes(host: RouteHost): void {
@@ -11,6 +11,6 @@ export function registerBarcodeRoutes(host: RouteHost): void {
     right: 'bookings',
     params: orderNumberParams,
     body: reissueBodySchema,
-    handler: async ({ params, body, actor, engine }) => engine.barcodes.reissue(actor, params.orderNumber, body.participantId),
+    handler: async ({ params, body, actor, engine }): Promise<ReissueAnswer> => engine.barcodes.reissue(actor, params.orderNumber, body.participantId),
   });
 }

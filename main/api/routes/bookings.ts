@@ -2,11 +2,10 @@ import QRCode from 'qrcode';
 import { z } from 'zod';
 import { defineRoute, RawResponse, type RouteHost } from '../route';
 import { withWarning } from '../envelope';
-import { bookingSchema, bookingUpdateSchema } from '../../contract/bookings';
+import { bookingSchema, bookingUpdateSchema, type Booking, type BookingList, type BookingQuote } from '../../contract/bookings';
 import { paging, qBool, qList, qString, qTime } from '../../contract/query';
-import { BOOKING_STATUSES } from '../../domain/statuses';
+import { BOOKING_STATUSES } from '../../contract/enums';
 import { parseTimeParam, type Bound } from '../../domain/time';
-import type { Booking } from '../../domain/bookings/view';
 
 const orderParams = z.object({ orderNumber: z.string().trim().min(1).max(40) });
 const searchQuery = z.object({
@@ -22,7 +21,8 @@ const searchQuery = z.object({
   ...paging,
 });
 
-const answer = ({ booking, warnings }: { booking: Booking; warnings: string[] }) => withWarning({ booking }, warnings.length ? warnings.join('; ') : undefined);
+/** A booking (or a quote) under `booking`, with the required-field warnings as the requestStatus warning. */
+const answer = <B extends Booking | BookingQuote>({ booking, warnings }: { booking: B; warnings: string[] }) => withWarning({ booking }, warnings.length ? warnings.join('; ') : undefined);
 
 export function registerBookingRoutes(host: RouteHost): void {
   defineRoute(host, {
@@ -32,7 +32,7 @@ export function registerBookingRoutes(host: RouteHost): void {
     tag: 'Bookings',
     right: 'bookings',
     body: bookingSchema,
-    handler: async ({ body, actor, engine }) => answer(await engine.bookings.create(body, actor)),
+    handler: async ({ body, actor, engine }): Promise<{ booking: Booking }> => answer(await engine.bookings.create(body, actor)),
   });
   defineRoute(host, {
     method: 'POST',
@@ -41,7 +41,7 @@ export function registerBookingRoutes(host: RouteHost): void {
     tag: 'Bookings',
     right: 'bookings',
     body: bookingSchema,
-    handler: async ({ body, actor, engine }) => answer(await engine.bookings.quote(body, actor)),
+    handler: async ({ body, actor, engine }): Promise<{ booking: BookingQuote }> => answer(await engine.bookings.quote(body, actor)),
   });
   defineRoute(host, {
     method: 'GET',
@@ -50,7 +50,7 @@ export function registerBookingRoutes(host: RouteHost): void {
     tag: 'Bookings',
     right: 'bookings',
     query: searchQuery,
-    handler: async ({ query, actor, engine }) => {
+    handler: async ({ query, actor, engine }): Promise<BookingList> => {
       const zone = (await engine.companies.supplier()).timezone;
       const time = (value: string | undefined, bound: Bound, field: string) => (value === undefined ? undefined : parseTimeParam(value, zone, bound, field));
       const bookings = await engine.bookings.search(
@@ -74,7 +74,7 @@ export function registerBookingRoutes(host: RouteHost): void {
     tag: 'Bookings',
     right: 'bookings',
     params: orderParams,
-    handler: async ({ params, actor, engine }) => ({ booking: await engine.bookings.get(params.orderNumber, actor) }),
+    handler: async ({ params, actor, engine }): Promise<{ booking: Booking }> => ({ booking: await engine.bookings.get(params.orderNumber, actor) }),
   });
   defineRoute(host, {
     method: 'PUT',
@@ -84,7 +84,7 @@ export function registerBookingRoutes(host: RouteHost): void {
     right: 'bookings',
     params: orderParams,
     body: bookingUpdateSchema,
-    handler: async ({ params, body, actor, engine }) => answer(await engine.bookings.update(params.orderNumber, body, actor)),
+    handler: async ({ params, body, actor, engine }): Promise<{ booking: Booking }> => answer(await engine.bookings.update(params.orderNumber, body, actor)),
   });
   defineRoute(host, {
     method: 'DELETE',
@@ -95,7 +95,7 @@ export function registerBookingRoutes(host: RouteHost): void {
     right: 'bookings',
     params: orderParams,
     query: z.object({ sendNotifications: qBool.optional() }),
-    handler: async ({ params, actor, engine }) => ({ booking: await engine.bookings.cancel(params.orderNumber, actor) }),
+    handler: async ({ params, actor, engine }): Promise<{ booking: Booking }> => ({ booking: await engine.bookings.cancel(params.orderNumber, actor) }),
   });
   defineRoute(host, {
     method: 'GET',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
-import { customerSchema } from '../../contract/customers';
+import { customerSchema, type Customer, type CustomerList } from '../../contract/customers';
 import { idParam } from '../../contract/common';
 import { paging, qString } from '../../contract/query';
 
@@ -14,7 +14,7 @@ export function registerCustomerRoutes(host: RouteHost): void {
     tag: 'Customers',
     right: 'customers',
     body: customerSchema,
-    handler: async ({ body, actor, engine }) => ({ customer: await engine.customers.create(body, actor) }),
+    handler: async ({ body, actor, engine }): Promise<{ customer: Customer }> => ({ customer: await engine.customers.create(body, actor) }),
   });
   defineRoute(host, {
     method: 'GET',
@@ -23,7 +23,7 @@ export function registerCustomerRoutes(host: RouteHost): void {
     tag: 'Customers',
     right: 'customers',
     query: z.object({ search: qString.optional(), ...paging }),
-    handler: async ({ query, engine }) => ({ customers: await engine.customers.search(query) }),
+    handler: async ({ query, engine }): Promise<CustomerList> => ({ customers: await engine.customers.search(query) }),
   });
   defineRoute(host, {
     method: 'GET',
@@ -32,7 +32,7 @@ export function registerCustomerRoutes(host: RouteHost): void {
     tag: 'Customers',
     right: 'customers',
     params: idParams,
-    handler: async ({ params, engine }) => ({ customer: await engine.customers.get(params.customerId) }),
+    handler: async ({ params, engine }): Promise<{ customer: Customer }> => ({ customer: await engine.customers.get(params.customerId) }),
   });
   defineRoute(host, {
     method: 'DELETE',

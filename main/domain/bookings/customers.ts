@@ -1,13 +1,14 @@
-import { sql, type Kysely } from 'kysely';
-import { containsText } from '../../../db/queries/search';
+import type { Kysely } from 'kysely';
 import type { CustomersTable, Database } from '../../../db/schema';
-import type { CustomerBody } from '../../contract/customers';
+import { deleteCustomerRow, findCustomer, insertCustomerRow, searchCustomers, updateCustomerRow, type CustomerFilter } from '../../../db/queries/customers';
+import { customerHasBookings } from '../../../db/queries/bookings';
+import type { Customer, CustomerBody } from '../../contract/customers';
 import type { Actor, EngineContext, Tx } from '../context';
 import { DomainError } from '../errors';
 
 type Kind = 'str' | 'bool';
-/** API field ↔ column; `name` is derived from the name parts, never stored. */
-const FIELDS: [keyof CustomerBody & string, keyof CustomersTable & string, Kind][] = [
+/** API field ↔ column (typed by both the body and the answer); `name` is derived from the name parts, never stored. */
+const FIELDS: [keyof CustomerBody & keyof Customer & string, keyof CustomersTable & string, Kind][] = [
   ['firstName', 'first_name', 'str'],
   ['middleName', 'middle_name', 'str'],
   ['lastName', 'last_name', 'str'],
@@ -32,13 +33,8 @@ const FIELDS: [keyof CustomerBody & string, keyof CustomersTable & string, Kind]
   ['newsletter', 'newsletter', 'bool'],
 ];
 
-export type Customer = Record<string, unknown> & { id: number; name: string };
-
-export interface CustomerSearch {
-  search?: string;
-  limit: number;
-  offset: number;
-}
+export type { Customer } from '../../contract/customers';
+export type CustomerSearch = CustomerFilter;
 
 export function customerToApi(row: CustomersTable): Customer {
   const customer: Customer = { id: row.id, name: [row.first_name, row.middle_name, row.last_name].filter((p) => p && p.trim()).join(' ') };
@@ -74,15 +70,14 @@ export const hasCustomerData = (input: CustomerBody | undefined): input is Custo
 /** Inserts a customer inside the caller's transaction. */
 export async function insertCustomer(tx: Tx, input: CustomerBody, newId: () => number): Promise<number> {
   const id = newId();
-  await tx.db.insertInto('customers').values({ id, ...customerColumns(input), anonymised_at: null, created_at: tx.now, updated_at: tx.now }).execute();
+  await insertCustomerRow(tx.db, { id, ...customerColumns(input), anonymised_at: null, created_at: tx.now, updated_at: tx.now });
   await tx.log('customer', id, 'create', input);
   return id;
 }
 
-
 export function createCustomers(ctx: EngineContext) {
   async function rowOrThrow(db: Kysely<Database>, id: number): Promise<CustomersTable> {
-    const row = await db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findCustomer(db, id);
     if (!row) throw new DomainError('NOT_FOUND', `Customer ${id} was not found`);
     return row;
   }
@@ -100,19 +95,7 @@ export function createCustomers(ctx: EngineContext) {
 
     /** Name (any part or the full name), email or phone; anonymised customers are not found. */
     async search(query: CustomerSearch): Promise<Customer[]> {
-      let q = ctx.db.selectFrom('customers').selectAll().where('anonymised_at', 'is', null);
-      if (query.search) {
-        const text = query.search.trim();
-        q = q.where((eb) =>
-          eb.or([
-            containsText(sql<string>`coalesce(first_name, '') || ' ' || coalesce(middle_name, '') || ' ' || coalesce(last_name, '')`, text),
-            containsText(sql<string>`coalesce(first_name, '') || ' ' || coalesce(last_name, '')`, text),
-            ...['first_name', 'last_name', 'email', 'phone', 'mobile'].map((column) => containsText(column, text)),
-          ]),
-        );
-      }
-      const rows = await q.orderBy('last_name').orderBy('first_name').orderBy('id').limit(query.limit).offset(query.offset).execute();
-      return rows.map(customerToApi);
+      return (await searchCustomers(ctx.db, query)).map(customerToApi);
     },
 
     /**
@@ -122,17 +105,12 @@ export function createCustomers(ctx: EngineContext) {
     async remove(id: number, actor: Actor): Promise<{ anonymised: boolean }> {
       return ctx.write(actor, async (tx) => {
         await rowOrThrow(tx.db, id);
-        const booked = await tx.db.selectFrom('bookings').select('order_number').where('customer_id', '=', id).limit(1).executeTakeFirst();
-        if (!booked) {
-          await tx.db.deleteFrom('customers').where('id', '=', id).execute();
+        if (!(await customerHasBookings(tx.db, id))) {
+          await deleteCustomerRow(tx.db, id);
           await tx.log('customer', id, 'delete', {});
           return { anonymised: false };
         }
-        await tx.db
-          .updateTable('customers')
-          .set({ ...customerColumns({}), anonymised_at: tx.now, updated_at: tx.now })
-          .where('id', '=', id)
-          .execute();
+        await updateCustomerRow(tx.db, id, { ...customerColumns({}), anonymised_at: tx.now, updated_at: tx.now });
         await tx.log('customer', id, 'anonymise', {});
         return { anonymised: true };
       });

@@ -8,6 +8,7 @@ import { extraLineMinor, exclusiveTaxMinor, itemAmountMinor, taxLines, type Tax,
 import { findSession } from '../availability/sessionRef';
 import { fromIso, fromLocal, localDate } from '../time';
 import { resolvePickup, type PickupChoice } from './pickup';
+import { findBookableProduct, listExtrasOfferedWith, listPriceOptions, listSessionPriceOverrides } from '../../../db/queries/bookingCatalogue';
 
 export interface PlannedQuantity {
   optionId: number;
@@ -67,37 +68,28 @@ function dateOnly(item: ItemBody, timezone: string, now: number, index: number):
   return { startAt, endAt: DateTime.fromMillis(startAt, { zone: timezone }).plus({ days: 1 }).toMillis() };
 }
 
-/**
- * Resolves one body item against the catalogue and sessions and prices it. Reads only: the
- * caller runs it inside the booking's transaction, so what it sees is what gets written.
- */
-export async function planItem(db: Kysely<Database>, item: ItemBody, index: number, companyTimezone: string, now: number): Promise<PlannedItem> {
-  const product = await db.selectFrom('products').selectAll().where('product_code', '=', item.productCode).where('deleted_at', 'is', null).executeTakeFirst();
-  if (!product) throw fail(index, `there is no product ${item.productCode}`);
-  const timezone = product.timezone ?? companyTimezone;
-  const currencyMinor = (amount: number) => toMinor(amount, product.currency);
+/** Where an item sits in time: an INVENTORY product's session, or the calendar date of any other product. */
+interface Placement {
+  sessionId: number | null;
+  sessionSeats: number | null;
+  startAt: number;
+  endAt: number;
+}
 
-  let sessionId: number | null = null;
-  let sessionSeats: number | null = null;
-  let startAt: number;
-  let endAt: number;
-  const inventory = product.booking_mode === 'INVENTORY';
-  if (inventory) {
-    if (!item.startTime && !item.startTimeLocal) throw fail(index, `product ${product.product_code} needs startTime or startTimeLocal of one of its sessions`);
-    const session = await findSession(db, { productCode: product.product_code, startTime: item.startTime, startTimeLocal: item.startTimeLocal }, timezone).catch((error: DomainError) => {
-      if (error.code === 'NOT_FOUND') throw fail(index, `product ${product.product_code} has no session at ${item.startTimeLocal ?? item.startTime}`);
-      throw fail(index, error.message);
-    });
-    sessionId = session.id;
-    sessionSeats = session.seats;
-    startAt = session.start_at;
-    endAt = session.end_at;
-  } else {
-    ({ startAt, endAt } = dateOnly(item, timezone, now, index));
-  }
+async function placeItem(db: Kysely<Database>, item: ItemBody, product: ProductsTable, timezone: string, now: number, index: number): Promise<Placement> {
+  if (product.booking_mode !== 'INVENTORY') return { sessionId: null, sessionSeats: null, ...dateOnly(item, timezone, now, index) };
+  if (!item.startTime && !item.startTimeLocal) throw fail(index, `product ${product.product_code} needs startTime or startTimeLocal of one of its sessions`);
+  const session = await findSession(db, { productCode: product.product_code, startTime: item.startTime, startTimeLocal: item.startTimeLocal }, timezone).catch((error: DomainError) => {
+    if (error.code === 'NOT_FOUND') throw fail(index, `product ${product.product_code} has no session at ${item.startTimeLocal ?? item.startTime}`);
+    throw fail(index, error.message);
+  });
+  return { sessionId: session.id, sessionSeats: session.seats, startAt: session.start_at, endAt: session.end_at };
+}
 
-  const options = await db.selectFrom('price_options').selectAll().where('product_code', '=', product.product_code).orderBy('position').execute();
-  const overrides = sessionId === null ? [] : await db.selectFrom('session_price_options').selectAll().where('session_id', '=', sessionId).execute();
+/** The body's quantities resolved against the product's price options and the session's overrides of them. */
+async function planQuantities(db: Kysely<Database>, item: ItemBody, product: ProductsTable, sessionId: number | null, index: number): Promise<PlannedQuantity[]> {
+  const options = await listPriceOptions(db, product.product_code);
+  const overrides = sessionId === null ? [] : await listSessionPriceOverrides(db, sessionId);
   const quantities: PlannedQuantity[] = [];
   (item.quantities ?? []).forEach((q, qi) => {
     const where = `quantities[${qi}]`;
@@ -125,7 +117,11 @@ export async function planItem(db: Kysely<Database>, item: ItemBody, index: numb
       value: q.value,
     });
   });
-  const totalQuantity = quantities.reduce((sum, q) => sum + q.value, 0);
+  return quantities;
+}
+
+/** The product's limits on the item's total quantity. */
+function checkTotalQuantity(product: ProductsTable, totalQuantity: number, index: number): void {
   // Checked before anything is sized by it: a quantity of 10^9 would allocate a participant per unit.
   if (totalQuantity > MAX_QUANTITY_PER_ITEM) throw fail(index, `a total quantity of ${totalQuantity} is more than the ${MAX_QUANTITY_PER_ITEM} one item can hold`);
   if (product.quantity_required !== 0 && totalQuantity === 0) throw fail(index, `product ${product.product_code} needs a quantity above 0`, 'BUSINESS_RULE');
@@ -135,19 +131,19 @@ export async function planItem(db: Kysely<Database>, item: ItemBody, index: numb
   if (product.quantity_required_max !== null && totalQuantity > product.quantity_required_max) {
     throw fail(index, `product ${product.product_code} allows at most ${product.quantity_required_max} in total (got ${totalQuantity})`, 'BUSINESS_RULE');
   }
-  if (inventory) {
-    const noticeMs = (product.minimum_notice_minutes ?? 0) * 60_000;
-    if (startAt < now) throw fail(index, `the session of ${product.product_code} has already started`, 'BUSINESS_RULE');
-    if (startAt - now < noticeMs) throw fail(index, `product ${product.product_code} must be booked at least ${product.minimum_notice_minutes} minutes before it starts`, 'BUSINESS_RULE');
-  }
+}
 
-  const offered = await db
-    .selectFrom('product_extras')
-    .innerJoin('extras', 'extras.id', 'product_extras.extra_id')
-    .selectAll('extras')
-    .where('product_extras.product_code', '=', product.product_code)
-    .execute();
-  const extras: PlannedExtra[] = (item.extras ?? []).map((e, ei) => {
+/** A session must not have started and must leave the product's minimum notice. */
+function checkNotice(product: ProductsTable, startAt: number, now: number, index: number): void {
+  const noticeMs = (product.minimum_notice_minutes ?? 0) * 60_000;
+  if (startAt < now) throw fail(index, `the session of ${product.product_code} has already started`, 'BUSINESS_RULE');
+  if (startAt - now < noticeMs) throw fail(index, `product ${product.product_code} must be booked at least ${product.minimum_notice_minutes} minutes before it starts`, 'BUSINESS_RULE');
+}
+
+/** The body's extras, each one the product offers, in the product's currency. */
+async function planExtras(db: Kysely<Database>, item: ItemBody, product: ProductsTable, totalQuantity: number, index: number): Promise<PlannedExtra[]> {
+  const offered = await listExtrasOfferedWith(db, product.product_code);
+  return (item.extras ?? []).map((e, ei) => {
     const extra = offered.find((o) => o.id === e.id);
     if (!extra) throw fail(index, `extras[${ei}]: extra ${e.id} is not offered with product ${product.product_code}`);
     if (extra.currency !== product.currency) throw fail(index, `extras[${ei}]: extra ${e.id} is priced in ${extra.currency}, the product in ${product.currency}`);
@@ -156,21 +152,46 @@ export async function planItem(db: Kysely<Database>, item: ItemBody, index: numb
     if (quantity > MAX_QUANTITY_PER_ITEM) throw fail(index, `extras[${ei}]: a quantity of ${quantity} is more than the ${MAX_QUANTITY_PER_ITEM} one item can hold`);
     return { extraId: extra.id, name: extra.name, description: extra.description, extraPriceType: extra.extra_price_type, priceMinor: extra.price_minor, quantity };
   });
+}
 
-  const computed = itemAmountMinor(quantities);
+/** The item's amount (the body's override or the options' sum), its taxes and its subtotal. */
+function priceItem(item: ItemBody, product: ProductsTable, quantities: PlannedQuantity[], extras: PlannedExtra[], taxes: Tax[], index: number) {
+  const currencyMinor = (amount: number) => toMinor(amount, product.currency);
   const amountOverridden = item.amount !== undefined;
-  const amountMinor = amountOverridden ? currencyMinor(item.amount!) : computed;
+  const amountMinor = amountOverridden ? currencyMinor(item.amount!) : itemAmountMinor(quantities);
   const extrasMinor = extras.reduce((sum, e) => sum + extraLineMinor(e), 0);
-  const details = JSON.parse(product.details_json) as { taxes?: Tax[]; bookingFields?: BookingFieldBody[] };
-  const taxes = taxLines(amountMinor + extrasMinor, details.taxes ?? [], currencyMinor);
-  const subtotalMinor = amountMinor + extrasMinor + exclusiveTaxMinor(taxes);
+  const taxLinesOfItem = taxLines(amountMinor + extrasMinor, taxes, currencyMinor);
+  const subtotalMinor = amountMinor + extrasMinor + exclusiveTaxMinor(taxLinesOfItem);
   // Beyond 2^53 sums lose cents silently, and past 2^63 SQLite refuses the row (a 500): refuse it here.
   if (!Number.isSafeInteger(subtotalMinor)) throw fail(index, `the item's total of ${subtotalMinor} minor units is too large`);
+  return { amountMinor, amountOverridden, taxes: taxLinesOfItem, subtotalMinor };
+}
 
+/** One participant per unit booked, with the fields the body gives for the first ones. */
+function participantsOf(item: ItemBody, totalQuantity: number, index: number): BookingFieldBody[][] {
   const given = item.participants ?? [];
   if (given.length > totalQuantity) throw fail(index, `${given.length} participants given for a total quantity of ${totalQuantity}`);
-  const participants = Array.from({ length: totalQuantity }, (_, i) => given[i]?.fields ?? []);
+  return Array.from({ length: totalQuantity }, (_, i) => given[i]?.fields ?? []);
+}
 
+/**
+ * Resolves one body item against the catalogue and sessions and prices it. Reads only: the
+ * caller runs it inside the booking's transaction, so what it sees is what gets written.
+ */
+export async function planItem(db: Kysely<Database>, item: ItemBody, index: number, companyTimezone: string, now: number): Promise<PlannedItem> {
+  const product = await findBookableProduct(db, item.productCode);
+  if (!product) throw fail(index, `there is no product ${item.productCode}`);
+  const timezone = product.timezone ?? companyTimezone;
+  const inventory = product.booking_mode === 'INVENTORY';
+  const { sessionId, sessionSeats, startAt, endAt } = await placeItem(db, item, product, timezone, now, index);
+  const quantities = await planQuantities(db, item, product, sessionId, index);
+  const totalQuantity = quantities.reduce((sum, q) => sum + q.value, 0);
+  checkTotalQuantity(product, totalQuantity, index);
+  if (inventory) checkNotice(product, startAt, now, index);
+  const extras = await planExtras(db, item, product, totalQuantity, index);
+  const details = JSON.parse(product.details_json) as { taxes?: Tax[]; bookingFields?: BookingFieldBody[] };
+  const { amountMinor, amountOverridden, taxes, subtotalMinor } = priceItem(item, product, quantities, extras, details.taxes ?? [], index);
+  const participants = participantsOf(item, totalQuantity, index);
   const pickup = await resolvePickup(db, product, item.pickupLocation?.locationName, startAt, timezone);
   return {
     index,

@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema';
+import { findVoucherAnyCase, listCategoryProductCodes, liveRedemptionTotals } from '../../../db/queries/bookingVouchers';
 import { DomainError } from '../errors';
 import { roundMinor } from '../money';
 import { spread } from './pricing';
@@ -28,15 +29,10 @@ export async function applyVouchers(db: Kysely<Database>, codes: string[], items
   const uses: VoucherUse[] = [];
   const unique = [...new Set(codes.map((c) => c.trim()).filter(Boolean))];
   for (const code of unique) {
-    const voucher = await db.selectFrom('vouchers').selectAll().where(sql`upper(code)`, '=', code.toUpperCase()).executeTakeFirst();
+    const voucher = await findVoucherAnyCase(db, code);
     if (!voucher) throw new DomainError('VALIDATION_ERROR', `vouchers: there is no voucher ${code}`);
-    const used = await db
-      .selectFrom('voucher_redemptions')
-      .select([sql<number>`coalesce(sum(amount_minor), 0)`.as('minor'), sql<number>`count(*)`.as('n')])
-      .where('voucher_code', '=', voucher.code)
-      .where('reversed_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    const state = voucherState(voucher, Number(used.minor), Number(used.n), now);
+    const used = await liveRedemptionTotals(db, voucher.code);
+    const state = voucherState(voucher, used.minor, used.n, now);
     if (state.status === 'EXPIRED') throw new DomainError('BUSINESS_RULE', `vouchers: voucher ${voucher.code} has expired`);
     if (state.status === 'REDEEMED') throw new DomainError('BUSINESS_RULE', `vouchers: voucher ${voucher.code} is used up`);
     if (isValueVoucher(voucher.value_type) && voucher.currency && voucher.currency !== currency) {
@@ -44,7 +40,7 @@ export async function applyVouchers(db: Kysely<Database>, codes: string[], items
     }
     let categoryProducts: string[] = [];
     if (voucher.value_type.endsWith('_LIMITCATALOG') && voucher.category_id !== null) {
-      categoryProducts = (await db.selectFrom('category_products').select('product_code').where('category_id', '=', voucher.category_id).execute()).map((r) => r.product_code);
+      categoryProducts = await listCategoryProductCodes(db, voucher.category_id);
     }
     const eligible = items.map((item, i) => {
       if (due[i] <= 0) return false;
