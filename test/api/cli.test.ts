@@ -1,9 +1,13 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli, startServe } from '../fixtures/cli';
 import { aProduct } from '../fixtures/builders';
+
+// Each test starts several real CLI processes (tsx compiles at every start): on a busy 2-core machine
+// one start can take ~10 s, so these tests get more than the default 30 s.
+vi.setConfig({ testTimeout: 120_000 });
 
 const dirs: string[] = [];
 const dataDir = () => {
