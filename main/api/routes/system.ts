@@ -1,6 +1,8 @@
 import { buildOpenApi, renderDocsPage } from '../openapi';
 import { defineRoute, type RouteHost } from '../route';
 import { VERSION } from '../envelope';
+import { automaticBackups, BACKUP_FOLDER, KEEP_DAYS, lastBackup } from '../../backups';
+import { join } from 'node:path';
 
 export function registerSystemRoutes(host: RouteHost): void {
   defineRoute(host, {
@@ -11,6 +13,18 @@ export function registerSystemRoutes(host: RouteHost): void {
     // Open like /docs: both describe the API and hold no data.
     right: 'public',
     handler: async () => buildOpenApi(host.registry, VERSION),
+  });
+  defineRoute(host, {
+    method: 'GET',
+    path: '/v1/system/backups',
+    summary: 'The last backup of this data folder and the automatic daily ones kept (TourDesk extension; supplier keys only)',
+    tag: 'System',
+    right: 'system',
+    handler: async ({ engine }) => {
+      const dataDir = engine.ctx.dataDir;
+      if (!dataDir) return { lastBackup: null, automaticBackups: [], backupFolder: null, keepDays: KEEP_DAYS };
+      return { lastBackup: lastBackup(dataDir), automaticBackups: automaticBackups(dataDir), backupFolder: join(dataDir, BACKUP_FOLDER), keepDays: KEEP_DAYS };
+    },
   });
   // The human-readable page holds no data, so it needs no key (the calls it describes do); /v1/openapi.json is open too.
   host.app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(renderDocsPage(host.registry)));
