@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema';
@@ -54,6 +55,11 @@ export function cachingStatements(sqlite: BetterSqlite3.Database, size = STATEME
 
 /** Opens (and creates) a SQLite file with the pragmas TourDesk relies on. */
 export async function openDatabase(file: string, options: OpenOptions = {}): Promise<DbHandle> {
+  // Private from the first byte: SQLite gives the WAL and shared-memory files the database file's mode.
+  if (file !== ':memory:') {
+    if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+    if (process.platform !== 'win32') chmodSync(file, 0o600);
+  }
   const sqlite = new BetterSqlite3(file);
   // WAL lets readers run beside the writer; FULL makes an acknowledged sale survive a power cut.
   sqlite.pragma('journal_mode = WAL');

@@ -4,6 +4,7 @@ import { openDatabase } from '../db/connection';
 import { createEngine, type Engine } from './engine';
 import { DATABASE_FILE, KEY_FILE } from './config';
 import { loadDemo } from './demo';
+import { makeDataFolderPrivate } from './dataFolder';
 import { insertSetting, readSetting } from '../db/queries/settings';
 
 export interface BootOptions {
@@ -26,6 +27,7 @@ export async function bootEngine(options: BootOptions): Promise<{ engine: Engine
   const say = options.say ?? (() => {});
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const handle = await openDatabase(join(options.dataDir, DATABASE_FILE), { migrate: true });
+  makeDataFolderPrivate(options.dataDir);
   if (options.instanceNo !== undefined) {
     const existing = readSetting(handle.sqlite, 'instance_no');
     if (existing !== null && Number(existing) !== options.instanceNo) {

@@ -1,12 +1,15 @@
 import { parseArgs } from 'node:util';
-import { resolve, dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultDataDir } from './config';
+import { DATABASE_FILE, defaultDataDir } from './config';
 import { bootEngine } from './boot';
 import { createServer, LOOPBACK_NAMES } from './api/server';
 import type { Role } from './domain/platform/apiKeys';
 import { SYSTEM_ACTOR } from './domain/context';
 import { voucherBodySchema } from './contract/vouchers';
+import { BackupError, createBackup, restoreBackup, startDailyBackups } from './backups';
+import BetterSqlite3 from 'better-sqlite3';
 
 const HELP = `tourdesk — offline-first check-in and manifests for tour operators
 
@@ -22,6 +25,8 @@ Usage:
   tourdesk vouchers create --type VALUE|VALUE_LIMITPRODUCT|VALUE_LIMITCATALOG|PERCENT|PERCENT_LIMITPRODUCT|PERCENT_LIMITCATALOG|PRODUCT
                  [--value N] [--product CODE] [--category ID] [--expiry DATE] [--code CODE]
                  [--currency XXX] [--notes TEXT] [--reference TEXT] [--data-dir DIR]
+  tourdesk backup <file> [--data-dir DIR]      a consistent copy (database and media, one file), also while serve runs
+  tourdesk restore <file> [--data-dir DIR]     puts a backup in place; refused while the folder is in use
 
 Environment: TOURDESK_API_KEY registers that supplier key; TOURDESK_DATA_DIR sets the data folder.`;
 
@@ -38,6 +43,8 @@ export async function main(argv: string[], out: (line: string) => void = console
   if (command === 'keys') return keys(rest, out);
   if (command === 'vouchers') return vouchers(rest, out);
   if (command === 'company') return company(rest, out);
+  if (command === 'backup') return backup(rest, out);
+  if (command === 'restore') return restore(rest, out);
   out(`Unknown command "${command}".\n\n${HELP}`);
   return 1;
 }
@@ -66,6 +73,7 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
   const loopback = ['127.0.0.1', 'localhost', '::1'].includes(values.host!);
   const allowedHosts = values['allowed-host'] ?? (loopback ? LOOPBACK_NAMES : []);
   const app = await createServer({ engine, allowedHosts, webRoot: WEB_ROOT, logger: { level: process.env.TOURDESK_LOG ?? 'warn' } });
+  const dailyBackups = startDailyBackups({ sqlite: engine.ctx.handle.sqlite, dataDir, say: out });
   // Handlers go in before listening, so a signal at any moment stops cleanly.
   const stopped = new Promise<void>((resolveStop) => {
     let stopping = false;
@@ -75,6 +83,7 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
       out(`Stopping (${signal})…`);
       // Finish in-flight requests, then checkpoint the WAL and close the file.
       await app.close();
+      await dailyBackups.stop();
       await engine.close();
       resolveStop();
     };
@@ -216,6 +225,44 @@ async function company(args: string[], out: (line: string) => void): Promise<num
     out(`${current.companyName} (alias ${current.alias}) · ${current.currency} · ${current.timezone} · ${current.locale}`);
   } finally {
     await engine.close();
+  }
+  return 0;
+}
+
+/** `tourdesk backup <file>`: its own connection to the database, so it works beside a running server. */
+async function backup(args: string[], out: (line: string) => void): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'data-dir': { type: 'string' } } });
+  if (positionals.length !== 1) throw new UsageError('backup needs the file to write: tourdesk backup <file> [--data-dir DIR]');
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  const dbFile = join(dataDir, DATABASE_FILE);
+  if (!existsSync(dbFile)) throw new UsageError(`No TourDesk database in ${dataDir}`);
+  const target = resolve(positionals[0]);
+  if (existsSync(target)) throw new UsageError(`${target} exists already; choose a new file name`);
+  const sqlite = new BetterSqlite3(dbFile, { fileMustExist: true });
+  try {
+    sqlite.pragma('busy_timeout = 5000');
+    const record = await createBackup({ sqlite, dataDir, target });
+    out(`Backed up ${dataDir} to ${record.file} (${record.bytes} bytes, ${record.mediaFiles} media files) at ${record.time}.`);
+  } catch (error) {
+    if (error instanceof BackupError) throw new UsageError(error.message);
+    throw error;
+  } finally {
+    sqlite.close();
+  }
+  return 0;
+}
+
+async function restore(args: string[], out: (line: string) => void): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'data-dir': { type: 'string' } } });
+  if (positionals.length !== 1) throw new UsageError('restore needs the backup file: tourdesk restore <file> [--data-dir DIR]');
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  try {
+    const result = await restoreBackup({ file: positionals[0], dataDir });
+    out(`Restored ${resolve(positionals[0])} into ${dataDir} (${result.mediaFiles} media files).`);
+    for (const path of result.movedAside) out(`Kept what was there as ${path}`);
+  } catch (error) {
+    if (error instanceof BackupError) throw new UsageError(error.message);
+    throw error;
   }
   return 0;
 }

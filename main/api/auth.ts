@@ -13,15 +13,18 @@ export type Right =
   | 'bookings' // agents reach only their own bookings; the domain enforces that
   | 'customers'
   | 'manifest:read'
-  | 'checkin';
+  | 'checkin'
+  | 'system' // backups and other settings of the installation: supplier keys only
+  | 'public'; // no key needed (the API description, which holds no data)
 
 const RIGHTS: Record<Role, ReadonlySet<Right>> = {
-  supplier: new Set<Right>(['any', 'catalog:read', 'catalog:write', 'availability:read', 'availability:write', 'bookings', 'customers', 'manifest:read', 'checkin']),
+  supplier: new Set<Right>(['any', 'catalog:read', 'catalog:write', 'availability:read', 'availability:write', 'bookings', 'customers', 'manifest:read', 'checkin', 'system']),
   agent: new Set<Right>(['any', 'catalog:read', 'availability:read', 'bookings']),
   checkin: new Set<Right>(['any', 'availability:read', 'manifest:read', 'checkin']),
 };
 
 export function can(actor: Actor, right: Right): boolean {
+  if (right === 'public') return true;
   return actor.role === 'system' || (RIGHTS[actor.role as Role]?.has(right) ?? false);
 }
 
@@ -40,7 +43,12 @@ export function keyFrom(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-/** Slows down key guessing: too many failed keys from one address in a minute get 429. */
+/**
+ * Slows down key guessing: after 30 wrong keys from one address in a minute, that address's
+ * wrong keys are refused with 429 until the minute is over. A right key is never held back
+ * (the caller checks the key first and consults the limiter only for a wrong one), so a page
+ * or process that sends wrong keys cannot lock the holder of a right key out.
+ */
 export class FailedKeyLimiter {
   private readonly failures = new Map<string, { count: number; since: number }>();
   constructor(
@@ -49,18 +57,16 @@ export class FailedKeyLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  check(address: string): void {
-    const entry = this.failures.get(address);
-    if (entry && this.now() - entry.since < this.windowMs && entry.count >= this.maxFailures) {
-      throw new DomainError('TOO_MANY_ATTEMPTS', 'Too many requests with a wrong API key; wait a minute and try again');
-    }
-  }
-
-  fail(address: string): void {
+  /** Counts one wrong key; answers the seconds to wait when the address has used up its attempts, else 0. */
+  fail(address: string): number {
     const now = this.now();
-    const entry = this.failures.get(address);
-    if (!entry || now - entry.since >= this.windowMs) this.failures.set(address, { count: 1, since: now });
-    else entry.count++;
-    if (this.failures.size > 10_000) this.failures.clear();
+    let entry = this.failures.get(address);
+    if (!entry || now - entry.since >= this.windowMs) {
+      if (this.failures.size >= 10_000) this.failures.clear();
+      entry = { count: 0, since: now };
+      this.failures.set(address, entry);
+    }
+    entry.count++;
+    return entry.count > this.maxFailures ? Math.max(1, Math.ceil((entry.since + this.windowMs - now) / 1000)) : 0;
   }
 }

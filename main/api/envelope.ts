@@ -11,8 +11,22 @@ export interface ErrorBody {
 export const successStatus = (warning?: string) =>
   warning ? { success: true as const, version: VERSION, warning: { warningMessage: warning } } : { success: true as const, version: VERSION };
 
+/** Longest run of non-space characters a message may echo; no word or path of ours is this long. */
+const MAX_ECHO = 80;
+const MAX_MESSAGE = 1000;
+const cut = (text: string, length: number) => [...text].slice(0, length).join('');
+
+/**
+ * Messages echo what was sent (a code, a name) so the caller sees which one; a long input is cut
+ * short, so a 100 KB field never gives a 100 KB answer (or log line).
+ */
+export function shortenEchoes(message: string): string {
+  const shortened = message.replace(new RegExp(`\\S{${MAX_ECHO + 1},}`, 'gu'), (run) => `${cut(run, 60)}… (${[...run].length} characters)`);
+  return shortened.length > MAX_MESSAGE ? `${cut(shortened, MAX_MESSAGE)}…` : shortened;
+}
+
 export const errorBody = (errorCode: string, errorMessage: string): ErrorBody => ({
-  requestStatus: { success: false, version: VERSION, error: { errorCode, errorMessage } },
+  requestStatus: { success: false, version: VERSION, error: { errorCode, errorMessage: shortenEchoes(errorMessage) } },
 });
 
 const WARNING = Symbol('warning');

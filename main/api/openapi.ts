@@ -56,6 +56,7 @@ export function buildOpenApi(registry: RouteRegistry, version: string): Record<s
       description: alias ? `Alias of ${primary}, kept for clients of the original service.` : def.description,
       tags: [def.tag],
       deprecated: alias || def.deprecated || undefined,
+      security: def.right === 'public' ? [] : undefined,
       parameters: parameters(def),
       requestBody: def.body ? { required: true, content: { 'application/json': { schema: jsonSchema(def.body) } } } : undefined,
       responses: {
@@ -104,6 +105,6 @@ export function renderDocsPage(registry: RouteRegistry): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>TourDesk API</title>
 <style>body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1d2733}table{border-collapse:collapse;width:100%;margin-bottom:1.5rem}td,th{border-bottom:1px solid #dde3ea;padding:.35rem .5rem;text-align:left;vertical-align:top}th{background:#f3f6f9}code{font-size:13px}.dep{color:#7a8593}</style>
 </head><body><h1>TourDesk /v1 booking API</h1>
-<p>Every call needs an API key in the <code>apiKey</code> header or query parameter. Answers carry <code>requestStatus</code>; errors carry <code>errorCode</code> and <code>errorMessage</code>. The machine-readable description is <code>GET /v1/openapi.json</code>. <code>/latest/…</code> answers like <code>/v1/…</code>.</p>
+<p>Every call needs an API key in the <code>apiKey</code> header or query parameter (this page and <code>/v1/openapi.json</code> do not: they hold no data). Answers carry <code>requestStatus</code>; errors carry <code>errorCode</code> and <code>errorMessage</code>. The machine-readable description is <code>GET /v1/openapi.json</code>. <code>/latest/…</code> answers like <code>/v1/…</code>.</p>
 ${sections}</body></html>`;
 }

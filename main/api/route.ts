@@ -5,6 +5,7 @@ import type { Engine } from '../engine';
 import { DomainError } from '../domain/errors';
 import { keyFrom, requireRight, type FailedKeyLimiter, type Right } from './auth';
 import { successStatus, toErrorResponse, warningOf } from './envelope';
+import { EMPTY_JSON_BODY } from './wire';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -70,22 +71,41 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: 'body
 export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): void {
   host.registry.routes.push(def);
   const paths = [def.path, ...(def.aliases ?? [])];
+  const actors = new WeakMap<FastifyRequest, Actor>();
   for (const url of paths) {
     host.app.route({
       method: def.method,
       url,
       bodyLimit: def.bodyLimit,
+      // The key and the right are checked before the body is read: a wrong key never makes us read 15 MiB.
+      onRequest: async (request, reply) => {
+        try {
+          const actor = def.right === 'public' ? ANONYMOUS : await authenticate(host, request, reply);
+          requireRight(actor, def.right);
+          actors.set(request, actor);
+        } catch (error) {
+          const mapped = toErrorResponse(error);
+          if (mapped.unexpected) request.log.error({ err: error }, 'unexpected error');
+          // A refused upload's body is not wanted: close the connection instead of draining it.
+          if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) reply.header('connection', 'close');
+          return reply.status(mapped.status).send(mapped.body);
+        }
+      },
       handler: async (request, reply) => {
         let where: 'body' | 'query' | 'params' | undefined;
         try {
-          const actor = await authenticate(host, request);
-          requireRight(actor, def.right);
+          const actor = actors.get(request)!;
           where = 'params';
           const params = parse(def.params, request.params, 'params');
           where = 'query';
           const query = parse(def.query, request.query, 'query');
           where = 'body';
-          const body = parse(def.body, request.body, 'body');
+          let sent: unknown = request.body;
+          if (sent === EMPTY_JSON_BODY) {
+            if (def.body) throw new DomainError('VALIDATION_ERROR', 'The request body is empty; send a JSON object');
+            sent = undefined;
+          }
+          const body = parse(def.body, sent, 'body');
           where = undefined;
           const result = await def.handler({ query, params, body, actor, engine: host.engine, raw: request, reply });
           if (result instanceof RawResponse) {
@@ -103,15 +123,19 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
   }
 }
 
-async function authenticate(host: RouteHost, request: FastifyRequest): Promise<Actor> {
-  const address = request.ip;
-  host.limiter.check(address);
+/** The caller of a public route (no key): the least-privileged role, and handlers of public routes ignore it. */
+const ANONYMOUS: Actor = Object.freeze({ keyId: null, role: 'checkin', resellerId: null, name: 'anonymous (no key)' });
+
+/** Who calls: the actor of a valid key; a wrong key is counted, and refused with 429 once its address has guessed too often. */
+async function authenticate(host: RouteHost, request: FastifyRequest, reply: FastifyReply): Promise<Actor> {
   const key = keyFrom(request);
   if (!key) throw new DomainError('UNAUTHORIZED', 'An API key is required: send it as the apiKey header or the apiKey query parameter');
   const actor = await host.engine.apiKeys.verify(key);
-  if (!actor) {
-    host.limiter.fail(address);
-    throw new DomainError('UNAUTHORIZED', 'The API key is not valid (unknown or revoked)');
+  if (actor) return actor;
+  const waitSeconds = host.limiter.fail(request.ip);
+  if (waitSeconds > 0) {
+    reply.header('retry-after', String(waitSeconds));
+    throw new DomainError('TOO_MANY_ATTEMPTS', `Too many requests with a wrong API key from this address; wait ${waitSeconds} s and try again`);
   }
-  return actor;
+  throw new DomainError('UNAUTHORIZED', 'The API key is not valid (unknown or revoked)');
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, int, nonNegInt, num, opt } from './common';
+import { bool, int, int32, nonNegInt, num, opt } from './common';
 import { PRICE_GROUP_TYPES } from './products';
 import { paging, qInt, qList, qTime } from './query';
 
@@ -37,8 +37,8 @@ export const sessionBatchSchema = z
 /** SessionUpdateRequest. seatsAvailable may be negative as long as the resulting total seats are not. */
 export const sessionUpdateSchema = z.object({
   allDay: opt(bool),
-  seats: opt(int),
-  seatsAvailable: opt(int),
+  seats: opt(int32),
+  seatsAvailable: opt(int32),
   priceOptions: opt(z.array(sessionPriceOptionSchema).max(100)),
 });
 

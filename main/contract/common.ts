@@ -14,8 +14,20 @@ export const num = z.union([
     .regex(/^-?\d+(\.\d+)?$/, 'must be a number')
     .transform(Number),
 ]);
-export const int = num.pipe(z.number().int('must be a whole number'));
-export const nonNegInt = int.pipe(z.number().min(0, 'must not be negative'));
+export const INT32_MAX = 2 ** 31 - 1;
+const INT32_MIN = -(2 ** 31);
+/** An int64 (an id): whole and exact in JavaScript, so at most 2^53-1 either way. */
+export const int = num.pipe(
+  z
+    .number()
+    .int('must be a whole number')
+    .min(-Number.MAX_SAFE_INTEGER, `must be at least ${-Number.MAX_SAFE_INTEGER}`)
+    .max(Number.MAX_SAFE_INTEGER, `must be at most ${Number.MAX_SAFE_INTEGER}`),
+);
+/** What the spec types int32 (seats, quantities, counts, minutes): -2^31..2^31-1. */
+export const int32 = int.pipe(z.number().min(INT32_MIN, `must be at least ${INT32_MIN}`).max(INT32_MAX, `must be at most ${INT32_MAX}`));
+/** A count or a number of minutes: 0..2^31-1 (every use is an int32 of the spec, or minutes that no tour outlasts). */
+export const nonNegInt = int32.pipe(z.number().min(0, 'must not be negative'));
 export const bool = z.union([z.boolean(), z.enum(['true', 'false', 'TRUE', 'FALSE', 'True', 'False']).transform((v) => v.toLowerCase() === 'true')]);
 
 /** Optional in the API: missing and null both mean "not given". */

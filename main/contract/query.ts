@@ -16,8 +16,24 @@ export const qBool = qString.pipe(
     .refine((v) => ['true', 'false', '1', '0', 'yes', 'no'].includes(v), 'must be true or false')
     .transform((v) => v === 'true' || v === '1' || v === 'yes'),
 );
-export const qInt = qString.pipe(z.string().trim().regex(/^-?\d+$/, 'must be a whole number').transform(Number));
-export const qId = qString.pipe(z.string().trim().regex(/^\d+$/, 'must be a numeric id').transform(Number));
+export const qInt = qString.pipe(
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(-Number.MAX_SAFE_INTEGER, 'is too large').max(Number.MAX_SAFE_INTEGER, 'is too large')),
+);
+/** A position or count in a query (resourceOrder): 0..2^31-1, so it is stored exactly and never as a REAL. */
+export const qNonNegInt32 = qInt.pipe(z.number().min(0, 'must not be negative').max(2 ** 31 - 1, 'must be at most 2147483647'));
+export const qId = qString.pipe(
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a numeric id')
+    .transform(Number)
+    .pipe(z.number().max(Number.MAX_SAFE_INTEGER, 'must be a numeric id')),
+);
 
 export const MAX_LIMIT = 100;
 /** limit above 100 is clamped (clients send 1000 and page while pages come back full); 0 means the default. */

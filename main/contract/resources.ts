@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { nonNegInt, opt } from './common';
-import { paging, qInt, qString, qTime } from './query';
+import { paging, qNonNegInt32, qString, qTime } from './query';
 
 export const RESOURCE_TYPES = ['GUIDE', 'VEHICLE', 'BOAT', 'ROOM', 'EQUIPMENT', 'OTHER'] as const;
 
@@ -11,7 +11,7 @@ export const resourceCreateSchema = z.object({
 });
 export const resourceUpdateSchema = resourceCreateSchema.partial();
 
-export const resourceOrderQuery = z.object({ resourceOrder: qInt.optional() });
+export const resourceOrderQuery = z.object({ resourceOrder: qNonNegInt32.optional() });
 
 export const resourceSessionsQuery = z.object({
   startTime: qTime.optional(),

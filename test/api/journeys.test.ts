@@ -138,3 +138,39 @@ describe('a reporting script', () => {
     expect([...seen].sort()).toEqual([...expected].sort());
   });
 });
+
+/**
+ * A client in the style of libraries that set `Content-Type: application/json` on every request
+ * (bodyless DELETE and GET included) and join a base URL ending in `/` with paths starting with `/`.
+ */
+function jsonEverywhereClient(apiKey: string) {
+  const base = `${baseUrl}/v1/`;
+  return async function call(method: string, path: string, body?: unknown): Promise<any> {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { apiKey, 'content-type': 'application/json', accept: 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await response.json();
+    if (!json.requestStatus?.success) throw new Error(`${method} ${path}: ${response.status} ${json.requestStatus?.error?.errorMessage}`);
+    return json;
+  };
+}
+
+describe('a client that sends a JSON content type on every call and doubles slashes', () => {
+  it('lists products through /v1//products, books, reads and cancels with bodyless JSON-typed requests', async () => {
+    const product = (await t.call('POST', '/v1/products', { body: aProduct({ name: 'Slash Tour' }) })).body.product;
+    await t.call('POST', '/v1/availability', { body: { productCode: product.productCode, startTimeLocal: '2030-03-01 09:00:00', seats: 10 } });
+    const call = jsonEverywhereClient(t.keys.supplier);
+
+    const { products } = await call('GET', '/products');
+    expect(products.map((p: any) => p.productCode)).toContain(product.productCode);
+    const { booking } = await call('POST', '/bookings', {
+      customer: { firstName: 'Slash', lastName: 'Client' },
+      items: [{ productCode: product.productCode, startTimeLocal: '2030-03-01 09:00:00', quantities: [{ optionLabel: 'Adult', value: 2 }] }],
+    });
+    expect((await call('GET', `/bookings/${booking.orderNumber}`)).booking.status).toBe(booking.status);
+    const cancelled = await call('DELETE', `//bookings/${booking.orderNumber}`);
+    expect(cancelled.booking.status).toBe('CANCELLED');
+  });
+});

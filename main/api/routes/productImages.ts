@@ -1,11 +1,13 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
 import { MAX_IMAGE_BYTES } from '../../domain/catalogue/productImages';
 import { defineRoute, type RouteHost } from '../route';
 import { idParam } from '../../contract/common';
 import { qString } from '../../contract/query';
+import { makeTreePrivate } from '../../dataFolder';
 
 const codeParams = z.object({ productCode: z.string().trim().min(1).max(40) });
 const imageParams = z.object({ productCode: z.string().trim().min(1).max(40), mediaId: idParam });
@@ -50,7 +52,10 @@ export function registerProductImageRoutes(host: RouteHost): void {
       query: z.object({ filename: qString.optional() }),
       handler: async ({ params, query, raw, actor, engine }) => {
         const upload = await readUpload(raw, query.filename);
-        return { img: await engine.productImages.add(params.productCode, upload, actor) };
+        const img = await engine.productImages.add(params.productCode, upload, actor);
+        // Media files are private like the rest of the data folder (the domain writes them with the default mode).
+        if (engine.ctx.dataDir && process.platform !== 'win32') makeTreePrivate(join(engine.ctx.dataDir, 'media'));
+        return { img };
       },
     });
     defineRoute(scopedHost, {
