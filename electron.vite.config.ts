@@ -17,5 +17,10 @@ export default defineConfig({
     root: resolve(__dirname, 'renderer'),
     build: { rollupOptions: { input: { index: resolve(__dirname, 'renderer/index.html') } } },
     plugins: [react()],
+    // In development the page is served here and its API calls go to the engine the Electron main
+    // process starts on a fixed port (main/electron/appPage.ts), so page and API share this origin.
+    server: {
+      proxy: Object.fromEntries(['/v1', '/media', '/docs'].map((path) => [path, `http://127.0.0.1:${process.env.TOURDESK_DEV_API_PORT ?? 8787}`])),
+    },
   },
 });

@@ -10,7 +10,8 @@ import type { ApiConfig } from './electron/channels';
 import { bootEngine } from './boot';
 import { defaultDataDir } from './config';
 import { createServer, LOOPBACK_NAMES } from './api/server';
-import { DEFAULT_CSP, hardenedWebPreferences, isAppUrl } from './electron/security';
+import { DEFAULT_CSP, hardenedWebPreferences } from './electron/security';
+import { DEV_ENGINE_PORT, appPage, isOwnPage } from './electron/appPage';
 
 /**
  * The desktop app: the same engine and /v1 API as `tourdesk serve`, on a random loopback port,
@@ -32,13 +33,16 @@ async function start(): Promise<void> {
     keys: engine.apiKeys,
     say: (line) => console.warn(line),
   });
-  const server = await createServer({ engine, allowedHosts: LOOPBACK_NAMES });
-  await server.listen({ host: '127.0.0.1', port: 0 });
+  const devServerUrl = process.env.ELECTRON_RENDERER_URL;
+  // The engine serves the built renderer too, so the window's page and its API share one origin.
+  const server = await createServer({ engine, allowedHosts: LOOPBACK_NAMES, webRoot: devServerUrl ? null : join(__dirname, '../renderer') });
+  await server.listen({ host: '127.0.0.1', port: devServerUrl ? DEV_ENGINE_PORT : 0 });
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  apiConfig = { baseUrl: `http://127.0.0.1:${port}`, apiKey: key };
+  const page = appPage(port, devServerUrl);
+  apiConfig = { baseUrl: page.apiBaseUrl, apiKey: key };
 
-  registerBridge(ipcMain, { getConfig: () => apiConfig, isAppUrl: (url) => isAppUrl(url, process.env.ELECTRON_RENDERER_URL) });
+  registerBridge(ipcMain, { getConfig: () => apiConfig, isAppUrl: (url) => isOwnPage(url, page) });
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [DEFAULT_CSP(port)] } });
   });
@@ -78,7 +82,7 @@ async function start(): Promise<void> {
   });
   // No navigation away from the app and no new windows; external links open in the browser.
   win.webContents.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url, process.env.ELECTRON_RENDERER_URL)) event.preventDefault();
+    if (!isOwnPage(url, page)) event.preventDefault();
   });
   // No remote content, no permission prompts (camera access for scanning will be granted explicitly).
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
@@ -86,8 +90,7 @@ async function start(): Promise<void> {
     if (url.startsWith('https://')) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  if (process.env.ELECTRON_RENDERER_URL) await win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else await win.loadFile(join(__dirname, '../renderer/index.html'));
+  await win.loadURL(page.pageUrl);
 
   app.on('before-quit', () => {
     void server.close().then(() => engine.close());

@@ -53,6 +53,7 @@ vi.mock('electron', async () => {
     };
     loadURL = async (url: string) => {
       this.loaded = url;
+      this.emit('ready-to-show');
     };
     maximize = () => void (this.maximized = true);
     show = () => void (this.shown = true);
@@ -87,7 +88,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const appPage = { sender: { print: (_options: unknown, done: (ok: boolean, why: string) => void) => done(true, '') }, senderFrame: { url: 'file:///opt/TourDesk/resources/app.asar/out/renderer/index.html' } };
+/** An IPC event as the window's page sends it (the page the window loaded). */
+const fromPage = (url: string) => ({ sender: { print: (_options: unknown, done: (ok: boolean, why: string) => void) => done(true, '') }, senderFrame: { url } });
 
 /** The fake Electron module is created once (vi.mock caches it); each launch starts from a clean slate. */
 async function importMain(): Promise<FakeWorld> {
@@ -118,10 +120,14 @@ async function quit(world: FakeWorld) {
 describe('the desktop app, launched twice', () => {
   it('hands the renderer a key that works on the API, the same key at the next launch, and reopens the window where it was', async () => {
     const first = await launch();
+    const appPage = fromPage(first.windows[0].loaded!);
     const config = first.handlers.get('tourdesk:config')!(appPage) as { baseUrl: string; apiKey: string };
     expect(config.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const products = await fetch(`${config.baseUrl}/v1/products`, { headers: { apiKey: config.apiKey } });
+    // The window's page comes from the engine itself, so its API calls are same-origin (the server refuses cross-site ones).
+    expect(first.windows[0].loaded).toBe(`${config.baseUrl}/`);
+    const products = await fetch(`${config.baseUrl}/v1/products`, { headers: { apiKey: config.apiKey, origin: config.baseUrl } });
     expect(products.status).toBe(200);
+    expect(() => first.handlers.get('tourdesk:config')!(fromPage('http://127.0.0.1:1/'))).toThrow(/not the TourDesk page/);
     expect(await first.handlers.get('tourdesk:print')!(appPage)).toEqual({ printed: true });
     expect(first.menu?.map((item) => item.label?.replace('&', ''))).toContain('File');
     const win = first.windows[0];
@@ -133,7 +139,7 @@ describe('the desktop app, launched twice', () => {
     expect(JSON.parse(readFileSync(join(dir, 'window-state.json'), 'utf8'))).toEqual({ bounds: { x: 100, y: 50, width: 1000, height: 700 }, maximized: true });
 
     const second = await launch();
-    const again = second.handlers.get('tourdesk:config')!(appPage) as { baseUrl: string; apiKey: string };
+    const again = second.handlers.get('tourdesk:config')!(fromPage(second.windows[0].loaded!)) as { baseUrl: string; apiKey: string };
     expect(again.apiKey).toBe(config.apiKey);
     expect((await fetch(`${again.baseUrl}/v1/products`, { headers: { apiKey: again.apiKey } })).status).toBe(200);
     expect(second.windows[0].options).toMatchObject({ x: 100, y: 50, width: 1000, height: 700 });
