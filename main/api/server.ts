@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Engine } from '../engine';
 import { FailedKeyLimiter } from './auth';
 import { errorBody, toErrorResponse } from './envelope';
@@ -15,7 +16,12 @@ export interface ServerOptions {
   webRoot?: string | null;
   logger?: boolean | object;
   bodyLimit?: number;
+  /** Serve HTTPS with this certificate (phones need a secure page for the camera and the offline app). */
+  https?: { key: string | Buffer; cert: string | Buffer };
 }
+
+/** The web app's own routes (renderer/src/store/nav.ts): a reload or a bookmark of one gets the app. */
+export const APP_ROUTES = ['/scan', '/pair', '/sessions/*'];
 
 export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
@@ -57,6 +63,7 @@ export type TourDeskServer = FastifyInstance & { registry: RouteRegistry };
 
 export async function createServer(options: ServerOptions): Promise<TourDeskServer> {
   const app = Fastify({
+    ...(options.https ? { https: options.https } : {}),
     logger: options.logger ? { ...(options.logger === true ? {} : options.logger), serializers: { req: redactedRequest } } : false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     rewriteUrl: (req) => rewriteUrl(req.url ?? '/'),
@@ -99,7 +106,19 @@ export async function createServer(options: ServerOptions): Promise<TourDeskServ
     await app.register(fastifyStatic, { root: mediaDir, prefix: '/media/', decorateReply: false, index: false });
   }
   if (options.webRoot && existsSync(options.webRoot)) {
-    await app.register(fastifyStatic, { root: options.webRoot, prefix: '/', decorateReply: false, wildcard: false });
+    await app.register(fastifyStatic, {
+      root: options.webRoot,
+      prefix: '/',
+      decorateReply: false,
+      wildcard: false,
+      // The page and the service worker are checked on every load, so a new build reaches devices at once;
+      // hashed assets never change under their name.
+      setHeaders: (res, path) => res.setHeader('cache-control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    });
+    const index = join(options.webRoot, 'index.html');
+    for (const url of APP_ROUTES) {
+      app.get(url, (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(readFileSync(index)));
+    }
   }
   return Object.assign(app, { registry }) as unknown as TourDeskServer;
 }
