@@ -39,6 +39,11 @@ function Header() {
           <button type="button" className="secondary small" onClick={() => go({ name: 'scan', sessionId: null })}>
             Scanner
           </button>
+          {!window.tourdesk && (
+            <button type="button" className="secondary small" onClick={() => go({ name: 'pair' })}>
+              Pair a phone
+            </button>
+          )}
           <label className="inline">
             Device name
             <input value={device} onChange={(e) => setDevice(e.target.value)} size={12} />
