@@ -2,7 +2,7 @@ import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
 import { join } from 'node:path';
 import { bootEngine } from './boot';
 import { createServer, LOOPBACK_NAMES } from './api/server';
-import { DEFAULT_CSP, hardenedWebPreferences, isAppUrl } from './electron/security';
+import { DEFAULT_CSP, hardenedWebPreferences, isAppUrl, isPermissionAllowed, isPermissionCheckAllowed } from './electron/security';
 
 /**
  * The desktop app: the same engine and /v1 API as `tourdesk serve`, on a random loopback port,
@@ -36,8 +36,14 @@ async function start(): Promise<void> {
   win.webContents.on('will-navigate', (event, url) => {
     if (!isAppUrl(url, process.env.ELECTRON_RENDERER_URL)) event.preventDefault();
   });
-  // No remote content, no permission prompts (camera access for scanning will be granted explicitly).
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  // No remote content and no permission prompts, except the camera for scanning, for the app's own page.
+  const devUrl = process.env.ELECTRON_RENDERER_URL;
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(isPermissionAllowed(permission, details.requestingUrl, details as { mediaTypes?: string[] }, devUrl)),
+  );
+  session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
+    isPermissionCheckAllowed(permission, (details as { requestingUrl?: string }).requestingUrl ?? requestingOrigin, (details as { mediaType?: string }).mediaType, devUrl),
+  );
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (url.startsWith('https://')) void shell.openExternal(url);
     return { action: 'deny' };

@@ -11,11 +11,27 @@ export function isAppUrl(url: string, devServerUrl?: string): boolean {
   return url.startsWith('file://');
 }
 
+/**
+ * Permission requests: the camera (for scanning), asked by the app's own page, and nothing else:
+ * no microphone, no screen capture, no notifications, and nothing for any other origin.
+ */
+export function isPermissionAllowed(permission: string, requestingUrl: string, details: { mediaTypes?: string[] } = {}, devServerUrl?: string): boolean {
+  if (permission !== 'media' || !isAppUrl(requestingUrl, devServerUrl)) return false;
+  const types = details.mediaTypes ?? [];
+  return types.length > 0 && types.every((t) => t === 'video');
+}
+
+/** The synchronous permission check (enumerating cameras, the Permissions API): the camera for the app's page only. */
+export function isPermissionCheckAllowed(permission: string, requestingOrigin: string, mediaType: string | undefined, devServerUrl?: string): boolean {
+  return permission === 'media' && mediaType === 'video' && isAppUrl(requestingOrigin, devServerUrl);
+}
+
 /** The renderer may talk to its own loopback API and nothing else; no inline scripts, no remote content. */
 export const DEFAULT_CSP = (port: number) =>
   [
     "default-src 'self'",
-    "script-src 'self'",
+    // WebAssembly for the QR decoder (zxing-wasm); still no eval and no inline scripts.
+    "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self' 'unsafe-inline'",
     // blob: for QR codes and exports the renderer fetches with the key and shows as blob URLs.
     `img-src 'self' data: blob: http://127.0.0.1:${port}`,
