@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSuppressor, createWedge } from '../../renderer/src/scanner/wedge';
 import { buildIndex, decide, disagrees } from '../../renderer/src/scanner/verdict';
-import { addToOutbox, changedSessions, correctionOf, removeFromOutbox, signatureOf, withPending, type OutboxItem } from '../../renderer/src/scanner/outbox';
+import { addToOutbox, bumpCheckedIn, changedSessions, correctionOf, removeFromOutbox, signatureOf, withPending, type OutboxItem } from '../../renderer/src/scanner/outbox';
 import { parseRoute, urlOf } from '../../renderer/src/store/nav';
 import type { Manifest, ManifestBooking, Participant } from '../../renderer/src/api/types';
 
@@ -173,6 +173,8 @@ describe('the outbox', () => {
       [2, { signature: signatureOf({ ...day[1], checkedIn: 1 }) }],
     ]);
     expect(changedSessions(day, held)).toEqual([2, 3]);
+    // The device's own delivered check-ins move its copy's counts, so they alone cause no refetch.
+    expect(changedSessions([{ ...day[0], checkedIn: 3 }], new Map([[1, { signature: bumpCheckedIn(signatureOf(day[0]), 2) }]]))).toEqual([]);
   });
 });
 

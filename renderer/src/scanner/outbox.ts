@@ -85,3 +85,9 @@ export function changedSessions(
 }
 
 export const signatureOf = (s: { booked: number; checkedIn: number; noShow: number; checkinClosed: boolean }) => `${s.booked}/${s.checkedIn}/${s.noShow}/${s.checkinClosed ? 'closed' : 'open'}`;
+
+/** A signature after `n` more people were checked in (what the engine's day summary will say). */
+export function bumpCheckedIn(signature: string, n: number): string {
+  const [booked, checkedIn, ...rest] = signature.split('/');
+  return n && /^\d+$/.test(checkedIn ?? '') ? [booked, String(Number(checkedIn) + n), ...rest].join('/') : signature;
+}

@@ -1,8 +1,8 @@
 import { create } from 'zustand';
 import { api, ApiError, messageOf, newEventId } from '../api/client';
 import type { CheckinEvent, DaySession, EventAnswer, Manifest, ScanAnswer, ScanBody } from '../api/types';
-import { buildIndex, decide, fromAnswer, type IndexEntry, type Verdict } from '../scanner/verdict';
-import { addToOutbox, changedSessions, correctionOf, localStamp, markAttempt, removeFromOutbox, signatureOf, withPending, type Correction, type OutboxItem } from '../scanner/outbox';
+import { buildIndex, decide, fromAnswer, markCheckedIn, type IndexEntry, type Verdict } from '../scanner/verdict';
+import { addToOutbox, bumpCheckedIn, changedSessions, correctionOf, localStamp, markAttempt, removeFromOutbox, signatureOf, withPending, type Correction, type OutboxItem } from '../scanner/outbox';
 import { createSuppressor, SUPPRESS_MS, type ScanSource } from '../scanner/wedge';
 import { idbAll, idbDelete, idbGet, idbPut } from '../scanner/storage';
 import { signal } from '../scanner/feedback';
@@ -102,6 +102,20 @@ export const useScanner = create<ScannerState>((set, get) => {
   function scanItem(body: Omit<ScanBody, 'eventId' | 'occurredAt' | 'device'>, local: OutboxItem['local']): OutboxItem {
     const eventId = newEventId();
     return { eventId, kind: 'scan', body: { ...body, eventId, occurredAt: new Date().toISOString(), device: device() }, local, queuedAt: new Date().toISOString(), attempts: 0 };
+  }
+  /**
+   * What the engine recorded goes into the device's copy of its manifest, and the copy's day
+   * counts move by as much, so the next refresh refetches it only if someone else changed it too.
+   */
+  function absorb(sessionId: number | null, participantIds: number[], eventIdOf: (pid: number) => string, at: string, deviceName: string | undefined) {
+    const h = sessionId !== null ? get().held[sessionId] : undefined;
+    if (!h || !participantIds.length) return;
+    const fresh = participantIds.filter((id) => h.manifest.bookings.some((b) => b.participants.some((p) => p.id === id && p.checkin.state !== 'CHECKED_IN')));
+    const manifest = markCheckedIn(h.manifest, fresh, { at, atLocal: localStamp(new Date(at)), device: deviceName ?? null, eventIdOf });
+    const next = { ...h, manifest, signature: bumpCheckedIn(h.signature, fresh.length) };
+    void idbPut('manifests', sessionId!, next);
+    const held = { ...get().held, [sessionId!]: next };
+    set({ held, ...shown(held, get().outbox) });
   }
   async function fetchManifest(id: number, signature: string) {
     const c = config();
@@ -290,13 +304,13 @@ export const useScanner = create<ScannerState>((set, get) => {
       const c = config();
       if (!c || get().sending) return;
       set({ sending: true });
-      const touched = new Set<number>();
       try {
         while (get().outbox.length) {
           const item = get().outbox[0];
           try {
             if (item.kind === 'scan') {
               const { scan } = await api<{ scan: ScanAnswer }>(c, 'POST', '/v1/manifest/scan', item.body, 5_000);
+              absorb(item.local.sessionId ?? scan.belongsTo?.sessionId ?? null, scan.checkedInParticipantIds ?? [], (pid) => `${item.eventId}.${pid}`, item.body.occurredAt, item.body.device);
               const current = get().verdict;
               if (current?.eventId === item.eventId && current.checking) {
                 // The answer came in time: it is the verdict (no correction, the device had not decided).
@@ -311,16 +325,17 @@ export const useScanner = create<ScannerState>((set, get) => {
                   signal('red');
                 } else setRecent(item.eventId, 'sent');
               }
-              if (scan.belongsTo?.sessionId) touched.add(scan.belongsTo.sessionId);
             } else {
               const { events } = await api<{ events: EventAnswer[] }>(c, 'POST', '/v1/manifest/events', { events: [item.body] }, 5_000);
               const rejected = events.find((e) => e.result === 'REJECTED');
               if (rejected) {
                 set({ corrections: [{ eventId: item.eventId, label: item.local.label, local: 'checked in on this device', server: 'not recorded', message: rejected.message ?? 'Refused', at: new Date().toISOString() }, ...get().corrections] });
                 setRecent(item.eventId, 'corrected');
-              } else setRecent(item.eventId, 'sent');
+              } else {
+                setRecent(item.eventId, 'sent');
+                absorb(item.local.sessionId, item.local.participantIds, () => item.eventId, item.body.occurredAt, item.body.device);
+              }
             }
-            if (item.local.sessionId !== null) touched.add(item.local.sessionId);
             const outbox = removeFromOutbox(get().outbox, item.eventId);
             await idbDelete('outbox', item.eventId);
             const lastHeard = new Date().toISOString();
@@ -343,8 +358,6 @@ export const useScanner = create<ScannerState>((set, get) => {
       } finally {
         set({ sending: false });
       }
-      // The sessions these events touched changed on the engine: the next refresh fetches just those.
-      if (touched.size) await get().refresh();
     },
   };
 });
