@@ -111,7 +111,7 @@ describe('the local verdict', () => {
   });
 
   it('checks in the scanned person of a group and offers the rest who are not yet in', () => {
-    expect(verdict('F1')).toMatchObject({ kind: 'CHECKED_IN', participantIds: [family[0].id], others: [{ id: family[1].id, name: 'Bob' }] });
+    expect(verdict('F1')).toMatchObject({ kind: 'CHECKED_IN', participantIds: [family[0].id], others: [{ id: family[1].id, name: 'Bob' }], message: 'Party of 3 · 2 in, 1 to come' });
   });
 
   it('opens an order code as the whole booking to tick, admitting nobody yet', () => {

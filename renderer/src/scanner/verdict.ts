@@ -72,6 +72,8 @@ const who = (c: Checkin) => c.device || c.by || 'another device';
 const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
 const withoutParticipants = ({ participants: _p, ...rest }: ManifestBooking) => rest;
 
+const partyLine = (total: number, inNow: number) => (total === 1 ? 'Party of 1 · all in' : inNow === total ? `Party of ${total} · all in` : `Party of ${total} · ${inNow} in, ${total - inNow} to come`);
+
 export interface DecideInput {
   code: string;
   manifests: ReadonlyMap<number, Manifest>;
@@ -150,7 +152,8 @@ export function decide({ code, manifests, index, sessionFilter }: DecideInput): 
     kind: 'CHECKED_IN',
     tone: 'green',
     word: 'CHECKED IN',
-    message: fresh.length === 1 ? `${nameOf(fresh[0])} · ${booking.orderNumber}` : `${fresh.length} people · ${booking.orderNumber}`,
+    // Names and booking are shown apart; the sentence says where the party stands.
+    message: partyLine(booking.participants.length, booking.participants.filter((p) => p.checkin.state === 'CHECKED_IN').length + fresh.length),
     admit: true,
     others,
     override: null,

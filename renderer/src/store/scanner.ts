@@ -87,7 +87,8 @@ export const useScanner = create<ScannerState>((set, get) => {
     set({ recent: [entry, ...get().recent].slice(0, 12) });
   }
   function setRecent(eventId: string, status: RecentScan['status']) {
-    set({ recent: get().recent.map((r) => (r.eventId === eventId ? { ...r, status } : r)) });
+    // A corrected scan turns red in the strip: what the device showed no longer stands.
+    set({ recent: get().recent.map((r) => (r.eventId === eventId ? { ...r, status, ...(status === 'corrected' ? { tone: 'red' as const, word: 'CORRECTED' } : {}) } : r)) });
   }
   function show(verdict: Verdict, eventId: string | null, checking = false) {
     set({ verdict: { ...verdict, eventId, shownAt: Date.now(), checking }, ignored: null });
