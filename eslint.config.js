@@ -71,6 +71,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['renderer/sw.js'],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
     // The renderer is an API client like any other: it may share the contract's types, never code.
     files: ['renderer/**'],
     languageOptions: { globals: { ...globals.browser } },

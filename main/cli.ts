@@ -10,12 +10,14 @@ import { SYSTEM_ACTOR } from './domain/context';
 import { voucherBodySchema } from './contract/vouchers';
 import { BackupError, createBackup, restoreBackup, startDailyBackups } from './backups';
 import BetterSqlite3 from 'better-sqlite3';
+import { readCertificate, selfSignedCertificate } from './tls';
 
 const HELP = `tourdesk — offline-first check-in and manifests for tour operators
 
 Usage:
   tourdesk serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--demo]
                  [--allowed-host NAME]... [--instance N]
+                 [--tls | --tls-cert FILE --tls-key FILE]   HTTPS, for guides' phones
   tourdesk keys create --role supplier|agent|checkin --name "Hotel desk" [--rate RATE_ID] [--data-dir DIR]
   tourdesk keys list [--data-dir DIR]
   tourdesk keys revoke <key id or prefix> [--data-dir DIR]
@@ -59,9 +61,13 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
       demo: { type: 'boolean', default: false },
       'allowed-host': { type: 'string', multiple: true },
       instance: { type: 'string' },
+      tls: { type: 'boolean', default: false },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
     },
   });
   const port = Number(values.port);
+  if (Boolean(values['tls-cert']) !== Boolean(values['tls-key'])) throw new UsageError('--tls-cert and --tls-key go together');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${values.port} is not a port number`);
   const instanceNo = values.instance === undefined ? undefined : Number(values.instance);
   if (instanceNo !== undefined && !(Number.isInteger(instanceNo) && instanceNo >= 1 && instanceNo <= 999)) throw new UsageError('--instance must be 1..999');
@@ -72,7 +78,9 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
   // the operator lists the names with --allowed-host (none listed: any name).
   const loopback = ['127.0.0.1', 'localhost', '::1'].includes(values.host!);
   const allowedHosts = values['allowed-host'] ?? (loopback ? LOOPBACK_NAMES : []);
-  const app = await createServer({ engine, allowedHosts, webRoot: WEB_ROOT, logger: { level: process.env.TOURDESK_LOG ?? 'warn' } });
+  const tls = values['tls-cert'] ? readCertificate(values['tls-cert'], values['tls-key']!) : values.tls ? await selfSignedCertificate(dataDir, [values.host!, ...(values['allowed-host'] ?? [])]) : null;
+  if (tls) out(`TLS certificate ${tls.source}\n  SHA-256 fingerprint ${tls.fingerprint}\n  (a phone shows a warning for a certificate TourDesk made: check this fingerprint, then accept it once)`);
+  const app = await createServer({ engine, allowedHosts, webRoot: WEB_ROOT, logger: { level: process.env.TOURDESK_LOG ?? 'warn' }, ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}) });
   const dailyBackups = startDailyBackups({ sqlite: engine.ctx.handle.sqlite, dataDir, say: out });
   // Handlers go in before listening, so a signal at any moment stops cleanly.
   const stopped = new Promise<void>((resolveStop) => {
@@ -94,7 +102,7 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const shownHost = values.host!.includes(':') ? `[${values.host}]` : values.host;
-  out(`TourDesk listening on http://${shownHost}:${boundPort}`);
+  out(`TourDesk listening on ${tls ? 'https' : 'http'}://${shownHost}:${boundPort}`);
   await stopped;
   return 0;
 }

@@ -10,7 +10,7 @@ import type { ApiConfig } from './electron/channels';
 import { bootEngine } from './boot';
 import { defaultDataDir } from './config';
 import { createServer, LOOPBACK_NAMES } from './api/server';
-import { DEFAULT_CSP, hardenedWebPreferences } from './electron/security';
+import { DEFAULT_CSP, hardenedWebPreferences, isPermissionAllowed, isPermissionCheckAllowed } from './electron/security';
 import { DEV_ENGINE_PORT, appPage, isOwnPage } from './electron/appPage';
 
 /**
@@ -84,8 +84,14 @@ async function start(): Promise<void> {
   win.webContents.on('will-navigate', (event, url) => {
     if (!isOwnPage(url, page)) event.preventDefault();
   });
-  // No remote content, no permission prompts (camera access for scanning will be granted explicitly).
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  // No remote content and no permission prompts, except the camera for scanning, for the app's own page.
+  const devUrl = page.pageUrl;
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(isPermissionAllowed(permission, details.requestingUrl, details as { mediaTypes?: string[] }, devUrl)),
+  );
+  session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
+    isPermissionCheckAllowed(permission, (details as { requestingUrl?: string }).requestingUrl ?? requestingOrigin, (details as { mediaType?: string }).mediaType, devUrl),
+  );
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (url.startsWith('https://')) void shell.openExternal(url);
     return { action: 'deny' };

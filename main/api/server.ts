@@ -1,7 +1,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
+import { join } from 'node:path';
 import type { Engine } from '../engine';
 import { FailedKeyLimiter } from './auth';
 import { errorBody, toErrorResponse } from './envelope';
@@ -22,10 +23,15 @@ export interface ServerOptions {
   allowedOrigins?: string[];
   /** How long a whole request (headers and body) may take to arrive; a trickled body is cut off with 408. */
   requestTimeoutMs?: number;
+  /** Serve HTTPS with this certificate (phones need a secure page for the camera and the offline app). */
+  https?: { key: string | Buffer; cert: string | Buffer };
 }
 
 /** Long enough for a 15 MiB image over a slow Wi-Fi; short enough that trickled bodies do not pile up. */
 export const REQUEST_TIMEOUT_MS = 60_000;
+
+/** The web app's own routes (renderer/src/store/nav.ts): a reload or a bookmark of one gets the app. */
+export const APP_ROUTES = ['/scan', '/pair', '/sessions/*'];
 
 export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
@@ -91,6 +97,7 @@ export async function createServer(options: ServerOptions): Promise<TourDeskServ
     // requests this often (its default, 30 s, would let a trickle run far past the timeout).
     http: { requestTimeout, connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(requestTimeout / 4))) },
     clientErrorHandler: clientErrorAnswer,
+    ...(options.https ? { https: options.https } : {}),
     logger: options.logger ? { ...(options.logger === true ? {} : options.logger), serializers: { req: redactedRequest } } : false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     rewriteUrl: (req) => rewriteUrl(req.url ?? '/'),
@@ -156,7 +163,19 @@ export async function createServer(options: ServerOptions): Promise<TourDeskServ
     await app.register(fastifyStatic, { root: mediaDir, prefix: '/media/', decorateReply: false, index: false });
   }
   if (options.webRoot && existsSync(options.webRoot)) {
-    await app.register(fastifyStatic, { root: options.webRoot, prefix: '/', decorateReply: false, wildcard: false });
+    await app.register(fastifyStatic, {
+      root: options.webRoot,
+      prefix: '/',
+      decorateReply: false,
+      wildcard: false,
+      // The page and the service worker are checked on every load, so a new build reaches devices at once;
+      // hashed assets never change under their name.
+      setHeaders: (res, path) => res.setHeader('cache-control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    });
+    const index = join(options.webRoot, 'index.html');
+    for (const url of APP_ROUTES) {
+      app.get(url, (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(readFileSync(index)));
+    }
   }
   return Object.assign(app, { registry }) as unknown as TourDeskServer;
 }

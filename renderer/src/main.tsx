@@ -1,14 +1,17 @@
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { TourDeskBridge } from '../../preload/index';
-import { savedKey, useConnection } from './store/connection';
+import { savedKey, takeKeyFromFragment, useConnection } from './store/connection';
 import { useNav } from './store/nav';
 import { startQueueRetry, useQueue } from './store/queue';
 import { KeyForm } from './screens/KeyForm';
 import { DepartureBoard } from './screens/DepartureBoard';
 import { SessionScreen } from './screens/SessionScreen';
 import { WalkUpBooking } from './screens/WalkUpBooking';
+import { ScannerScreen } from './screens/ScannerScreen';
+import { PairPhone } from './screens/PairPhone';
 import { QueueIndicator } from './components/QueueIndicator';
+import { registerServiceWorker } from './serviceWorker';
 import './styles.css';
 
 declare global {
@@ -16,6 +19,9 @@ declare global {
     tourdesk?: TourDeskBridge;
   }
 }
+
+// Before anything reads the key: a pairing link's key leaves the address bar at once.
+takeKeyFromFragment();
 
 function Header() {
   const { config, device, setDevice, disconnect } = useConnection();
@@ -30,6 +36,14 @@ function Header() {
       {config && (
         <div className="row">
           <QueueIndicator />
+          <button type="button" className="secondary small" onClick={() => go({ name: 'scan', sessionId: null })}>
+            Scanner
+          </button>
+          {!window.tourdesk && (
+            <button type="button" className="secondary small" onClick={() => go({ name: 'pair' })}>
+              Pair a phone
+            </button>
+          )}
           <label className="inline">
             Device name
             <input value={device} onChange={(e) => setDevice(e.target.value)} size={12} />
@@ -46,21 +60,22 @@ function Header() {
 }
 
 function App() {
-  const { config, connect } = useConnection();
+  const { config, restore } = useConnection();
   const screen = useNav((s) => s.screen);
   useEffect(() => {
     if (window.tourdesk) {
-      void window.tourdesk.getApiConfig().then((c) => c && connect(c));
+      void window.tourdesk.getApiConfig().then((c) => c && restore(c));
     } else {
       const key = savedKey();
-      if (key) void connect({ baseUrl: window.location.origin, apiKey: key });
+      if (key) restore({ baseUrl: window.location.origin, apiKey: key });
     }
     startQueueRetry();
-  }, [connect]);
+  }, [restore]);
   // Events left from before a reload go out as soon as there is a key.
   useEffect(() => {
     if (config) void useQueue.getState().flush();
   }, [config]);
+  if (config && screen.name === 'scan') return <ScannerScreen sessionId={screen.sessionId} />;
   return (
     <>
       <Header />
@@ -71,6 +86,8 @@ function App() {
           <SessionScreen sessionId={screen.sessionId} />
         ) : screen.name === 'walkup' ? (
           <WalkUpBooking sessionId={screen.sessionId} />
+        ) : screen.name === 'pair' ? (
+          <PairPhone />
         ) : (
           <DepartureBoard />
         )}
@@ -78,6 +95,8 @@ function App() {
     </>
   );
 }
+
+registerServiceWorker();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -14,6 +14,7 @@ interface FakeWorld {
   windows: FakeWindow[];
   handlers: Map<string, (event: unknown) => unknown>;
   menu: { label?: string; submenu?: { label?: string; role?: string }[] }[] | null;
+  permissionRequest?: (contents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl: string; mediaTypes?: string[] }) => void;
 }
 type FakeWindow = EventEmitter & { options: Record<string, any>; loaded: string | null; maximized: boolean; shown: boolean; webContents: EventEmitter & Record<string, any> } & Record<string, any>;
 
@@ -74,7 +75,7 @@ vi.mock('electron', async () => {
       decryptStringAsync: async (data: Buffer) => ({ result: Buffer.from(data).reverse().toString(), shouldReEncrypt: false }),
     },
     screen: { getAllDisplays: () => [display], getPrimaryDisplay: () => display },
-    session: { defaultSession: { webRequest: { onHeadersReceived: vi.fn() }, setPermissionRequestHandler: vi.fn() } },
+    session: { defaultSession: { webRequest: { onHeadersReceived: vi.fn() }, setPermissionRequestHandler: (handler: FakeWorld['permissionRequest']) => void (world.permissionRequest = handler), setPermissionCheckHandler: vi.fn() } },
     shell: { openExternal: vi.fn() },
   };
 });
@@ -129,6 +130,10 @@ describe('the desktop app, launched twice', () => {
     expect(products.status).toBe(200);
     expect(() => first.handlers.get('tourdesk:config')!(fromPage('http://127.0.0.1:1/'))).toThrow(/not the TourDesk page/);
     expect(await first.handlers.get('tourdesk:print')!(appPage)).toEqual({ printed: true });
+    // The camera (for scanning) is granted to the app's own page only.
+    const ask = (url: string) => new Promise((resolve) => first.permissionRequest!(null, 'media', resolve, { requestingUrl: url, mediaTypes: ['video'] }));
+    expect(await ask(`${config.baseUrl}/scan`)).toBe(true);
+    expect(await ask('http://127.0.0.1:1/scan')).toBe(false);
     expect(first.menu?.map((item) => item.label?.replace('&', ''))).toContain('File');
     const win = first.windows[0];
     expect(win.options).toMatchObject({ width: 1280, height: 820, show: false, webPreferences: { sandbox: true, contextIsolation: true } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CSP, hardenedWebPreferences, isAppUrl } from '../../main/electron/security';
+import { DEFAULT_CSP, hardenedWebPreferences, isAppUrl, isPermissionAllowed, isPermissionCheckAllowed } from '../../main/electron/security';
 
 describe('Electron hardening', () => {
   it('isolates and sandboxes the renderer, without Node', () => {
@@ -17,8 +17,24 @@ describe('Electron hardening', () => {
   it('allows scripts from the app only and connections to its own loopback API only', () => {
     const csp = DEFAULT_CSP(43210);
     expect(csp).toContain("script-src 'self'");
-    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    // WebAssembly (the QR decoder) only: never eval or inline scripts.
+    expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-(eval|inline|hashes)'/);
     expect(csp).toContain('connect-src \'self\' http://127.0.0.1:43210');
     expect(csp).toContain("object-src 'none'");
+  });
+
+  it('grants the camera to the app’s own page only, and nothing else to anyone', () => {
+    const app = 'file:///opt/TourDesk/resources/app.asar/out/renderer/index.html';
+    expect(isPermissionAllowed('media', app, { mediaTypes: ['video'] })).toBe(true);
+    expect(isPermissionAllowed('media', 'http://localhost:5173/#/scan', { mediaTypes: ['video'] }, 'http://localhost:5173')).toBe(true);
+    expect(isPermissionAllowed('media', app, { mediaTypes: ['audio'] })).toBe(false);
+    expect(isPermissionAllowed('media', app, { mediaTypes: ['video', 'audio'] })).toBe(false);
+    expect(isPermissionAllowed('media', app, {})).toBe(false);
+    expect(isPermissionAllowed('media', 'https://evil.example/', { mediaTypes: ['video'] })).toBe(false);
+    for (const other of ['geolocation', 'notifications', 'display-capture', 'clipboard-read', 'openExternal']) expect(isPermissionAllowed(other, app, { mediaTypes: ['video'] })).toBe(false);
+    expect(isPermissionCheckAllowed('media', app, 'video')).toBe(true);
+    expect(isPermissionCheckAllowed('media', app, 'audio')).toBe(false);
+    expect(isPermissionCheckAllowed('media', 'https://evil.example', 'video')).toBe(false);
   });
 });

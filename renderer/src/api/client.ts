@@ -20,12 +20,14 @@ export class ApiError extends Error {
 
 const UNREACHABLE = 'Could not reach the TourDesk engine';
 
-async function send(config: ApiConfig, method: string, path: string, body?: unknown): Promise<Response> {
+async function send(config: ApiConfig, method: string, path: string, body?: unknown, timeoutMs?: number): Promise<Response> {
   try {
     return await fetch(`${config.baseUrl}${path}`, {
       method,
       headers: { apiKey: config.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
+      // A scanner never waits long for the network: past the limit the engine counts as unreachable.
+      signal: timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined,
     });
   } catch {
     throw new ApiError(0, 'NETWORK', UNREACHABLE);
@@ -39,8 +41,8 @@ async function failure(response: Response): Promise<ApiError> {
 }
 
 /** A JSON call; resolves with the whole envelope (requestStatus included), throws ApiError otherwise. */
-export async function api<T>(config: ApiConfig, method: string, path: string, body?: unknown): Promise<T & { requestStatus: { success: boolean; warning?: string } }> {
-  const response = await send(config, method, path, body);
+export async function api<T>(config: ApiConfig, method: string, path: string, body?: unknown, timeoutMs?: number): Promise<T & { requestStatus: { success: boolean; warning?: string } }> {
+  const response = await send(config, method, path, body, timeoutMs);
   const json = await response
     .clone()
     .json()

@@ -40,6 +40,11 @@ export interface Participant {
   checkin: Checkin;
 }
 
+/** A scan answer's participant: the manifest's, plus its history (the scan included). */
+export interface ScannedParticipant extends Omit<Participant, 'checkin'> {
+  checkin?: Checkin;
+}
+
 export interface ManifestBooking {
   orderNumber: string;
   status: string;
@@ -52,6 +57,8 @@ export interface ManifestBooking {
   attention: boolean;
   attentionReasons: string[];
   participants: Participant[];
+  /** The booking's order codes, where the engine lists them (the scanner then knows them offline). */
+  orderCodes?: string[];
 }
 
 export interface Manifest {
@@ -67,8 +74,24 @@ export interface ScanAnswer {
   checkedIn: boolean;
   message: string;
   eventId: string;
-  booking?: ManifestBooking;
-  participants?: Participant[];
+  code?: string;
+  orderNumber?: string;
+  overrides?: string[];
+  belongsTo?: { sessionId: number; productName: string; startTimeLocal: string } | null;
+  booking?: Omit<ManifestBooking, 'participants'>;
+  participants?: ScannedParticipant[];
+  checkedInParticipantIds?: number[];
+}
+
+/** POST /v1/manifest/scan's body (the device's own eventId and clock make a resend safe). */
+export interface ScanBody {
+  code: string;
+  sessionId?: number;
+  eventId: string;
+  occurredAt: string;
+  device?: string;
+  override?: boolean;
+  participantIds?: number[];
 }
 
 export interface SearchMatch {

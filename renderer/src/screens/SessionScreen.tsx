@@ -35,6 +35,9 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
         </button>
         {s && (
           <div className="row">
+            <button type="button" onClick={() => go({ name: 'scan', sessionId })}>
+              Open scanner
+            </button>
             <button type="button" onClick={() => go({ name: 'walkup', sessionId })}>
               Walk-up booking
             </button>

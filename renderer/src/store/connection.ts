@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { api, messageOf, type ApiConfig } from '../api/client';
+import { api, ApiError, messageOf, type ApiConfig } from '../api/client';
 
 const KEY_STORAGE = 'tourdesk.apiKey';
 const DEVICE_STORAGE = 'tourdesk.device';
@@ -9,13 +9,16 @@ interface ConnectionState {
   connecting: boolean;
   error: string | null;
   device: string;
+  /** Proves a key typed on the key form, then keeps it on this device. */
   connect(config: ApiConfig): Promise<void>;
+  /** A key this device already holds: used at once (the scanner works offline), checked when the engine answers. */
+  restore(config: ApiConfig): void;
   disconnect(): void;
   setDevice(name: string): void;
 }
 
-/** The API key and this desk's device name (stored with every check-in event). */
-export const useConnection = create<ConnectionState>((set) => ({
+/** The API key and this device's name (stored with every check-in event). */
+export const useConnection = create<ConnectionState>((set, get) => ({
   config: null,
   connecting: false,
   error: null,
@@ -25,14 +28,24 @@ export const useConnection = create<ConnectionState>((set) => ({
     try {
       // The cheapest call every key role may make that proves the key.
       await api(config, 'GET', '/v1/manifest/day?limit=1');
-      sessionStorage.setItem(KEY_STORAGE, config.apiKey);
+      if (!window.tourdesk) localStorage.setItem(KEY_STORAGE, config.apiKey);
       set({ config, connecting: false });
     } catch (error) {
       set({ connecting: false, error: messageOf(error) });
     }
   },
+  restore(config) {
+    set({ config, error: null });
+    api(config, 'GET', '/v1/manifest/day?limit=1', undefined, 5_000).catch((error) => {
+      // Only the engine saying no (a revoked key) signs the device out; unreachable is just offline.
+      if (error instanceof ApiError && error.status === 401 && get().config?.apiKey === config.apiKey) {
+        get().disconnect();
+        set({ error: 'This device was signed out: its key is no longer valid' });
+      }
+    });
+  },
   disconnect() {
-    sessionStorage.removeItem(KEY_STORAGE);
+    localStorage.removeItem(KEY_STORAGE);
     set({ config: null });
   },
   setDevice(name) {
@@ -41,4 +54,20 @@ export const useConnection = create<ConnectionState>((set) => ({
   },
 }));
 
-export const savedKey = () => sessionStorage.getItem(KEY_STORAGE);
+/** The key this device was signed in with (kept until "Sign out"; never in a URL). */
+export const savedKey = () => localStorage.getItem(KEY_STORAGE);
+
+/**
+ * A pairing link (`https://desk:8443/scan#key=td_…`) carries a new check-in key in the fragment,
+ * which browsers never send to a server. The app keeps it on the device and takes it out of the
+ * address bar and the history at once, so it is not bookmarked, shared or shown.
+ */
+export function takeKeyFromFragment(): void {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const key = params.get('key');
+  if (!key || location.protocol === 'file:') return;
+  localStorage.setItem(KEY_STORAGE, key);
+  const deviceName = params.get('device');
+  if (deviceName) useConnection.getState().setDevice(deviceName.slice(0, 100));
+  history.replaceState(null, '', location.pathname + location.search);
+}

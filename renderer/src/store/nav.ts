@@ -1,18 +1,96 @@
 import { create } from 'zustand';
 
-export type Screen = { name: 'board' } | { name: 'session'; sessionId: number } | { name: 'walkup'; sessionId: number };
+/**
+ * The app's screens as real URLs, so a person can bookmark and reload any of them:
+ *   /                      the departure board (?date=yyyy-MM-dd for another day)
+ *   /sessions/12           a session's manifest
+ *   /sessions/12/walk-up   a walk-up sale for it
+ *   /scan                  the scanner for today's sessions (?session=12 for one departure)
+ *   /pair                  a QR code that signs a guide's phone in to the scanner
+ * In the browser these are paths (the server answers index.html for them); in the desktop
+ * app's file:// window, where paths cannot change, the same routes live in the hash (#/scan).
+ */
+export type Screen =
+  | { name: 'board' }
+  | { name: 'session'; sessionId: number }
+  | { name: 'walkup'; sessionId: number }
+  | { name: 'scan'; sessionId: number | null }
+  | { name: 'pair' };
 
-interface NavState {
+export interface Route {
   screen: Screen;
-  /** The board's day (yyyy-MM-dd), or null for today in the company's timezone. */
   boardDate: string | null;
+}
+
+const id = (text: string | undefined) => (text && /^\d{1,15}$/.test(text) ? Number(text) : null);
+
+/** A path and query to the screen they name; anything unknown is the board. */
+export function parseRoute(path: string, search: string): Route {
+  const query = new URLSearchParams(search);
+  const parts = path.split('/').filter(Boolean);
+  const date = query.get('date');
+  const boardDate = date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : null;
+  if (parts[0] === 'scan' && parts.length === 1) return { screen: { name: 'scan', sessionId: id(query.get('session') ?? undefined) }, boardDate };
+  if (parts[0] === 'pair' && parts.length === 1) return { screen: { name: 'pair' }, boardDate };
+  const sessionId = parts[0] === 'sessions' ? id(parts[1]) : null;
+  if (sessionId !== null && parts.length === 2) return { screen: { name: 'session', sessionId }, boardDate };
+  if (sessionId !== null && parts.length === 3 && parts[2] === 'walk-up') return { screen: { name: 'walkup', sessionId }, boardDate };
+  return { screen: { name: 'board' }, boardDate };
+}
+
+export function urlOf(screen: Screen, boardDate: string | null = null): string {
+  switch (screen.name) {
+    case 'session':
+      return `/sessions/${screen.sessionId}`;
+    case 'walkup':
+      return `/sessions/${screen.sessionId}/walk-up`;
+    case 'scan':
+      return screen.sessionId === null ? '/scan' : `/scan?session=${screen.sessionId}`;
+    case 'pair':
+      return '/pair';
+    default:
+      return boardDate ? `/?date=${boardDate}` : '/';
+  }
+}
+
+const hashMode = () => typeof location !== 'undefined' && location.protocol === 'file:';
+
+function current(): Route {
+  if (typeof location === 'undefined') return { screen: { name: 'board' }, boardDate: null };
+  if (hashMode()) {
+    const [path, search = ''] = location.hash.replace(/^#/, '').split('?');
+    return parseRoute(path || '/', search);
+  }
+  return parseRoute(location.pathname, location.search);
+}
+
+function push(url: string, replace = false) {
+  const target = hashMode() ? `#${url}` : url;
+  if (replace) history.replaceState(null, '', target);
+  else history.pushState(null, '', target);
+}
+
+interface NavState extends Route {
   go(screen: Screen): void;
+  /** The board's day (yyyy-MM-dd), or null for today in the company's timezone. */
   setBoardDate(date: string | null): void;
 }
 
-export const useNav = create<NavState>((set) => ({
-  screen: { name: 'board' },
-  boardDate: null,
-  go: (screen) => set({ screen }),
-  setBoardDate: (boardDate) => set({ boardDate }),
+export const useNav = create<NavState>((set, get) => ({
+  ...current(),
+  go(screen) {
+    push(urlOf(screen, screen.name === 'board' ? get().boardDate : null));
+    set({ screen });
+    window.scrollTo?.(0, 0);
+  },
+  setBoardDate(boardDate) {
+    if (get().screen.name === 'board') push(urlOf({ name: 'board' }, boardDate), true);
+    set({ boardDate });
+  },
 }));
+
+if (typeof window !== 'undefined') {
+  // Back and forward move between screens as in any web page.
+  window.addEventListener('popstate', () => useNav.setState(current()));
+  window.addEventListener('hashchange', () => hashMode() && useNav.setState(current()));
+}

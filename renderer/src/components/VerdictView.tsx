@@ -1,0 +1,97 @@
+import { useEffect, useState } from 'react';
+import { useScanner, type ShownVerdict } from '../store/scanner';
+
+const ICON = { green: '✓', amber: '!', red: '✕', blue: '👥' } as const;
+
+/** How long a verdict stays: a plain "in" briefly, anything asking for a decision longer (never past 30 s). */
+function lifetime(v: ShownVerdict): number | null {
+  if (v.checking) return null;
+  if (v.kind === 'GROUP') return 30_000;
+  if (v.override) return 15_000;
+  if (v.others.length) return 10_000;
+  return v.tone === 'green' ? 3_000 : 6_000;
+}
+
+/**
+ * A verdict nobody can misread: the whole screen in its colour, an icon and a word (never colour
+ * alone), the names and the booking; a refusal's override names the rule it overrules.
+ */
+export function VerdictView({ verdict }: { verdict: ShownVerdict }) {
+  const { dismiss, overrideVerdict, checkIn } = useScanner();
+  const offered = verdict.kind === 'GROUP' ? verdict.people.filter((p) => !p.checkedIn) : verdict.others;
+  const [ticked, setTicked] = useState<Set<number>>(() => new Set(offered.map((p) => p.id)));
+  const ms = lifetime(verdict);
+
+  useEffect(() => {
+    if (ms === null) return;
+    const timer = setTimeout(() => {
+      if (useScanner.getState().verdict?.shownAt === verdict.shownAt) dismiss();
+    }, ms);
+    return () => clearTimeout(timer);
+  }, [ms, verdict.shownAt, dismiss]);
+
+  const b = verdict.booking;
+  const toggle = (id: number) => setTicked((t) => (t.has(id) ? new Set([...t].filter((x) => x !== id)) : new Set([...t, id])));
+  const chosen = offered.filter((p) => ticked.has(p.id)).map((p) => p.id);
+  const groupTotal = verdict.kind === 'GROUP' ? verdict.people.length : verdict.people.length + verdict.others.length;
+  return (
+    <div
+      className={`verdict ${verdict.tone}`}
+      role="alertdialog"
+      aria-label={`Verdict: ${verdict.word}`}
+      data-kind={verdict.kind}
+      data-code={verdict.code}
+      onClick={(e) => {
+        if (!(e.target as HTMLElement).closest('button, input, label')) dismiss();
+      }}
+    >
+      <div className="verdict-main">
+        <div className="verdict-head">
+          <span className="icon" aria-hidden="true">
+            {ICON[verdict.tone]}
+          </span>
+          <h2 className="word">{verdict.word}</h2>
+        </div>
+        {verdict.people.length > 0 && verdict.kind !== 'GROUP' && (
+          <p className="names">{verdict.people.map((p) => p.name).join(', ')}</p>
+        )}
+        <p className="message">{verdict.message}</p>
+        {b && (
+          <p className="booking-line">
+            <b>{b.orderNumber}</b>
+            {b.customer?.name ? ` · ${b.customer.name}` : ''}
+            {b.quantities?.length ? ` · ${b.quantities.map((q) => `${q.value} × ${q.optionLabel}`).join(', ')}` : ''}
+            {b.pickup?.locationName ? ` · Pickup ${b.pickup.locationName}` : ''}
+            {verdict.sessionLabel ? ` · ${verdict.sessionLabel}` : ''}
+          </p>
+        )}
+        {b?.attention && b.attentionReasons.includes('NOTE') && (
+          <p className="guide-note">⚠ {[b.notes?.internalNotes, b.notes?.comments, b.notes?.resellerComments].filter(Boolean).join(' · ')}</p>
+        )}
+        {offered.length > 0 && (
+          <fieldset className="group">
+            <legend>{verdict.kind === 'GROUP' ? 'Who is here?' : `Also in this booking (${groupTotal} people)`}</legend>
+            {offered.map((p) => (
+              <label key={p.id} className="tick">
+                <input type="checkbox" checked={ticked.has(p.id)} onChange={() => toggle(p.id)} />
+                {p.name}
+              </label>
+            ))}
+            <button type="button" className="big action" disabled={!chosen.length} onClick={() => checkIn(chosen)}>
+              {verdict.kind === 'GROUP' ? `Check in ${chosen.length} of ${groupTotal}` : `Check in ${chosen.length} more`}
+            </button>
+          </fieldset>
+        )}
+        {verdict.override && (
+          <button type="button" className="big action override" onClick={overrideVerdict}>
+            {verdict.override.label}
+          </button>
+        )}
+        <button type="button" className="big dismiss" onClick={dismiss}>
+          {verdict.checking ? 'Cancel' : 'Next scan'}
+        </button>
+      </div>
+      {ms !== null && <div className="countdown" style={{ animationDuration: `${ms}ms` }} aria-hidden="true" />}
+    </div>
+  );
+}

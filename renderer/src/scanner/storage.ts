@@ -1,0 +1,41 @@
+/**
+ * The scanner's copy on the device, in IndexedDB (it outlives a reload and a browser restart, and
+ * a day's manifests are larger than localStorage likes): `manifests` by session id, `outbox` by
+ * eventId, `meta` for the day summary.
+ */
+const NAME = 'tourdesk-scanner';
+const STORES = ['manifests', 'outbox', 'meta'] as const;
+type Store = (typeof STORES)[number];
+
+let opening: Promise<IDBDatabase> | null = null;
+function db(): Promise<IDBDatabase> {
+  opening ??= new Promise((resolve, reject) => {
+    const request = indexedDB.open(NAME, 1);
+    request.onupgradeneeded = () => {
+      for (const store of STORES) if (!request.result.objectStoreNames.contains(store)) request.result.createObjectStore(store);
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  return opening;
+}
+
+function run<T>(store: Store, mode: IDBTransactionMode, work: (s: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+  return db().then(
+    (d) =>
+      new Promise<T>((resolve, reject) => {
+        const tx = d.transaction(store, mode);
+        const request = work(tx.objectStore(store));
+        // Resolve once the write is durable, not when the request succeeds.
+        tx.oncomplete = () => resolve(request.result);
+        tx.onerror = () => reject(tx.error);
+        tx.onabort = () => reject(tx.error);
+      }),
+  );
+}
+
+export const idbGet = <T>(store: Store, key: IDBValidKey) => run<T | undefined>(store, 'readonly', (s) => s.get(key));
+export const idbAll = <T>(store: Store) => run<T[]>(store, 'readonly', (s) => s.getAll());
+export const idbPut = (store: Store, key: IDBValidKey, value: unknown) => run(store, 'readwrite', (s) => s.put(value, key)).then(() => undefined);
+export const idbDelete = (store: Store, key: IDBValidKey) => run(store, 'readwrite', (s) => s.delete(key)).then(() => undefined);
+export const idbClear = (store: Store) => run(store, 'readwrite', (s) => s.clear()).then(() => undefined);

@@ -1,0 +1,60 @@
+/**
+ * Keyboard-wedge scanners (USB and Bluetooth) type a code as fast keystrokes ending in Enter or
+ * Tab. A burst with every key at most `maxGapMs` apart and more than `minLength - 1` characters is
+ * a scan; a person typing is slower and never makes one. Pure: the screen feeds it key events.
+ */
+export interface WedgeOptions {
+  maxGapMs?: number;
+  minLength?: number;
+}
+
+export interface Wedge {
+  /** One keydown (`key` as KeyboardEvent.key, `time` in ms); returns the code when this key ended a scan. */
+  key(key: string, time: number): string | null;
+  reset(): void;
+}
+
+export function createWedge({ maxGapMs = 100, minLength = 4 }: WedgeOptions = {}): Wedge {
+  let buffer = '';
+  let last = -Infinity;
+  return {
+    key(key, time) {
+      const gap = time - last;
+      last = time;
+      if (key === 'Enter' || key === 'Tab') {
+        const code = buffer;
+        buffer = '';
+        return gap <= maxGapMs && code.length >= minLength ? code : null;
+      }
+      // Shift, Control, dead keys and the like carry no character; control characters (a GS1
+      // group separator some scanners send) are not part of a code.
+      if (key.length !== 1 || key < ' ') return null;
+      buffer = gap <= maxGapMs ? buffer + key : key;
+      return null;
+    },
+    reset() {
+      buffer = '';
+      last = -Infinity;
+    },
+  };
+}
+
+/**
+ * The same code read again within the window does not fire again (a wedge scanner's double read,
+ * a ticket held in front of the camera). Each read of a suppressed code restarts its window, so a
+ * code held in view fires once however long it stays there.
+ */
+export function createSuppressor() {
+  const lastSeen = new Map<string, number>();
+  return {
+    shouldFire(code: string, now: number, windowMs: number): boolean {
+      const previous = lastSeen.get(code);
+      lastSeen.set(code, now);
+      if (lastSeen.size > 500) lastSeen.delete(lastSeen.keys().next().value!);
+      return previous === undefined || now - previous >= windowMs;
+    },
+  };
+}
+
+export const SUPPRESS_MS = { wedge: 5000, camera: 2500, typed: 0 } as const;
+export type ScanSource = keyof typeof SUPPRESS_MS;

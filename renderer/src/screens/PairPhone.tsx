@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { api, messageOf } from '../api/client';
+import { useConnection } from '../store/connection';
+import { useNav } from '../store/nav';
+import { ErrorText } from '../components/Status';
+
+interface Pairing {
+  keyId: number;
+  name: string;
+  url: string;
+  origins: string[];
+  secure: boolean;
+  qrSvg: string;
+}
+
+/**
+ * A guide's phone gets the scanner by scanning this QR code: it opens the scanner on the desk's
+ * address, signed in with a new check-in key (revoke it with `tourdesk keys revoke`).
+ */
+export function PairPhone() {
+  const config = useConnection((s) => s.config)!;
+  const go = useNav((s) => s.go);
+  const [name, setName] = useState('Guide phone');
+  const [origin, setOrigin] = useState('');
+  const [pairing, setPairing] = useState<Pairing | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function create() {
+    setError(null);
+    try {
+      const answer = await api<{ pairing: Pairing }>(config, 'POST', '/v1/pairing/checkin', { name, origin: origin.trim() || undefined });
+      setPairing(answer.pairing);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  }
+
+  return (
+    <section className="card narrow" aria-labelledby="pair-title">
+      <button type="button" className="secondary small" onClick={() => go({ name: 'board' })}>
+        ◀ Departures
+      </button>
+      <h2 id="pair-title">Pair a guide’s phone</h2>
+      <p>The phone must be on this desk’s network. The QR code opens the scanner there, signed in with a new check-in key.</p>
+      <label>
+        Name of the phone
+        <input value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label>
+        Address the phone opens (optional)
+        <input value={origin} onChange={(e) => setOrigin(e.target.value)} placeholder="https://192.168.1.20:8443" />
+      </label>
+      <button type="button" onClick={() => void create()} disabled={!name.trim()}>
+        Make a pairing QR code
+      </button>
+      <ErrorText error={error} />
+      {pairing && (
+        <div className="pairing">
+          <img alt={`QR code that signs ${pairing.name} in`} src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pairing.qrSvg)}`} width={280} height={280} />
+          <p>
+            Key {pairing.keyId} “{pairing.name}” · opens <code>{pairing.url.split('#')[0]}</code>
+          </p>
+          {!pairing.secure && (
+            <p className="note" role="note">
+              ⚠ This address is plain HTTP: a phone will not allow the camera or the offline app there. Start the desk with <code>tourdesk serve --host 0.0.0.0 --tls</code>.
+            </p>
+          )}
+          {pairing.origins.length > 1 && <p>Other addresses of this desk: {pairing.origins.slice(1).join(', ')}</p>}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,182 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useScanner } from '../store/scanner';
+import { useConnection } from '../store/connection';
+import { useNav } from '../store/nav';
+import { useWedge } from '../scanner/useWedge';
+import { VerdictView } from '../components/VerdictView';
+import { CameraPanel } from '../components/CameraPanel';
+import { timeOf } from '../components/Status';
+
+/**
+ * The guide's scanner: every code a wedge scanner types, the camera sees or a person enters is
+ * decided on this device from its copy of the day's manifests, shown full screen, and sent to the
+ * engine when it answers. Works on a 390 px phone and a desk screen alike.
+ */
+export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
+  const { start, stop, scan, ready, sessions, manifests, verdict, ignored } = useScanner();
+  const go = useNav((s) => s.go);
+  const paused = useWedge((code) => scan(code, 'wedge'));
+
+  useEffect(() => {
+    void start(sessionId);
+    return () => stop();
+  }, [start, stop, sessionId]);
+
+  const served = sessionId === null ? [...manifests.values()] : [manifests.get(sessionId)].filter((m) => m !== undefined);
+  const people = served.flatMap((m) => m.bookings.flatMap((b) => b.participants));
+  const inCount = people.filter((p) => p.checkin.state === 'CHECKED_IN').length;
+  const current = sessionId === null ? null : manifests.get(sessionId)?.session;
+
+  return (
+    <div className="scanner">
+      <header className="scanner-top">
+        <button type="button" className="link back" onClick={() => go(sessionId === null ? { name: 'board' } : { name: 'session', sessionId })} aria-label="Back to the desk">
+          ◀
+        </button>
+        <select
+          aria-label="Session"
+          value={sessionId ?? ''}
+          onChange={(e) => {
+            e.target.blur(); // back to listening for the wedge scanner
+            go({ name: 'scan', sessionId: e.target.value ? Number(e.target.value) : null });
+          }}
+        >
+          <option value="">All of today's departures</option>
+          {sessions.map((s) => (
+            <option key={s.id} value={s.id}>
+              {timeOf(s.startTimeLocal)} {s.productName}
+            </option>
+          ))}
+          {current && !sessions.some((s) => s.id === current.id) && (
+            <option value={current.id}>
+              {current.startTimeLocal.slice(0, 16)} {current.productName}
+            </option>
+          )}
+        </select>
+        <ConnectionStatus />
+      </header>
+      <Corrections />
+      <section className="scanner-body" aria-label="Scanner">
+        <p className={`ready ${paused ? 'paused' : ''}`} role="status" aria-label="Scanner state">
+          {!ready ? 'Loading this device’s copy…' : paused ? `Paused: ${paused}` : 'Ready to scan'}
+        </p>
+        <p className="served" data-held={manifests.size} data-day={sessions.length}>
+          <b>{inCount}</b> of {people.length} checked in{sessionId === null ? ` · ${served.length} departures on this device` : ''}
+        </p>
+        {ignored && Date.now() - ignored.at < 6000 && <p className="ignored">Same code read again: ignored</p>}
+        <CameraPanel onCode={(code) => scan(code, 'camera')} />
+        <ManualEntry onCode={(code) => scan(code, 'typed')} />
+        <RecentStrip />
+        <DeviceSettings />
+      </section>
+      {verdict && <VerdictView key={`${verdict.eventId ?? verdict.code}-${verdict.shownAt}`} verdict={verdict} />}
+    </div>
+  );
+}
+
+/** Online or not, how many scans wait to be sent, and when the engine last answered: always in view. */
+function ConnectionStatus() {
+  const { online, outbox, lastHeard, problem, sending } = useScanner();
+  const heard = lastHeard ? new Date(lastHeard).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : 'never';
+  return (
+    <div className={`conn ${online ? 'online' : 'offline'}`} role="status" aria-label="Connection">
+      <span className="dot" aria-hidden="true">
+        {online ? '●' : '○'}
+      </span>
+      <b>{online ? 'Online' : 'Offline'}</b>
+      <span aria-label="Waiting to send" className={outbox.length ? 'waiting' : ''}>
+        {outbox.length} waiting{sending ? ' · sending' : ''}
+      </span>
+      <small>heard {heard}</small>
+      {problem && <small className="problem">{problem}</small>}
+    </div>
+  );
+}
+
+/** The engine decided otherwise than this device (a booking cancelled meanwhile): said plainly, until read. */
+function Corrections() {
+  const { corrections, dismissCorrection } = useScanner();
+  if (!corrections.length) return null;
+  return (
+    <ul className="corrections" aria-label="Corrections">
+      {corrections.map((c) => (
+        <li key={c.eventId} role="alert">
+          <span>
+            <b>⚠ Correction: {c.label}</b> — {c.local}; TourDesk says {c.server}. {c.message}
+          </span>
+          <button type="button" className="small" onClick={() => dismissCorrection(c.eventId)}>
+            Seen
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ManualEntry({ onCode }: { onCode(code: string): void }) {
+  const [code, setCode] = useState('');
+  return (
+    <form
+      className="manual row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onCode(code);
+        setCode('');
+      }}
+    >
+      <label className="grow">
+        Type a code
+        <input value={code} onChange={(e) => setCode(e.target.value)} autoComplete="off" placeholder="Code from a ticket" />
+      </label>
+      <button type="submit" disabled={!code.trim()}>
+        Check
+      </button>
+    </form>
+  );
+}
+
+const STATUS_ICON = { waiting: '⏳', sent: '✓', corrected: '⚠', 'not sent': '' } as const;
+
+function RecentStrip() {
+  const recent = useScanner((s) => s.recent);
+  if (!recent.length) return null;
+  return (
+    <ol className="recent" aria-label="Last scans">
+      {recent.map((r) => (
+        <li key={r.key} className={r.tone}>
+          <span className="word">{r.word}</span>
+          <span className="who">{r.label}</span>
+          <small>
+            {r.at} {STATUS_ICON[r.status]} {r.status === 'waiting' ? 'waiting' : r.status === 'corrected' ? 'corrected' : ''}
+          </small>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function DeviceSettings() {
+  const { device, setDevice, disconnect } = useConnection();
+  const outbox = useScanner((s) => s.outbox);
+  const signOut = useMemo(
+    () => () => {
+      if (outbox.length && !window.confirm(`${outbox.length} scans have not been sent yet. Sign out anyway? They stay on this device.`)) return;
+      disconnect();
+    },
+    [outbox.length, disconnect],
+  );
+  return (
+    <details className="device">
+      <summary>This device</summary>
+      <label>
+        Device name (saved with every scan)
+        <input value={device} onChange={(e) => setDevice(e.target.value)} />
+      </label>
+      {!window.tourdesk && (
+        <button type="button" className="secondary" onClick={signOut}>
+          Sign out of this device
+        </button>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../fixtures/app';
+import { serveWebUi } from '../fixtures/browser';
+import { aDepartureWithBookings, openScanner, participantOnServer, shellCached, verdictOf, wedgeScan } from '../fixtures/scanner';
+
+// The test clock starts 2030-01-01T00:00Z: 11:00 in Sydney, so "today" is 2030-01-01.
+let t: TestApp;
+let web: Awaited<ReturnType<typeof serveWebUi>>;
+let baseUrl: string;
+let browser: Browser;
+const shots = process.env.TOURDESK_SCREENSHOTS;
+/** The screen as it is, at phone and desktop size (the verdict stays up for a few seconds: enough for both). */
+const shot = async (page: Page, name: string) => {
+  if (!shots) return;
+  const size = page.viewportSize();
+  for (const [suffix, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]] as const) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: `${shots}/${name}-${suffix}.png` });
+  }
+  if (size) await page.setViewportSize(size);
+};
+const waiting = (page: Page) => page.getByLabel('Waiting to send');
+
+let cruise: Awaited<ReturnType<typeof aDepartureWithBookings>>;
+let walk: Awaited<ReturnType<typeof aDepartureWithBookings>>;
+let kayak: Awaited<ReturnType<typeof aDepartureWithBookings>>;
+let sunset: Awaited<ReturnType<typeof aDepartureWithBookings>>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  cruise = await aDepartureWithBookings(t, 'Harbour Cruise', '2030-01-01 14:00:00', [['Grace Hopper'], ['Alan Turing'], ['Ada Lovelace'], ['Claude Shannon'], ['Hedy Lamarr']]);
+  walk = await aDepartureWithBookings(t, 'Rocks Walk', '2030-01-01 16:30:00', [['Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth']]);
+  kayak = await aDepartureWithBookings(t, 'Kayak Tour', '2030-01-01 18:00:00', [['Margaret Hamilton'], ['Katherine Johnson']]);
+  sunset = await aDepartureWithBookings(t, 'Sunset Sail', '2030-01-01 19:00:00', [['Frances Allen']], { unpaid: true, product: { checkinRequiresPayment: true } as never });
+  web = await serveWebUi(t.engine);
+  ({ baseUrl, browser } = web);
+});
+afterAll(async () => {
+  await web?.close();
+  await t?.close();
+});
+
+describe('the guide’s scanner in Chromium', () => {
+  it('opens signed in from a pairing link, keeps the key and takes it out of the address bar', async () => {
+    const context = await browser.newContext();
+    const page = await openScanner(context, baseUrl, t.keys.checkin);
+    expect(page.url()).toBe(`${baseUrl}/scan`);
+    expect(await page.evaluate(() => localStorage.getItem('tourdesk.apiKey'))).toBe(t.keys.checkin);
+    // A reload (and a bookmark of /scan) opens the scanner again, still signed in.
+    await page.reload();
+    await page.getByText('Ready to scan').waitFor();
+    await context.close();
+  });
+
+  it('checks a wedge scan in at once, and ignores the same code read again', async () => {
+    const context = await browser.newContext();
+    const page = await openScanner(context, baseUrl, t.keys.checkin);
+    const [grace] = cruise.orders;
+    await wedgeScan(page, grace.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('CHECKED_IN');
+    expect(await verdictOf(page).innerText()).toMatch(/CHECKED IN[\s\S]*Grace Hopper/);
+    await shot(page, 'verdict-checked-in');
+    await wedgeScan(page, grace.codes[0]);
+    await page.getByText('Same code read again: ignored').waitFor();
+    await expect.poll(() => waiting(page).innerText()).toMatch(/^0 waiting/);
+    const p = await participantOnServer(t, cruise.sessionId, grace.participantIds[0]);
+    expect(p.checkin.state).toBe('CHECKED_IN');
+    expect(p.history.filter((h) => h.kind === 'CHECK_IN')).toHaveLength(1);
+
+    // Read again after the suppression window: now it is a real second scan, and it says when and by whom.
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 5100)));
+    await wedgeScan(page, grace.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('ALREADY_CHECKED_IN');
+    expect(await verdictOf(page).innerText()).toMatch(/ALREADY IN[\s\S]*Grace Hopper[\s\S]*Already checked in at \d\d:\d\d by Pier phone/);
+    await shot(page, 'verdict-already-in');
+    await wedgeScan(page, 'NOT-A-REAL-CODE-42');
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('UNKNOWN_CODE');
+    await shot(page, 'verdict-unknown');
+    await context.close();
+  });
+
+  it('keeps scanning offline: local verdicts, a queue that survives a reload, delivered once when back', { timeout: 60_000 }, async () => {
+    const context = await browser.newContext();
+    const page = await openScanner(context, baseUrl, t.keys.checkin);
+    await shellCached(page);
+    const [, alan, ada] = cruise.orders;
+    await context.setOffline(true);
+    await expect.poll(() => page.getByRole('status', { name: 'Connection' }).innerText()).toMatch(/Offline/);
+    await wedgeScan(page, alan.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('CHECKED_IN');
+    await wedgeScan(page, ada.codes[0]);
+    await expect.poll(() => verdictOf(page).innerText()).toMatch(/Ada Lovelace/);
+    await expect.poll(() => waiting(page).innerText()).toMatch(/^2 waiting/);
+    await shot(page, 'offline-two-waiting');
+
+    // The shell comes from the service worker, the queue and the manifests from IndexedDB.
+    await page.reload();
+    await page.getByText('Ready to scan').waitFor();
+    await expect.poll(() => waiting(page).innerText()).toMatch(/^2 waiting/);
+    // (Not asserted: that the engine still lacks Alan here. Right after a reload Chromium re-applies the
+    // offline emulation to the new page a moment late, so an early send can get through, as it should.)
+    // Still decided locally after the reload: Alan is already in on this device.
+    await wedgeScan(page, alan.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('ALREADY_CHECKED_IN');
+
+    await context.setOffline(false);
+    await expect.poll(() => waiting(page).innerText(), { timeout: 15_000 }).toMatch(/^0 waiting/);
+    for (const who of [alan, ada]) {
+      const p = await participantOnServer(t, cruise.sessionId, who.participantIds[0]);
+      expect(p.checkin.state).toBe('CHECKED_IN');
+      expect(p.history.filter((h) => h.kind === 'CHECK_IN')).toHaveLength(1);
+    }
+    await context.close();
+  });
+
+  it('checks in some of a booking with one action', async () => {
+    const context = await browser.newContext();
+    const page = await openScanner(context, baseUrl, t.keys.checkin, '/scan', { width: 1280, height: 800 });
+    const [booking] = walk.orders;
+    await wedgeScan(page, booking.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('CHECKED_IN');
+    await page.getByRole('checkbox', { name: 'Donald Knuth' }).uncheck();
+    await shot(page, 'verdict-group');
+    await page.getByRole('button', { name: 'Check in 1 more' }).click();
+    await expect.poll(() => waiting(page).innerText()).toMatch(/^0 waiting/);
+    const states = await Promise.all(booking.participantIds.map(async (id) => (await participantOnServer(t, walk.sessionId, id)).checkin.state));
+    expect(states).toEqual(['CHECKED_IN', 'CHECKED_IN', 'EXPECTED']);
+    await context.close();
+  });
+
+  it('refuses a wrong session and admits only with a deliberate override, which the engine records', async () => {
+    const context = await browser.newContext();
+    const page = await openScanner(context, baseUrl, t.keys.checkin, `/scan?session=${cruise.sessionId}`);
+    const [margaret] = kayak.orders;
+    await wedgeScan(page, margaret.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('WRONG_SESSION');
+    expect(await verdictOf(page).innerText()).toMatch(/WRONG SESSION[\s\S]*Margaret Hamilton[\s\S]*Booked for Kayak Tour at 18:00/);
+    await shot(page, 'verdict-wrong-session');
+    expect((await participantOnServer(t, kayak.sessionId, margaret.participantIds[0])).checkin.state).toBe('EXPECTED');
+    await page.getByRole('button', { name: 'Admit anyway (booked 18:00)' }).click();
+    await expect.poll(() => waiting(page).innerText()).toMatch(/^0 waiting/);
+    const p = await participantOnServer(t, kayak.sessionId, margaret.participantIds[0]);
+    expect(p.checkin.state).toBe('CHECKED_IN');
+    expect(p.history.find((h) => h.kind === 'CHECK_IN')?.override?.rules).toEqual(['WRONG_SESSION']);
+
+    const [frances] = sunset.orders;
+    await wedgeScan(page, frances.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('WRONG_SESSION');
+    await page.goto(`${baseUrl}/scan?session=${sunset.sessionId}`);
+    await page.getByText('Ready to scan').waitFor();
+    await wedgeScan(page, frances.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('NOT_PAID');
+    expect(await verdictOf(page).innerText()).toMatch(/NOT PAID[\s\S]*Frances Allen[\s\S]*still to pay/);
+    await shot(page, 'verdict-not-paid');
+    await context.close();
+  });
+
+  it('shows a correction when the engine disagrees (the booking was cancelled while the device was offline)', async () => {
+    const context = await browser.newContext();
+    const page = await openScanner(context, baseUrl, t.keys.checkin);
+    const [, katherine] = kayak.orders;
+    await context.setOffline(true);
+    const cancelled = await t.call('DELETE', `/v1/bookings/${katherine.orderNumber}`);
+    expect(cancelled.status).toBe(200);
+    await wedgeScan(page, katherine.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('CHECKED_IN');
+    await context.setOffline(false);
+    const correction = page.getByRole('list', { name: 'Corrections' });
+    await expect.poll(() => correction.innerText(), { timeout: 15_000 }).toMatch(/Correction: Katherine Johnson[\s\S]*not checked in: booking cancelled/);
+    await page.getByRole('button', { name: 'Next scan' }).click();
+    await shot(page, 'correction');
+    expect((await participantOnServer(t, kayak.sessionId, katherine.participantIds[0]).catch(() => null))?.checkin.state ?? 'not listed').not.toBe('CHECKED_IN');
+    await context.close();
+  });
+});
