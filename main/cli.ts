@@ -3,6 +3,7 @@ import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir } from './config';
 import { bootEngine } from './boot';
+import type { Engine } from './engine';
 import { createServer, LOOPBACK_NAMES } from './api/server';
 import type { Role } from './domain/platform/apiKeys';
 import { SYSTEM_ACTOR } from './domain/context';
@@ -23,6 +24,11 @@ Usage:
                  [--value N] [--product CODE] [--category ID] [--expiry DATE] [--code CODE]
                  [--currency XXX] [--notes TEXT] [--reference TEXT] [--data-dir DIR]
 
+  tourdesk peer add <url> --key KEY [--data-dir DIR]     link this instance to a peer (the first peer of a fresh desk is its hub)
+  tourdesk peer list [--data-dir DIR]
+  tourdesk peer remove <url> [--data-dir DIR]
+  tourdesk sync [--data-dir DIR]      one full exchange with every peer; exits 1 with the reason if one failed
+
 Environment: TOURDESK_API_KEY registers that supplier key; TOURDESK_DATA_DIR sets the data folder.`;
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -38,6 +44,8 @@ export async function main(argv: string[], out: (line: string) => void = console
   if (command === 'keys') return keys(rest, out);
   if (command === 'vouchers') return vouchers(rest, out);
   if (command === 'company') return company(rest, out);
+  if (command === 'peer') return peer(rest, out);
+  if (command === 'sync') return syncNow(rest, out);
   out(`Unknown command "${command}".\n\n${HELP}`);
   return 1;
 }
@@ -82,6 +90,8 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
     process.once('SIGTERM', () => void stop('SIGTERM'));
   });
   await app.listen({ port, host: values.host });
+  const background = startBackgroundSync(engine, (line) => app.log.warn(line));
+  app.addHook('onClose', async () => background.stop());
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const shownHost = values.host!.includes(':') ? `[${values.host}]` : values.host;
@@ -218,6 +228,71 @@ async function company(args: string[], out: (line: string) => void): Promise<num
     await engine.close();
   }
   return 0;
+}
+
+async function peer(args: string[], out: (line: string) => void): Promise<number> {
+  const [sub, ...rest] = args;
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { key: { type: 'string' }, 'data-dir': { type: 'string' } } });
+  if (sub !== 'add' && sub !== 'list' && sub !== 'remove') throw new UsageError('peer takes add, list or remove');
+  if (sub !== 'list' && !positionals[0]) throw new UsageError(`peer ${sub} needs the peer's URL`);
+  if (sub === 'add' && !values.key) throw new UsageError('peer add needs --key (a supplier or sync key of the peer)');
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  const { engine } = await bootEngine({ dataDir, apiKey: process.env.TOURDESK_API_KEY });
+  try {
+    if (sub === 'add') {
+      const added = await engine.sync.addPeer(positionals[0], values.key!);
+      out(`Paired with ${positionals[0]} (instance ${added.instanceNo})${added.hub ? '; it is this desk’s hub: the catalogue comes from it' : ''}. Run \`tourdesk sync\` or let serve sync in the background.`);
+    } else if (sub === 'list') {
+      const peers = await engine.sync.peers();
+      if (peers.length === 0) out('No peers.');
+      for (const p of peers) out(`${p.url}\tinstance ${p.instanceNo ?? '?'}\t${p.summary}`);
+    } else {
+      out((await engine.sync.removePeer(positionals[0])) ? `Removed ${positionals[0]}.` : `No peer ${positionals[0]}.`);
+    }
+  } finally {
+    await engine.close();
+  }
+  return 0;
+}
+
+async function syncNow(args: string[], out: (line: string) => void): Promise<number> {
+  const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' } } });
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  const { engine } = await bootEngine({ dataDir, apiKey: process.env.TOURDESK_API_KEY });
+  try {
+    const results = await engine.sync.syncAll(out);
+    if (results.length === 0) {
+      out('No peers to sync with; add one with `tourdesk peer add <url> --key KEY`.');
+      return 1;
+    }
+    const failed = results.filter((r) => r.error !== null);
+    for (const f of failed) out(`${f.url}: sync failed: ${f.error}`);
+    return failed.length > 0 ? 1 : 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+/** serve's background sync: every few seconds, backing off (up to 2 minutes) while peers fail. */
+function startBackgroundSync(engine: Engine, log: (line: string) => void, everyMs = 5_000): { stop(): void } {
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  let delay = everyMs;
+  const run = async () => {
+    if (stopped) return;
+    const results = await engine.sync.syncAll().catch((error: unknown) => [{ url: '*', error: String(error) }]);
+    const failed = results.filter((r) => r.error !== null);
+    for (const f of failed) log(`sync with ${f.url} failed: ${f.error}`);
+    delay = failed.length > 0 ? Math.min(delay * 2, 120_000) : everyMs;
+    if (!stopped) timer = setTimeout(() => void run(), delay);
+  };
+  timer = setTimeout(() => void run(), everyMs);
+  return {
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
 }
 
 class UsageError extends Error {}

@@ -9,6 +9,7 @@ import { createBarcodes, createBookings, createCustomers } from './domain/bookin
 import { createCheckin, createManifestSearch, createManifests, createScanner } from './domain/checkin';
 import { createRates, createResellers, createVouchers } from './domain/commerce';
 import { createReplica } from './sync/replica';
+import { createSyncService } from './sync/service';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -82,6 +83,7 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     barcodes,
     manifestSearch,
     replica,
+    sync: createSyncService(ctx, replica, instanceNo),
     close: () => db.close(),
   };
 }

@@ -17,6 +17,7 @@ import { registerCustomerRoutes } from './customers';
 import { registerBookingRoutes } from './bookings';
 import { registerManifestRoutes } from './manifest';
 import { registerBarcodeRoutes } from './barcodes';
+import { registerSyncRoutes } from './sync';
 
 /** Every resource's routes, one module each. */
 export function registerAllRoutes(host: RouteHost): void {
@@ -38,4 +39,5 @@ export function registerAllRoutes(host: RouteHost): void {
   registerBookingRoutes(host);
   registerManifestRoutes(host);
   registerBarcodeRoutes(host);
+  registerSyncRoutes(host);
 }
