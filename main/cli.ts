@@ -74,6 +74,8 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
   const loopback = ['127.0.0.1', 'localhost', '::1'].includes(values.host!);
   const allowedHosts = values['allowed-host'] ?? (loopback ? LOOPBACK_NAMES : []);
   const app = await createServer({ engine, allowedHosts, webRoot: WEB_ROOT, logger: { level: process.env.TOURDESK_LOG ?? 'warn' } });
+  // Background sync starts once listening; a signal before that has nothing to stop.
+  const background = { stop: () => {} };
   // Handlers go in before listening, so a signal at any moment stops cleanly.
   const stopped = new Promise<void>((resolveStop) => {
     let stopping = false;
@@ -81,6 +83,7 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
       if (stopping) return;
       stopping = true;
       out(`Stopping (${signal})…`);
+      background.stop();
       // Finish in-flight requests, then checkpoint the WAL and close the file.
       await app.close();
       await engine.close();
@@ -90,8 +93,7 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
     process.once('SIGTERM', () => void stop('SIGTERM'));
   });
   await app.listen({ port, host: values.host });
-  const background = startBackgroundSync(engine, (line) => app.log.warn(line));
-  app.addHook('onClose', async () => background.stop());
+  background.stop = startBackgroundSync(engine, (line) => app.log.warn(line)).stop;
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const shownHost = values.host!.includes(':') ? `[${values.host}]` : values.host;
