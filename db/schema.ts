@@ -45,6 +45,7 @@ export interface ResellersTable { id: number; name: string; alias: string; rate_
 export interface ApiKeysTable {
   id: number;
   name: string;
+  /** The table also accepts 'sync' since 20261124_80 (a peer's key); the domain's Role gains it in issue 16 phase 2. */
   role: 'supplier' | 'agent' | 'checkin';
   key_hash: string;
   key_prefix: string;
@@ -390,7 +391,51 @@ export interface Database {
   voucher_redemptions: VoucherRedemptionsTable;
   checkin_events: CheckinEventsTable;
   revoked_codes: RevokedCodesTable;
+  sync_instance: SyncInstanceTable;
+  sync_capture: SyncCaptureTable;
+  sync_ops: SyncOpsTable;
+  sync_vector: SyncVectorTable;
+  sync_rows: SyncRowsTable;
+  sync_held: SyncHeldTable;
+  sync_peers: SyncPeersTable;
+  sync_instances: SyncInstancesTable;
+  sync_acknowledgements: SyncAcknowledgementsTable;
 }
+
+/** 20261124_80_sync: this data folder's origin, op sequence, clock and hub. */
+export interface SyncInstanceTable { id: number; origin: string; last_seq: number; last_hlc: Nullable<string>; hub_origin: Nullable<string> }
+/** 20261124_80_sync: row changes recorded by triggers, folded into ops before commit. */
+export interface SyncCaptureTable { id: number | undefined; tbl: string; pk: string; old_json: Nullable<string>; new_json: Nullable<string> }
+export interface SyncOpsTable {
+  arrival: number | undefined;
+  origin: string;
+  seq: number;
+  hlc: string;
+  entity: string;
+  entity_id: string;
+  kind: 'insert' | 'update' | 'delete';
+  change_json: Nullable<string>;
+  schema: number;
+}
+export interface SyncVectorTable { origin: string; seq: number }
+export interface SyncRowsTable { entity: string; entity_id: string; clocks_json: string; born: Nullable<string>; deleted: Nullable<string>; erased: Nullable<string> }
+export interface SyncHeldTable { origin: string; seq: number; op_json: string; reason: string }
+export interface SyncPeersTable {
+  url: string;
+  /** The peer's API key, sealed with the data folder's secret (main/sync/secret.ts); never printed. */
+  key_sealed: string;
+  peer_origin: Nullable<string>;
+  peer_instance_no: Nullable<number>;
+  added_at: number;
+  last_success_at: Nullable<number>;
+  last_attempt_at: Nullable<number>;
+  last_error: Nullable<string>;
+  skew_ms: Nullable<number>;
+  ops_to_send: Nullable<number>;
+  ops_to_receive: Nullable<number>;
+}
+export interface SyncInstancesTable { origin: string; instance_no: number }
+export interface SyncAcknowledgementsTable { session_id: number; booking_set: string; acknowledged_at: number; acknowledged_by: Nullable<string> }
 
 /** 20261123_70: a code replaced by a reissue; scanning it answers CODE_REVOKED. */
 export interface RevokedCodesTable {

@@ -13,6 +13,7 @@ export function inWriteTransaction<T>(db: Kysely<Database>, work: (conn: Kysely<
     await sql`begin immediate`.execute(conn);
     try {
       const result = await work(conn);
+      if (!options.dryRun) await beforeCommitHooks.get(db)?.(conn);
       await sql.raw(options.dryRun ? 'rollback' : 'commit').execute(conn);
       return result;
     } catch (error) {
@@ -21,4 +22,16 @@ export function inWriteTransaction<T>(db: Kysely<Database>, work: (conn: Kysely<
       throw error;
     }
   });
+}
+
+type BeforeCommit = (conn: Kysely<Database>) => Promise<void>;
+const beforeCommitHooks = new WeakMap<Kysely<Database>, BeforeCommit>();
+
+/**
+ * Runs `hook` at the end of every committing write transaction on `db`, inside it: sync turns the
+ * rows the transaction changed into ops there, so the ops commit (or roll back) with the change.
+ */
+export function setBeforeCommit(db: Kysely<Database>, hook: BeforeCommit | null): void {
+  if (hook) beforeCommitHooks.set(db, hook);
+  else beforeCommitHooks.delete(db);
 }

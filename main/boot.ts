@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomInt } from 'node:crypto';
 import { openDatabase } from '../db/connection';
 import { createEngine, type Engine } from './engine';
 import { DATABASE_FILE, KEY_FILE } from './config';
@@ -35,6 +36,10 @@ export async function bootEngine(options: BootOptions): Promise<{ engine: Engine
       throw new Error(`This data folder belongs to instance ${existing}; the instance number cannot change`);
     }
     if (existing === null) insertSetting(handle.sqlite, 'instance_no', String(options.instanceNo));
+  } else if (readSetting(handle.sqlite, 'instance_no') === null) {
+    // A new data folder gets its own number at random (1..999), so two desks set up without
+    // --instance almost never share one; pairing refuses the rare clash and says what to do.
+    insertSetting(handle.sqlite, 'instance_no', String(randomInt(1, 1000)));
   }
   const engine = createEngine({ db: handle, config: { dataDir: options.dataDir } });
 

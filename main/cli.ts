@@ -4,6 +4,7 @@ import { resolve, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DATABASE_FILE, defaultDataDir } from './config';
 import { bootEngine } from './boot';
+import type { Engine } from './engine';
 import { createServer, LOOPBACK_NAMES } from './api/server';
 import type { Role } from './domain/platform/apiKeys';
 import { SYSTEM_ACTOR } from './domain/context';
@@ -30,6 +31,11 @@ Usage:
   tourdesk backup <file> [--data-dir DIR]      a consistent copy (database and media, one file), also while serve runs
   tourdesk restore <file> [--data-dir DIR]     puts a backup in place; refused while the folder is in use
 
+  tourdesk peer add <url> --key KEY [--data-dir DIR]     link this instance to a peer (the first peer of a fresh desk is its hub)
+  tourdesk peer list [--data-dir DIR]
+  tourdesk peer remove <url> [--data-dir DIR]
+  tourdesk sync [--data-dir DIR]      one full exchange with every peer; exits 1 with the reason if one failed
+
 Environment: TOURDESK_API_KEY registers that supplier key; TOURDESK_DATA_DIR sets the data folder.`;
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -47,6 +53,8 @@ export async function main(argv: string[], out: (line: string) => void = console
   if (command === 'company') return company(rest, out);
   if (command === 'backup') return backup(rest, out);
   if (command === 'restore') return restore(rest, out);
+  if (command === 'peer') return peer(rest, out);
+  if (command === 'sync') return syncNow(rest, out);
   out(`Unknown command "${command}".\n\n${HELP}`);
   return 1;
 }
@@ -82,6 +90,8 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
   if (tls) out(`TLS certificate ${tls.source}\n  SHA-256 fingerprint ${tls.fingerprint}\n  (a phone shows a warning for a certificate TourDesk made: check this fingerprint, then accept it once)`);
   const app = await createServer({ engine, allowedHosts, webRoot: WEB_ROOT, logger: { level: process.env.TOURDESK_LOG ?? 'warn' }, ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}) });
   const dailyBackups = startDailyBackups({ sqlite: engine.ctx.handle.sqlite, dataDir, say: out });
+  // Background sync starts once listening; a signal before that has nothing to stop.
+  const background = { stop: () => {} };
   // Handlers go in before listening, so a signal at any moment stops cleanly.
   const stopped = new Promise<void>((resolveStop) => {
     let stopping = false;
@@ -89,6 +99,7 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
       if (stopping) return;
       stopping = true;
       out(`Stopping (${signal})…`);
+      background.stop();
       // Finish in-flight requests, then checkpoint the WAL and close the file.
       await app.close();
       await dailyBackups.stop();
@@ -99,6 +110,7 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
     process.once('SIGTERM', () => void stop('SIGTERM'));
   });
   await app.listen({ port, host: values.host });
+  background.stop = startBackgroundSync(engine, (line) => app.log.warn(line)).stop;
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const shownHost = values.host!.includes(':') ? `[${values.host}]` : values.host;
@@ -260,6 +272,31 @@ async function backup(args: string[], out: (line: string) => void): Promise<numb
   return 0;
 }
 
+async function peer(args: string[], out: (line: string) => void): Promise<number> {
+  const [sub, ...rest] = args;
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { key: { type: 'string' }, 'data-dir': { type: 'string' } } });
+  if (sub !== 'add' && sub !== 'list' && sub !== 'remove') throw new UsageError('peer takes add, list or remove');
+  if (sub !== 'list' && !positionals[0]) throw new UsageError(`peer ${sub} needs the peer's URL`);
+  if (sub === 'add' && !values.key) throw new UsageError('peer add needs --key (a supplier or sync key of the peer)');
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  const { engine } = await bootEngine({ dataDir, apiKey: process.env.TOURDESK_API_KEY });
+  try {
+    if (sub === 'add') {
+      const added = await engine.sync.addPeer(positionals[0], values.key!);
+      out(`Paired with ${positionals[0]} (instance ${added.instanceNo})${added.hub ? '; it is this desk’s hub: the catalogue comes from it' : ''}. Run \`tourdesk sync\` or let serve sync in the background.`);
+    } else if (sub === 'list') {
+      const peers = await engine.sync.peers();
+      if (peers.length === 0) out('No peers.');
+      for (const p of peers) out(`${p.url}\tinstance ${p.instanceNo ?? '?'}\t${p.summary}`);
+    } else {
+      out((await engine.sync.removePeer(positionals[0])) ? `Removed ${positionals[0]}.` : `No peer ${positionals[0]}.`);
+    }
+  } finally {
+    await engine.close();
+  }
+  return 0;
+}
+
 async function restore(args: string[], out: (line: string) => void): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'data-dir': { type: 'string' } } });
   if (positionals.length !== 1) throw new UsageError('restore needs the backup file: tourdesk restore <file> [--data-dir DIR]');
@@ -273,6 +310,46 @@ async function restore(args: string[], out: (line: string) => void): Promise<num
     throw error;
   }
   return 0;
+}
+
+async function syncNow(args: string[], out: (line: string) => void): Promise<number> {
+  const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' } } });
+  const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  const { engine } = await bootEngine({ dataDir, apiKey: process.env.TOURDESK_API_KEY });
+  try {
+    const results = await engine.sync.syncAll(out);
+    if (results.length === 0) {
+      out('No peers to sync with; add one with `tourdesk peer add <url> --key KEY`.');
+      return 1;
+    }
+    const failed = results.filter((r) => r.error !== null);
+    for (const f of failed) out(`${f.url}: sync failed: ${f.error}`);
+    return failed.length > 0 ? 1 : 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+/** serve's background sync: every few seconds, backing off (up to 2 minutes) while peers fail. */
+function startBackgroundSync(engine: Engine, log: (line: string) => void, everyMs = 5_000): { stop(): void } {
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  let delay = everyMs;
+  const run = async () => {
+    if (stopped) return;
+    const results = await engine.sync.syncAll().catch((error: unknown) => [{ url: '*', error: String(error) }]);
+    const failed = results.filter((r) => r.error !== null);
+    for (const f of failed) log(`sync with ${f.url} failed: ${f.error}`);
+    delay = failed.length > 0 ? Math.min(delay * 2, 120_000) : everyMs;
+    if (!stopped) timer = setTimeout(() => void run(), delay);
+  };
+  timer = setTimeout(() => void run(), everyMs);
+  return {
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
 }
 
 class UsageError extends Error {}

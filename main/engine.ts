@@ -8,6 +8,8 @@ import { createAvailability, createResources } from './domain/availability';
 import { createBarcodes, createBookings, createCustomers } from './domain/bookings';
 import { createCheckin, createManifestSearch, createManifests, createScanner } from './domain/checkin';
 import { createRates, createResellers, createVouchers } from './domain/commerce';
+import { createReplica } from './sync/replica';
+import { createSyncService } from './sync/service';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -30,6 +32,9 @@ export interface EngineDeps {
  */
 export function createEngine({ db, clock = systemClock(), ids, config }: EngineDeps) {
   const instanceNo = config.instanceNo ?? readInstanceNo(db);
+  // Sync folds every committing write's row changes into ops inside that write (main/sync/replica.ts).
+  const replica = createReplica(db, () => clock.now().getTime());
+  replica.install();
   const ctx: EngineContext = createContext(db, clock, ids ?? sequenceIds(db.sqlite, instanceNo), config.dataDir);
   const companies = createCompanies(ctx);
   const products = createProducts(ctx, companies);
@@ -77,6 +82,8 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     scanner,
     barcodes,
     manifestSearch,
+    replica,
+    sync: createSyncService(ctx, replica, instanceNo),
     close: () => db.close(),
   };
 }

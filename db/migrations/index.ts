@@ -5,6 +5,7 @@ import * as m20261123_40 from './20261123_40_bookings';
 import * as m20261123_50 from './20261123_50_manifest';
 import * as m20261123_60 from './20261123_60_perf';
 import * as m20261123_70 from './20261123_70_checkin';
+import * as m20261124_80 from './20261124_80_sync';
 
 export interface Migration {
   name: string;
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   { name: '20261123_50_manifest', up: m20261123_50.up },
   { name: '20261123_60_perf', up: m20261123_60.up },
   { name: '20261123_70_checkin', up: m20261123_70.up },
+  { name: '20261124_80_sync', up: m20261124_80.up },
 ];

@@ -18,6 +18,7 @@ import { registerBookingRoutes } from './bookings';
 import { registerManifestRoutes } from './manifest';
 import { registerBarcodeRoutes } from './barcodes';
 import { registerPairingRoutes } from './pairing';
+import { registerSyncRoutes } from './sync';
 
 /** Every resource's routes, one module each. */
 export function registerAllRoutes(host: RouteHost): void {
@@ -40,4 +41,5 @@ export function registerAllRoutes(host: RouteHost): void {
   registerManifestRoutes(host);
   registerBarcodeRoutes(host);
   registerPairingRoutes(host);
+  registerSyncRoutes(host);
 }

@@ -1,0 +1,108 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SyncCaptureTable, SyncInstanceTable, SyncOpsTable, SyncRowsTable } from '../schema';
+
+/**
+ * The op log, vectors, row merge states and captured changes: prepared once on the shared
+ * connection, because sync runs them per op (100,000 ops catching up) inside the caller's
+ * IMMEDIATE transaction. Table and column names in the dynamic row statements come only from
+ * SQLite's own table_info, never from an op.
+ */
+export type OpRow = Omit<SyncOpsTable, 'arrival'> & { arrival: number };
+export type CaptureRow = Required<SyncCaptureTable> & { id: number };
+
+export function syncLogQueries(sqlite: BetterSqlite3.Database) {
+  const s = {
+    instance: sqlite.prepare<[], SyncInstanceTable>('SELECT * FROM sync_instance WHERE id = 1'),
+    saveClock: sqlite.prepare<[number, string | null]>('UPDATE sync_instance SET last_seq = ?, last_hlc = ? WHERE id = 1'),
+    setHub: sqlite.prepare<[string | null]>('UPDATE sync_instance SET hub_origin = ? WHERE id = 1'),
+    captures: sqlite.prepare<[], CaptureRow>('SELECT * FROM sync_capture ORDER BY id'),
+    lastCapture: sqlite.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM sync_capture'),
+    dropCapturesAfter: sqlite.prepare<[number]>('DELETE FROM sync_capture WHERE id > ?'),
+    dropCaptures: sqlite.prepare<[number]>('DELETE FROM sync_capture WHERE id <= ?'),
+    insertOp: sqlite.prepare<[string, number, string, string, string, string, string | null, number]>(
+      'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    opAt: sqlite.prepare<[string, number], OpRow>('SELECT * FROM sync_ops WHERE origin = ? AND seq = ?'),
+    opsFrom: sqlite.prepare<[number, number], OpRow>('SELECT * FROM sync_ops WHERE arrival > ? ORDER BY arrival LIMIT ?'),
+    arrivalOf: sqlite.prepare<[string, number], { arrival: number }>('SELECT arrival FROM sync_ops WHERE origin = ? AND seq = ?'),
+    opsOfEntity: sqlite.prepare<[string, string], OpRow>('SELECT * FROM sync_ops WHERE entity = ? AND entity_id = ?'),
+    rewriteChange: sqlite.prepare<[string | null, number]>('UPDATE sync_ops SET change_json = ? WHERE arrival = ?'),
+    vector: sqlite.prepare<[], { origin: string; seq: number }>('SELECT origin, seq FROM sync_vector'),
+    setVector: sqlite.prepare<[string, number]>('INSERT INTO sync_vector (origin, seq) VALUES (?, ?) ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq'),
+    rowState: sqlite.prepare<[string, string], SyncRowsTable>('SELECT * FROM sync_rows WHERE entity = ? AND entity_id = ?'),
+    saveRowState: sqlite.prepare<[string, string, string, string | null, string | null, string | null]>(
+      `INSERT INTO sync_rows (entity, entity_id, clocks_json, born, deleted, erased) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (entity, entity_id) DO UPDATE SET clocks_json = excluded.clocks_json, born = excluded.born, deleted = excluded.deleted, erased = excluded.erased`,
+    ),
+    hold: sqlite.prepare<[string, number, string, string]>('INSERT OR IGNORE INTO sync_held (origin, seq, op_json, reason) VALUES (?, ?, ?, ?)'),
+    heldCount: sqlite.prepare<[], { n: number }>('SELECT count(*) AS n FROM sync_held'),
+    purgeJournal: sqlite.prepare<[string]>(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity IN ('customer', 'customers') AND entity_id = ?`),
+  };
+  const columnCache = new Map<string, Set<string>>();
+  const rowStatements = new Map<string, BetterSqlite3.Statement>();
+  const columnsOf = (table: string) => {
+    let columns = columnCache.get(table);
+    if (!columns) {
+      columns = new Set(sqlite.prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)').all(table).map((r) => r.name));
+      columnCache.set(table, columns);
+    }
+    return columns;
+  };
+  const statement = (key: string, build: () => string) => {
+    let st = rowStatements.get(key);
+    if (!st) {
+      st = sqlite.prepare(build());
+      rowStatements.set(key, st);
+    }
+    return st;
+  };
+  const where = (pk: readonly string[]) => pk.map((c) => `"${c}" = ?`).join(' AND ');
+
+  return {
+    instance: () => s.instance.get()!,
+    saveClock: (lastSeq: number, lastHlc: string | null) => void s.saveClock.run(lastSeq, lastHlc),
+    setHub: (origin: string | null) => void s.setHub.run(origin),
+    captures: () => s.captures.all(),
+    lastCaptureId: () => s.lastCapture.get()?.id ?? 0,
+    dropCapturesAfter: (id: number) => void s.dropCapturesAfter.run(id),
+    dropCapturesUpTo: (id: number) => void s.dropCaptures.run(id),
+    insertOp: (op: Omit<OpRow, 'arrival'>) => void s.insertOp.run(op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, op.change_json, op.schema),
+    opAt: (origin: string, seq: number) => s.opAt.get(origin, seq),
+    opsAfter: (arrival: number, limit: number) => s.opsFrom.all(arrival, limit),
+    arrivalOf: (origin: string, seq: number) => s.arrivalOf.get(origin, seq)?.arrival ?? null,
+    opsOfEntity: (entity: string, entityId: string) => s.opsOfEntity.all(entity, entityId),
+    rewriteChange: (arrival: number, changeJson: string | null) => void s.rewriteChange.run(changeJson, arrival),
+    vector: () => Object.fromEntries(s.vector.all().map((r) => [r.origin, r.seq])) as Record<string, number>,
+    setVector: (origin: string, seq: number) => void s.setVector.run(origin, seq),
+    rowState: (entity: string, entityId: string) => s.rowState.get(entity, entityId) ?? null,
+    saveRowState: (r: SyncRowsTable) => void s.saveRowState.run(r.entity, r.entity_id, r.clocks_json, r.born, r.deleted, r.erased),
+    hold: (origin: string, seq: number, opJson: string, reason: string) => void s.hold.run(origin, seq, opJson, reason),
+    heldCount: () => s.heldCount.get()!.n,
+    purgeJournal: (customerId: string) => void s.purgeJournal.run(customerId),
+    /** The current row of a synced table, or null. */
+    readRow(table: string, pk: readonly string[], key: readonly unknown[]): Record<string, unknown> | null {
+      return (statement(`r:${table}`, () => `SELECT * FROM "${table}" WHERE ${where(pk)}`).get(...key) as Record<string, unknown> | undefined) ?? null;
+    },
+    /** Writes a whole row (insert or replace its columns); columns this schema lacks are left out. */
+    upsertRow(table: string, pk: readonly string[], values: Record<string, unknown>): void {
+      const known = columnsOf(table);
+      const columns = Object.keys(values).filter((c) => known.has(c)).sort();
+      const updates = columns.filter((c) => !pk.includes(c));
+      const st = statement(`u:${table}:${columns.join(',')}`, () =>
+        `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+         ON CONFLICT (${pk.map((c) => `"${c}"`).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'NOTHING'}`,
+      );
+      st.run(...columns.map((c) => values[c] as unknown));
+    },
+    deleteRow(table: string, pk: readonly string[], key: readonly unknown[]): void {
+      statement(`d:${table}`, () => `DELETE FROM "${table}" WHERE ${where(pk)}`).run(...key);
+    },
+    /** Every row of a table in key order (canonical dumps, snapshots). */
+    allRows(table: string, pk: readonly string[]): Record<string, unknown>[] {
+      return sqlite.prepare(`SELECT * FROM "${table}" ORDER BY ${pk.map((c) => `"${c}"`).join(', ')}`).all() as Record<string, unknown>[];
+    },
+    deferForeignKeys: () => void sqlite.pragma('defer_foreign_keys = ON'),
+  };
+}
+
+export type SyncLogQueries = ReturnType<typeof syncLogQueries>;

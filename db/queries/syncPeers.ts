@@ -1,0 +1,81 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, SyncPeersTable } from '../schema';
+import { LIVE_STATUSES } from '../../main/contract/enums';
+
+/** Paired peers, known instance numbers, oversold sessions and their acknowledgements. */
+export function listPeers(db: Kysely<Database>): Promise<SyncPeersTable[]> {
+  return db.selectFrom('sync_peers').selectAll().orderBy('url').execute();
+}
+
+export function peerByUrl(db: Kysely<Database>, url: string): Promise<SyncPeersTable | undefined> {
+  return db.selectFrom('sync_peers').selectAll().where('url', '=', url).executeTakeFirst();
+}
+
+export async function upsertPeer(db: Kysely<Database>, peer: Pick<SyncPeersTable, 'url' | 'key_sealed' | 'peer_origin' | 'peer_instance_no' | 'added_at'>): Promise<void> {
+  await db
+    .insertInto('sync_peers')
+    .values(peer)
+    .onConflict((oc) => oc.column('url').doUpdateSet({ key_sealed: peer.key_sealed, peer_origin: peer.peer_origin, peer_instance_no: peer.peer_instance_no }))
+    .execute();
+}
+
+export async function deletePeer(db: Kysely<Database>, url: string): Promise<boolean> {
+  const result = await db.deleteFrom('sync_peers').where('url', '=', url).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function recordPeerAttempt(
+  db: Kysely<Database>,
+  url: string,
+  outcome: Partial<Pick<SyncPeersTable, 'last_success_at' | 'last_error' | 'skew_ms' | 'ops_to_send' | 'ops_to_receive'>> & { last_attempt_at: number },
+): Promise<void> {
+  await db.updateTable('sync_peers').set(outcome).where('url', '=', url).execute();
+}
+
+export async function knownInstances(db: Kysely<Database>): Promise<Record<string, number>> {
+  const rows = await db.selectFrom('sync_instances').select(['origin', 'instance_no']).execute();
+  return Object.fromEntries(rows.map((r) => [r.origin, r.instance_no]));
+}
+
+export async function rememberInstances(db: Kysely<Database>, instances: Record<string, number>): Promise<void> {
+  for (const [origin, instanceNo] of Object.entries(instances)) {
+    await db.insertInto('sync_instances').values({ origin, instance_no: instanceNo }).onConflict((oc) => oc.column('origin').doUpdateSet({ instance_no: instanceNo })).execute();
+  }
+}
+
+export interface OversoldRow {
+  session_id: number;
+  product_code: string;
+  start_at: number;
+  capacity: number;
+  order_number: string;
+  seats: number;
+}
+
+/** Live bookings' seats on every session that holds more than it has. */
+export async function oversoldSessions(db: Kysely<Database>): Promise<OversoldRow[]> {
+  const live = sql.join([...LIVE_STATUSES].map((s) => sql`${s}`));
+  const result = await sql<OversoldRow>`
+    WITH held AS (
+      SELECT bi.session_id, bi.order_number, sum(bi.seats_held) AS seats
+      FROM booking_items bi JOIN bookings b ON b.order_number = bi.order_number
+      WHERE bi.session_id IS NOT NULL AND b.status IN (${live})
+      GROUP BY bi.session_id, bi.order_number
+    ), over AS (
+      SELECT h.session_id FROM held h JOIN sessions s ON s.id = h.session_id GROUP BY h.session_id HAVING sum(h.seats) > max(s.seats)
+    )
+    SELECT s.id AS session_id, s.product_code, s.start_at, s.seats AS capacity, h.order_number, h.seats
+    FROM over o JOIN sessions s ON s.id = o.session_id JOIN held h ON h.session_id = o.session_id
+    ORDER BY s.start_at, s.id, h.order_number`.execute(db);
+  return result.rows;
+}
+
+export async function acknowledgedSets(db: Kysely<Database>, sessionIds: number[]): Promise<Set<string>> {
+  if (sessionIds.length === 0) return new Set();
+  const rows = await db.selectFrom('sync_acknowledgements').select(['session_id', 'booking_set']).where('session_id', 'in', sessionIds).execute();
+  return new Set(rows.map((r) => `${r.session_id}|${r.booking_set}`));
+}
+
+export async function insertAcknowledgement(db: Kysely<Database>, row: { session_id: number; booking_set: string; acknowledged_at: number; acknowledged_by: string | null }): Promise<void> {
+  await db.insertInto('sync_acknowledgements').values(row).onConflict((oc) => oc.doNothing()).execute();
+}

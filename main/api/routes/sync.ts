@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { defineRoute, type RouteHost } from '../route';
+import { idParam } from '../../contract/common';
+import { pullRequestSchema, pushRequestSchema } from '../../sync/exchange';
+import { DomainError } from '../../domain/errors';
+import { PairingError } from '../../sync/exchange';
+import { GapError } from '../../sync/vector';
+import { ClockAheadError } from '../../sync/hlc';
+import { CloneError } from '../../sync/replica';
+
+/** A page a peer sends may be large (ops carry whole rows); pages are capped by the sender too. */
+const PAGE_BODY_LIMIT = 16 * 1024 * 1024;
+
+/** Sync's refusals are the peer's fault (a gap, a clock far ahead, a clone, a clash): 409 with the reason. */
+async function refusingAsConflict<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof GapError || error instanceof ClockAheadError || error instanceof CloneError || error instanceof PairingError) throw new DomainError('CONFLICT', error.message);
+    throw error;
+  }
+}
+
+export function registerSyncRoutes(host: RouteHost): void {
+  defineRoute(host, {
+    method: 'POST',
+    path: '/v1/sync/pull',
+    summary: 'The ops the caller lacks (by its version vector), one page in arrival order',
+    tag: 'Sync',
+    right: 'sync',
+    body: pullRequestSchema,
+    handler: async ({ body, engine }) => refusingAsConflict(() => engine.sync.answerPull(body)),
+  });
+  defineRoute(host, {
+    method: 'POST',
+    path: '/v1/sync/push',
+    summary: 'Apply one page of ops from a peer, in one transaction',
+    tag: 'Sync',
+    right: 'sync',
+    body: pushRequestSchema,
+    bodyLimit: PAGE_BODY_LIMIT,
+    handler: async ({ body, engine }) => refusingAsConflict(() => engine.sync.answerPush(body)),
+  });
+  defineRoute(host, {
+    method: 'GET',
+    path: '/v1/sync/status',
+    summary: 'This instance’s identity and, per peer, the last successful exchange, ops waiting, last error and clock skew',
+    tag: 'Sync',
+    right: 'sync',
+    handler: async ({ engine }) => engine.sync.status(),
+  });
+  defineRoute(host, {
+    method: 'GET',
+    path: '/v1/sync/conflicts',
+    summary: 'Sessions the merge left oversold, with the bookings involved',
+    tag: 'Sync',
+    right: 'catalog:read',
+    handler: async ({ engine }) => ({ conflicts: await engine.sync.conflicts() }),
+  });
+  defineRoute(host, {
+    method: 'POST',
+    path: '/v1/sync/conflicts/:sessionId/acknowledge',
+    summary: 'Acknowledge an oversold session’s current set of bookings (synced; reopens when the set changes)',
+    tag: 'Sync',
+    right: 'availability:write',
+    params: z.object({ sessionId: idParam }),
+    body: z.object({ bookingSet: z.string().min(1).max(10_000) }),
+    handler: async ({ params, body, actor, engine }) => ({ conflict: await engine.sync.acknowledge(params.sessionId, body.bookingSet, actor) }),
+  });
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { opSchema, type Op } from './op';
+import { measureSkew } from './hlc';
+import { missingCount, type Vector } from './vector';
+import { SCHEMA_VERSION, type Replica } from './replica';
+
+/**
+ * The exchange protocol, both directions, paged:
+ * - pull: "here is who I am and my vector; send what I lack" -> ops in your arrival order,
+ *   at most `limit` and about `maxBytes`, with `hasMore` and a cursor for the next page; the
+ *   answer also carries the peer's identity, schema range, vector and clock (for skew);
+ * - push: the same pages the other way, each applied by the receiver in one transaction.
+ * Each page is fetched first, then applied in one transaction: no network wait inside it.
+ */
+export const PAGE_LIMIT = 500;
+export const PAGE_MAX_BYTES = 512 * 1024;
+
+const vectorSchema = z.record(z.string().regex(/^[A-Za-z0-9]{4,40}$/), z.number().int().nonnegative());
+export const helloSchema = z.object({
+  origin: z.string().regex(/^[A-Za-z0-9]{4,40}$/),
+  instanceNo: z.number().int().min(1).max(999),
+  schema: z.object({ min: z.number().int(), max: z.number().int() }),
+});
+export const pullRequestSchema = helloSchema.extend({
+  vector: vectorSchema,
+  limit: z.number().int().min(0).max(5000).default(PAGE_LIMIT),
+  maxBytes: z.number().int().min(1024).max(8 * 1024 * 1024).default(PAGE_MAX_BYTES),
+  after: z.number().int().nonnegative().optional(),
+});
+export const pushRequestSchema = helloSchema.extend({ ops: z.array(opSchema).max(5000) });
+export type PullRequest = z.infer<typeof pullRequestSchema>;
+export type PushRequest = z.infer<typeof pushRequestSchema>;
+
+export interface Hello {
+  origin: string;
+  instanceNo: number;
+  catalogueOwner: string;
+  schema: { min: number; max: number };
+  knownInstances: Record<string, number>;
+}
+
+export interface PullResponse extends Hello {
+  now: number;
+  vector: Vector;
+  ops: Op[];
+  hasMore: boolean;
+  cursor: number;
+  remaining: number;
+}
+
+export interface PushResponse {
+  applied: number;
+  duplicates: number;
+  held: number;
+  vector: Vector;
+}
+
+export interface PeerTransport {
+  pull(request: PullRequest): Promise<PullResponse>;
+  push(request: PushRequest): Promise<PushResponse>;
+}
+
+export interface LocalSide {
+  replica: Replica;
+  instanceNo: number;
+  now(): number;
+  knownInstances(): Record<string, number>;
+}
+
+export function helloOf(side: LocalSide): Hello {
+  return { origin: side.replica.origin, instanceNo: side.instanceNo, catalogueOwner: side.replica.catalogueOwner(), schema: { min: 1, max: SCHEMA_VERSION }, knownInstances: side.knownInstances() };
+}
+
+/** The answer to a pull (the server side of GET-what-I-lack). */
+export function answerPull(side: LocalSide, request: PullRequest): PullResponse {
+  const page = side.replica.pageFor(request.vector, request.limit, request.maxBytes, request.after);
+  const vector = side.replica.vector();
+  return { ...helloOf(side), now: side.now(), vector, ops: page.ops, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.ops.length };
+}
+
+export async function answerPush(side: LocalSide, request: PushRequest): Promise<PushResponse> {
+  return side.replica.apply(request.ops);
+}
+
+export interface ExchangeReport {
+  peer: Hello;
+  received: number;
+  sent: number;
+  skewMs: number;
+  opsToSend: number;
+  opsToReceive: number;
+}
+
+export class PairingError extends Error {}
+
+/** Refuses a peer that would make two instances issue the same ids, or that is a clone of us. */
+export function checkPeer(side: LocalSide, peer: Hello): void {
+  if (peer.origin === side.replica.origin) throw new PairingError('The peer has this instance’s own origin id: one data folder was copied from the other. Give one of them a fresh data folder.');
+  const clash = [[peer.origin, peer.instanceNo] as const, ...Object.entries(peer.knownInstances)].find(([o, n]) => o !== side.replica.origin && n === side.instanceNo);
+  if (clash) {
+    const used = new Set([...Object.values(peer.knownInstances), peer.instanceNo]);
+    let free = 2;
+    while (used.has(free) && free < 999) free++;
+    throw new PairingError(
+      `Instance number ${side.instanceNo} is already used by instance ${clash[0]} on the peer's side, so both would issue the same ids. ` +
+        `If this folder has no sales yet, create a fresh data folder with \`tourdesk serve --instance ${free} --data-dir NEW\` and pair that; otherwise pair the other instance from a fresh folder.`,
+    );
+  }
+}
+
+/**
+ * One full exchange with a peer: pull every page we lack (each applied in its own transaction),
+ * then push every page it lacks. A failure anywhere leaves what was applied applied and the
+ * vectors true to it, so the next exchange continues where this one stopped.
+ */
+export async function exchangeWith(side: LocalSide, transport: PeerTransport, onProgress: (line: string) => void = () => {}): Promise<ExchangeReport> {
+  const me = helloOf(side);
+  const base = { origin: me.origin, instanceNo: me.instanceNo, schema: me.schema };
+  let received = 0;
+  let after: number | undefined;
+  let response: PullResponse;
+  let skewMs = 0;
+  for (;;) {
+    const sentAt = side.now();
+    response = await transport.pull({ ...base, vector: side.replica.vector(), limit: PAGE_LIMIT, maxBytes: PAGE_MAX_BYTES, after });
+    skewMs = measureSkew(response.now, sentAt, side.now());
+    checkPeer(side, response);
+    if (response.ops.length > 0) {
+      await side.replica.apply(response.ops);
+      received += response.ops.length;
+      if (response.hasMore) onProgress(`received ${received} ops, ${response.remaining} to go`);
+    }
+    if (!response.hasMore) break;
+    after = response.cursor;
+  }
+  let theirs = response.vector;
+  let sent = 0;
+  let cursor: number | undefined;
+  for (;;) {
+    const page = side.replica.pageFor(theirs, PAGE_LIMIT, PAGE_MAX_BYTES, cursor);
+    if (page.ops.length === 0) break;
+    const answer = await transport.push({ ...base, ops: page.ops });
+    sent += page.ops.length;
+    theirs = answer.vector;
+    if (page.hasMore) onProgress(`sent ${sent} ops`);
+    if (!page.hasMore) break;
+    cursor = page.cursor;
+  }
+  const ours = side.replica.vector();
+  return { peer: response, received, sent, skewMs, opsToSend: missingCount(theirs, ours), opsToReceive: missingCount(ours, theirs) };
+}

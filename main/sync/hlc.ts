@@ -1,0 +1,85 @@
+/**
+ * Hybrid logical clock: wall milliseconds + a counter + the origin, so every op has a unique,
+ * totally ordered stamp that never runs backwards on one instance even when its wall clock does.
+ * Encoded as fixed-width text so SQLite and JavaScript order stamps the same way as compareHlc.
+ */
+export interface Hlc {
+  wall: number;
+  counter: number;
+  origin: string;
+}
+
+/** Ops stamped further ahead of our clock than this are refused (a peer with a wrong clock). */
+export const DEFAULT_MAX_FUTURE_MS = 5 * 60_000;
+
+export class ClockAheadError extends Error {
+  constructor(
+    readonly stamp: Hlc,
+    readonly localWall: number,
+  ) {
+    super(`An op is stamped ${Math.round((stamp.wall - localWall) / 1000)} s ahead of this machine's clock (origin ${stamp.origin}); check the clock of that machine`);
+  }
+}
+
+const WALL_DIGITS = 15;
+const COUNTER_DIGITS = 6;
+
+export function encodeHlc(h: Hlc): string {
+  return `${String(h.wall).padStart(WALL_DIGITS, '0')}-${String(h.counter).padStart(COUNTER_DIGITS, '0')}-${h.origin}`;
+}
+
+export function decodeHlc(text: string): Hlc {
+  const match = /^(\d{15})-(\d{6})-([A-Za-z0-9]+)$/.exec(text);
+  if (!match) throw new Error(`Not a clock stamp: ${text.slice(0, 40)}`);
+  return { wall: Number(match[1]), counter: Number(match[2]), origin: match[3] };
+}
+
+export function compareHlc(a: Hlc, b: Hlc): number {
+  if (a.wall !== b.wall) return a.wall < b.wall ? -1 : 1;
+  if (a.counter !== b.counter) return a.counter < b.counter ? -1 : 1;
+  return a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : 0;
+}
+
+/** Encoded stamps compare as text exactly as compareHlc compares them. */
+export function maxStamp(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a >= b ? a : b;
+}
+
+export interface HlcClock {
+  /** A stamp for a local event. Never throws: a wrong local clock must not block a sale. */
+  tick(): Hlc;
+  /** Takes a remote stamp into account; refuses one too far ahead of our wall clock. */
+  receive(remote: Hlc): void;
+  /** The last stamp issued or received (persisted so a restart never goes back). */
+  last(): Hlc;
+}
+
+export function createHlcClock(options: { origin: string; now: () => number; last?: Hlc | null; maxFutureMs?: number }): HlcClock {
+  const maxFuture = options.maxFutureMs ?? DEFAULT_MAX_FUTURE_MS;
+  let last: Hlc = options.last ?? { wall: 0, counter: 0, origin: options.origin };
+  return {
+    tick() {
+      const wall = Math.max(last.wall, options.now());
+      last = { wall, counter: wall === last.wall ? last.counter + 1 : 0, origin: options.origin };
+      return last;
+    },
+    receive(remote) {
+      const now = options.now();
+      if (remote.wall > now + maxFuture) throw new ClockAheadError(remote, now);
+      const wall = Math.max(last.wall, remote.wall, now);
+      const counter = wall === last.wall && wall === remote.wall ? Math.max(last.counter, remote.counter) + 1 : wall === last.wall ? last.counter + 1 : wall === remote.wall ? remote.counter + 1 : 0;
+      last = { wall, counter, origin: options.origin };
+    },
+    last: () => last,
+  };
+}
+
+/**
+ * The peer's clock minus ours, estimated from one request: the peer's reported time against the
+ * middle of our send and receive times (NTP's simplest estimate). Positive: the peer is ahead.
+ */
+export function measureSkew(peerNowMs: number, sentAtMs: number, receivedAtMs: number): number {
+  return Math.round(peerNowMs - (sentAtMs + receivedAtMs) / 2);
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/**
+ * One op: a change to one row, as it resulted on the instance that made it (ids, codes and prices
+ * included), so any instance can replay it without the request that caused it.
+ * - op id = origin + seq: the origin's gapless sequence, never re-stamped by a relay;
+ * - hlc: the hybrid logical clock stamp (orders last-writer-wins);
+ * - entity: the table; entityId: its primary key as a JSON array;
+ * - kind: insert (the whole row), update (the changed columns only), delete (a tombstone);
+ * - schema: the writer's schema version (user_version), so a reader can hold what it cannot apply.
+ */
+export const opSchema = z.object({
+  origin: z.string().regex(/^[A-Za-z0-9]{4,40}$/),
+  seq: z.number().int().positive(),
+  hlc: z.string().regex(/^\d{15}-\d{6}-[A-Za-z0-9]{4,40}$/),
+  entity: z.string().regex(/^[a-z_]{1,60}$/),
+  entityId: z.string().min(2).max(500),
+  kind: z.enum(['insert', 'update', 'delete']),
+  change: z.record(z.string(), z.unknown()).nullable(),
+  schema: z.number().int().positive(),
+});
+export type Op = z.infer<typeof opSchema>;
+export type OpKind = Op['kind'];
+
+export function opId(op: Pick<Op, 'origin' | 'seq'>): string {
+  return `${op.origin}:${op.seq}`;
+}
+
+export function keyOf(pk: readonly unknown[]): string {
+  return JSON.stringify(pk);
+}
+
+/** Content that must be identical for two copies of one op id (a clone of a data folder breaks this). */
+export function opFingerprint(op: Op): string {
+  return JSON.stringify([op.hlc, op.entity, op.entityId, op.kind, canonicalJson(op.change)]);
+}
+
+/** JSON with object keys sorted, so equal content has equal text. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}

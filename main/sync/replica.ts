@@ -1,0 +1,257 @@
+import type { DbHandle } from '../../db/connection';
+import { inWriteTransaction, setBeforeCommit } from '../../db/transaction';
+import { migrations } from '../../db/migrations';
+import { syncLogQueries, type CaptureRow, type OpRow } from '../../db/queries/syncLog';
+import { DomainError } from '../domain/errors';
+import { createHlcClock, decodeHlc, encodeHlc } from './hlc';
+import { canonicalJson, keyOf, opFingerprint, type Op } from './op';
+import { SYNCED_ENTITIES, SYNCED_TABLES } from './entities';
+import { isVisible, materialize, mergeOp, purgePersonal, type RowState } from './merge';
+import { advanceVector, type Vector } from './vector';
+
+/** The schema version this build writes and understands (the number of migrations). */
+export const SCHEMA_VERSION = migrations.length;
+
+export class CloneError extends Error {
+  constructor(origin: string, seq: number) {
+    super(`Op ${origin}:${seq} arrived with content different from the one stored here: two data folders share one origin (a copied or restored folder?). Sync stops; give one of them a fresh data folder.`);
+  }
+}
+
+export interface ApplyResult {
+  applied: number;
+  duplicates: number;
+  held: number;
+  vector: Vector;
+}
+
+/**
+ * The replica: this data folder's side of sync. One apply path for every change:
+ * - a local write's rows are captured by triggers; before its transaction commits, `fold` turns
+ *   them into ops of this origin (next seq, a clock stamp) and runs them through `applyOp`;
+ * - a remote page goes through `applyOp` op by op in one transaction, with the vector advanced
+ *   in that same transaction.
+ * applyOp merges the op into the row's register state and writes the row the rule wants (a
+ * local write that lowers a booking's status or brings back an erased customer's data is
+ * corrected in the same transaction, exactly as a peer would see it).
+ */
+export function createReplica(handle: DbHandle, now: () => number, options: { maxFutureMs?: number } = {}) {
+  const q = syncLogQueries(handle.sqlite);
+  const origin = q.instance().origin;
+
+  function clockFrom(instance: ReturnType<typeof q.instance>) {
+    return createHlcClock({ origin, now, last: instance.last_hlc ? decodeHlc(instance.last_hlc) : null, maxFutureMs: options.maxFutureMs });
+  }
+
+  function catalogueOwner(): string {
+    return q.instance().hub_origin ?? origin;
+  }
+
+  function erase(entityId: string): void {
+    for (const row of q.opsOfEntity('customers', entityId)) {
+      if (row.change_json !== null) q.rewriteChange(row.arrival, JSON.stringify(purgePersonal(JSON.parse(row.change_json))));
+    }
+    q.purgeJournal(String((JSON.parse(entityId) as unknown[])[0]));
+  }
+
+  /** Merges one op into its row; `before` is the row as it was before the op, `after` as it is now. */
+  function applyOp(op: Op, before: Record<string, unknown> | null, after: Record<string, unknown> | null, local: boolean): void {
+    const entity = SYNCED_ENTITIES[op.entity];
+    const stored = q.rowState(op.entity, op.entityId);
+    const state: RowState = {
+      values: before ?? {},
+      clocks: stored ? JSON.parse(stored.clocks_json) : {},
+      born: stored?.born ?? null,
+      deleted: stored?.deleted ?? null,
+      erased: stored?.erased ?? null,
+    };
+    // A row that existed before sync knew it (never captured) counts as inserted now.
+    if (local && before !== null && state.born === null) state.born = op.hlc;
+    const next = mergeOp(state, op, entity.rule);
+    q.saveRowState({ entity: op.entity, entity_id: op.entityId, clocks_json: JSON.stringify(next.clocks), born: next.born, deleted: next.deleted, erased: next.erased });
+    const key = JSON.parse(op.entityId) as unknown[];
+    const desired = isVisible(next, entity.rule) ? materialize(next, entity.rule) : null;
+    if (desired === null) {
+      if (after !== null) q.deleteRow(op.entity, entity.pk, key);
+    } else if (after === null || canonicalJson(pick(desired, after)) !== canonicalJson(after)) {
+      q.upsertRow(op.entity, entity.pk, desired);
+    }
+    if (entity.rule === 'customer' && next.erased !== null && state.erased === null) erase(op.entityId);
+  }
+
+  /** Turns the rows this transaction changed into ops of this origin. Runs before commit. */
+  function fold(): number {
+    const captures = q.captures();
+    if (captures.length === 0) return 0;
+    const lastCapture = captures[captures.length - 1].id;
+    const changes = netChanges(captures);
+    const instance = q.instance();
+    const owner = instance.hub_origin;
+    if (owner !== null && owner !== origin) {
+      const catalogue = changes.find((c) => SYNCED_ENTITIES[c.table]?.rule === 'catalogue');
+      if (catalogue) throw new DomainError('FORBIDDEN', `The catalogue (${catalogue.table.replace(/_/g, ' ')}) is managed on the hub this desk syncs with; change it there`, 403);
+    }
+    const clock = clockFrom(instance);
+    let seq = instance.last_seq;
+    for (const change of changes) {
+      const op = opFromChange(change, ++seq, encodeHlc(clock.tick()));
+      if (!op) {
+        seq--;
+        continue;
+      }
+      q.insertOp(toRow(op));
+      applyOp(op, change.before, change.after, true);
+    }
+    q.saveClock(seq, encodeHlc(clock.last()));
+    if (seq > instance.last_seq) q.setVector(origin, seq);
+    // Captures made by corrections above are part of these ops already.
+    q.dropCapturesUpTo(Math.max(lastCapture, q.lastCaptureId()));
+    return seq - instance.last_seq;
+  }
+
+  /** Applies a page of remote ops in the caller's transaction: insert-if-new, apply, advance. */
+  function applyPage(ops: readonly Op[]): ApplyResult {
+    fold(); // pending local captures are ours, not the page's
+    q.deferForeignKeys();
+    const instance = q.instance();
+    const clock = clockFrom(instance);
+    const before = q.vector();
+    const vector = advanceVector(before, ops); // throws on a gap: the page is refused whole
+    const owner = instance.hub_origin ?? origin;
+    let applied = 0;
+    let duplicates = 0;
+    let held = 0;
+    const seen: Vector = { ...before };
+    for (const op of ops) {
+      if (op.seq <= (seen[op.origin] ?? 0)) {
+        const stored = q.opAt(op.origin, op.seq);
+        if (stored && op.entity !== 'customers' && opFingerprint(fromRow(stored)) !== opFingerprint(op)) throw new CloneError(op.origin, op.seq);
+        duplicates++;
+        continue;
+      }
+      if (op.origin === origin) throw new CloneError(op.origin, op.seq);
+      seen[op.origin] = op.seq;
+      clock.receive(decodeHlc(op.hlc)); // refuses ops stamped far in the future
+      const entity = SYNCED_ENTITIES[op.entity];
+      const erased = op.entity === 'customers' ? q.rowState('customers', op.entityId)?.erased : null;
+      q.insertOp(toRow(erased ? { ...op, change: purgePersonal(op.change) } : op));
+      if (op.schema > SCHEMA_VERSION || !entity) {
+        q.hold(op.origin, op.seq, JSON.stringify(op), op.schema > SCHEMA_VERSION ? `schema ${op.schema} is newer than ${SCHEMA_VERSION}` : `unknown entity ${op.entity}`);
+        held++;
+        continue;
+      }
+      // Catalogue ops count only from the hub: kept and relayed, never applied from anyone else.
+      if (entity.rule === 'catalogue' && op.origin !== owner) continue;
+      const key = JSON.parse(op.entityId) as unknown[];
+      const row = q.readRow(op.entity, entity.pk, key);
+      applyOp(op, row, row, false);
+      applied++;
+    }
+    for (const [o, s] of Object.entries(vector)) if (s !== (before[o] ?? 0)) q.setVector(o, s);
+    q.saveClock(q.instance().last_seq, encodeHlc(clock.last()));
+    q.dropCapturesUpTo(q.lastCaptureId()); // the rows this page wrote are its ops, not ours
+    return { applied, duplicates, held, vector };
+  }
+
+  /**
+   * The ops `theirs` lacks, in our arrival order, at most `limit` of them and about `maxBytes`;
+   * `after` continues from a previous page's cursor.
+   */
+  function pageFor(theirs: Vector, limit: number, maxBytes: number, after?: number) {
+    const ours = q.vector();
+    let cursor = after ?? Number.MAX_SAFE_INTEGER;
+    if (after === undefined) {
+      for (const [o, seq] of Object.entries(ours)) {
+        if (seq <= (theirs[o] ?? 0)) continue;
+        const arrival = q.arrivalOf(o, (theirs[o] ?? 0) + 1);
+        if (arrival !== null) cursor = Math.min(cursor, arrival - 1);
+      }
+      if (cursor === Number.MAX_SAFE_INTEGER) return { ops: [] as Op[], cursor: 0, hasMore: false };
+    }
+    const ops: Op[] = [];
+    let bytes = 0;
+    const sent: Vector = { ...theirs };
+    for (;;) {
+      const rows = q.opsAfter(cursor, Math.max(limit, 200));
+      if (rows.length === 0) return { ops, cursor, hasMore: false };
+      for (const row of rows) {
+        if (row.seq > (sent[row.origin] ?? 0)) {
+          const op = fromRow(row);
+          const size = (row.change_json?.length ?? 4) + 200;
+          if (ops.length >= limit || (ops.length > 0 && bytes + size > maxBytes)) return { ops, cursor, hasMore: true };
+          ops.push(op);
+          bytes += size;
+          sent[row.origin] = row.seq;
+        }
+        cursor = row.arrival;
+      }
+    }
+  }
+
+  return {
+    origin,
+    catalogueOwner,
+    fold,
+    vector: () => q.vector(),
+    heldCount: () => q.heldCount(),
+    setHub: (hub: string | null) => q.setHub(hub),
+    /** Applies a page in one IMMEDIATE transaction (nothing awaited inside but the page itself). */
+    apply: (ops: readonly Op[]) => inWriteTransaction(handle.db, async () => applyPage(ops)),
+    pageFor,
+    /** Every synced row, in key order, as one text: equal on every instance after a full exchange. */
+    canonicalDump(): string {
+      const tables: Record<string, unknown> = {};
+      for (const table of SYNCED_TABLES) tables[table] = q.allRows(table, SYNCED_ENTITIES[table].pk);
+      return canonicalJson(tables);
+    },
+    /** Folds changes after every committing transaction on this database, inside it. */
+    install: () => setBeforeCommit(handle.db, async () => void fold()),
+  };
+}
+
+export type Replica = ReturnType<typeof createReplica>;
+
+interface NetChange {
+  table: string;
+  pk: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+/** A transaction's captures, one net change per row, in the order each row was first touched. */
+export function netChanges(captures: readonly CaptureRow[]): NetChange[] {
+  const byRow = new Map<string, NetChange>();
+  for (const c of captures) {
+    const id = `${c.tbl} ${c.pk}`;
+    const after = c.new_json === null ? null : (JSON.parse(c.new_json) as Record<string, unknown>);
+    const existing = byRow.get(id);
+    if (existing) existing.after = after;
+    else byRow.set(id, { table: c.tbl, pk: c.pk, before: c.old_json === null ? null : JSON.parse(c.old_json), after });
+  }
+  return [...byRow.values()];
+}
+
+function opFromChange(change: NetChange, seq: number, hlc: string): Op | null {
+  const base = { origin: hlc.slice(23), seq, hlc, entity: change.table, entityId: change.pk, schema: SCHEMA_VERSION };
+  if (change.after === null) return change.before === null ? null : { ...base, kind: 'delete', change: null };
+  if (change.before === null) return { ...base, kind: 'insert', change: change.after };
+  const diff: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(change.after)) if (canonicalJson(value) !== canonicalJson(change.before[column])) diff[column] = value;
+  return Object.keys(diff).length === 0 ? null : { ...base, kind: 'update', change: diff };
+}
+
+function pick(values: Record<string, unknown>, like: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const column of Object.keys(like)) out[column] = column in values ? values[column] : like[column];
+  return out;
+}
+
+function toRow(op: Op): Omit<OpRow, 'arrival'> {
+  return { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entity_id: op.entityId, kind: op.kind, change_json: op.change === null ? null : JSON.stringify(op.change), schema: op.schema };
+}
+
+export function fromRow(row: OpRow): Op {
+  return { origin: row.origin, seq: row.seq, hlc: row.hlc, entity: row.entity, entityId: row.entity_id, kind: row.kind, change: row.change_json === null ? null : JSON.parse(row.change_json), schema: row.schema };
+}
+
+export { keyOf };

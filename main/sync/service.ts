@@ -1,0 +1,159 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { acknowledgedSets, deletePeer, insertAcknowledgement, knownInstances, listPeers, oversoldSessions, peerByUrl, recordPeerAttempt, rememberInstances, upsertPeer } from '../../db/queries/syncPeers';
+import type { Actor, EngineContext } from '../domain/context';
+import { DomainError } from '../domain/errors';
+import { answerPull, answerPush, checkPeer, exchangeWith, helloOf, PairingError, type ExchangeReport, type LocalSide, type PeerTransport, type PullRequest, type PushRequest } from './exchange';
+import { httpTransport } from './peerClient';
+import { bookingSetKey } from './oversell';
+import type { Replica } from './replica';
+import { seal, unseal } from './secret';
+
+export interface PeerStatus {
+  url: string;
+  origin: string | null;
+  instanceNo: number | null;
+  lastSuccessAt: string | null;
+  lastAttemptAt: string | null;
+  lastError: string | null;
+  clockSkewMs: number | null;
+  opsToSend: number | null;
+  opsToReceive: number | null;
+  /** "Not synced since 08:12" rather than a dot. */
+  summary: string;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * Sync as the engine offers it: pairing, exchanges with every peer, status, the oversold
+ * sessions a person must look at and their acknowledgement (a synced row, so every instance
+ * sees it). Network calls happen between transactions, never inside one.
+ */
+export function createSyncService(ctx: EngineContext, replica: Replica, instanceNo: number, transportFor: (url: string, key: string) => PeerTransport = httpTransport) {
+  const db: Kysely<Database> = ctx.db;
+  const now = () => ctx.clock.now().getTime();
+  const known = { current: {} as Record<string, number> };
+  const side: LocalSide = { replica, instanceNo, now, knownInstances: () => known.current };
+  const refreshKnown = async () => void (known.current = await knownInstances(db));
+
+  function dataDir(): string {
+    if (!ctx.dataDir) throw new DomainError('VALIDATION_ERROR', 'Sync peers need a data folder');
+    return ctx.dataDir;
+  }
+
+  async function exchange(url: string): Promise<ExchangeReport> {
+    const peer = await peerByUrl(db, url);
+    if (!peer) throw new DomainError('NOT_FOUND', `No peer ${url}`);
+    await refreshKnown();
+    const attemptAt = now();
+    try {
+      const report = await exchangeWith(side, transportFor(url, unseal(dataDir(), peer.key_sealed)));
+      await rememberInstances(db, { ...report.peer.knownInstances, [report.peer.origin]: report.peer.instanceNo });
+      await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_success_at: now(), last_error: null, skew_ms: report.skewMs, ops_to_send: report.opsToSend, ops_to_receive: report.opsToReceive });
+      return report;
+    } catch (error) {
+      await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  }
+
+  return {
+    side,
+    /** Links a peer: checks it answers, that its identity does not clash, and follows its hub. */
+    async addPeer(url: string, key: string): Promise<{ origin: string; instanceNo: number; hub: boolean }> {
+      const normalized = new URL(url).toString().replace(/\/+$/, '');
+      await refreshKnown();
+      const hello = await transportFor(normalized, key).pull({ ...helloOf(side), vector: replica.vector(), limit: 0, maxBytes: 1024 });
+      checkPeer(side, hello);
+      const owner = replica.catalogueOwner();
+      let followsPeer = false;
+      if (hello.catalogueOwner !== replica.origin && owner === replica.origin) {
+        // This instance takes the peer's hub: it must not have a catalogue of its own beyond the placeholder company.
+        const ownProducts = await db.selectFrom('products').select('product_code').limit(1).execute();
+        const ownBookings = await db.selectFrom('bookings').select('order_number').limit(1).execute();
+        if (ownProducts.length > 0 || ownBookings.length > 0) {
+          throw new PairingError('This instance already has products or bookings of its own, and the peer follows a different catalogue. Pair from the other side (make this one the hub), or start this desk from a fresh data folder.');
+        }
+        // The placeholder company made at first start goes (the hub's comes with the first
+        // exchange); its delete is still this instance's own op, so it is folded before the hub is set.
+        await ctx.write({ keyId: null, role: 'system', resellerId: null, name: 'sync' }, async (tx) => void (await tx.db.deleteFrom('companies').execute()));
+        replica.setHub(hello.catalogueOwner);
+        followsPeer = true;
+      } else if (hello.catalogueOwner !== replica.origin && hello.catalogueOwner !== owner) {
+        throw new PairingError('The peer follows a different hub than this instance; pair each desk with the same hub.');
+      }
+      await upsertPeer(db, { url: normalized, key_sealed: seal(dataDir(), key), peer_origin: hello.origin, peer_instance_no: hello.instanceNo, added_at: now() });
+      await rememberInstances(db, { ...hello.knownInstances, [hello.origin]: hello.instanceNo });
+      return { origin: hello.origin, instanceNo: hello.instanceNo, hub: followsPeer };
+    },
+    removePeer: (url: string) => deletePeer(db, url.replace(/\/+$/, '')),
+    /** Peers as stored; keys are never part of the answer. */
+    async peers(): Promise<PeerStatus[]> {
+      return (await listPeers(db)).map((p) => ({
+        url: p.url,
+        origin: p.peer_origin,
+        instanceNo: p.peer_instance_no,
+        lastSuccessAt: iso(p.last_success_at),
+        lastAttemptAt: iso(p.last_attempt_at),
+        lastError: p.last_error,
+        clockSkewMs: p.skew_ms,
+        opsToSend: p.ops_to_send,
+        opsToReceive: p.ops_to_receive,
+        summary: p.last_success_at === null ? 'Never synced' : `${p.last_error ? 'Not synced since' : 'Synced at'} ${new Date(p.last_success_at).toISOString()}${p.last_error ? ` (${p.last_error})` : ''}`,
+      }));
+    },
+    exchange,
+    /** One exchange with every peer; the failures, each with its reason. */
+    async syncAll(onProgress: (line: string) => void = () => {}): Promise<{ url: string; error: string | null; report?: ExchangeReport }[]> {
+      const results = [];
+      for (const peer of await listPeers(db)) {
+        try {
+          const report = await exchange(peer.url);
+          onProgress(`${peer.url}: received ${report.received}, sent ${report.sent}`);
+          results.push({ url: peer.url, error: null, report });
+        } catch (error) {
+          results.push({ url: peer.url, error: error instanceof Error ? error.message : String(error) });
+        }
+      }
+      return results;
+    },
+    async answerPull(request: PullRequest) {
+      await refreshKnown();
+      return answerPull(side, request);
+    },
+    async answerPush(request: PushRequest) {
+      checkPeer(side, { ...request, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
+      return answerPush(side, request);
+    },
+    async status() {
+      return { instance: { origin: replica.origin, instanceNo, catalogueOwner: replica.catalogueOwner(), heldOps: replica.heldCount() }, peers: await this.peers() };
+    },
+    /** Sessions holding more seats than they have, with the bookings involved; acknowledged ones say so. */
+    async conflicts() {
+      const rows = await oversoldSessions(db);
+      const acks = await acknowledgedSets(db, [...new Set(rows.map((r) => r.session_id))]);
+      const bySession = new Map<number, { sessionId: number; productCode: string; startTime: string; capacity: number; seatsHeld: number; bookings: { orderNumber: string; seats: number }[] }>();
+      for (const r of rows) {
+        const entry = bySession.get(r.session_id) ?? { sessionId: r.session_id, productCode: r.product_code, startTime: new Date(r.start_at).toISOString(), capacity: r.capacity, seatsHeld: 0, bookings: [] };
+        entry.seatsHeld += r.seats;
+        entry.bookings.push({ orderNumber: r.order_number, seats: r.seats });
+        bySession.set(r.session_id, entry);
+      }
+      return [...bySession.values()].map((c) => {
+        const bookingSet = bookingSetKey(c.bookings.map((b) => b.orderNumber));
+        return { ...c, bookingSet, acknowledged: acks.has(`${c.sessionId}|${bookingSet}`) };
+      });
+    },
+    /** A person saw this oversold set of bookings; synced like any other change. */
+    async acknowledge(sessionId: number, bookingSet: string, actor: Actor) {
+      const open = (await this.conflicts()).find((c) => c.sessionId === sessionId);
+      if (!open) throw new DomainError('NOT_FOUND', `Session ${sessionId} is not oversold`);
+      if (open.bookingSet !== bookingSet) throw new DomainError('CONFLICT', `The bookings on session ${sessionId} changed (now ${open.bookingSet}); look again and acknowledge the current set`);
+      await ctx.write(actor, async (tx) => insertAcknowledgement(tx.db, { session_id: sessionId, booking_set: bookingSet, acknowledged_at: tx.now, acknowledged_by: actor.name }));
+      return { ...open, acknowledged: true };
+    },
+  };
+}
+
+export type SyncService = ReturnType<typeof createSyncService>;

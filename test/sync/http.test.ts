@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { aBooking, aProduct, aSession } from '../fixtures/builders';
+import { aSyncNode, type SyncNode } from './nodes';
+
+const nodes: SyncNode[] = [];
+afterEach(async () => {
+  while (nodes.length) await nodes.pop()!.close();
+});
+
+async function listening(name: string, instanceNo: number) {
+  const n = await aSyncNode(name, { instanceNo });
+  nodes.push(n);
+  await n.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = n.app.server.address();
+  return { node: n, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+}
+
+describe('sync over HTTP between two real servers', () => {
+  it('pairs a desk with a hub, exchanges both ways, and reports status and an oversold session until acknowledged', async () => {
+    const { node: hub, url: hubUrl } = await listening('hub', 1);
+    const { node: desk } = await listening('desk', 2);
+    const product = (await hub.call('POST', '/v1/products', aProduct())).body.product;
+    expect((await hub.call('POST', '/v1/availability', aSession(product.productCode, { seats: 2 }))).status).toBe(200);
+
+    const paired = await desk.engine.sync.addPeer(hubUrl, hub.key);
+    expect(paired).toMatchObject({ instanceNo: 1, hub: true });
+    const [first] = await desk.engine.sync.syncAll();
+    expect(first.error).toBeNull();
+
+    const startTime = '2030-02-01T09:00:00+11:00';
+    expect((await desk.call('POST', '/v1/bookings', aBooking(product.productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).status).toBe(200);
+    expect((await hub.call('POST', '/v1/bookings', aBooking(product.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).status).toBe(200);
+    const [second] = await desk.engine.sync.syncAll();
+    expect(second.error).toBeNull();
+    expect(desk.dump()).toBe(hub.dump());
+
+    const status = (await desk.call('GET', '/v1/sync/status')).body;
+    expect(status.peers[0]).toMatchObject({ url: hubUrl, instanceNo: 1, lastError: null, opsToSend: 0, opsToReceive: 0 });
+    expect(status.peers[0].lastSuccessAt).not.toBeNull();
+    expect(JSON.stringify(status)).not.toContain(hub.key);
+
+    for (const n of [hub, desk]) {
+      const { conflicts } = (await n.call('GET', '/v1/sync/conflicts')).body;
+      expect(conflicts).toHaveLength(1);
+      expect(conflicts[0]).toMatchObject({ productCode: product.productCode, capacity: 2, seatsHeld: 3, acknowledged: false });
+      expect(conflicts[0].bookings).toHaveLength(2);
+    }
+    const conflict = (await hub.call('GET', '/v1/sync/conflicts')).body.conflicts[0];
+    const stale = await hub.call('POST', `/v1/sync/conflicts/${conflict.sessionId}/acknowledge`, { bookingSet: 'NOT-THE-SET' });
+    expect(stale.status).toBe(409);
+    expect((await hub.call('POST', `/v1/sync/conflicts/${conflict.sessionId}/acknowledge`, { bookingSet: conflict.bookingSet })).status).toBe(200);
+    await desk.engine.sync.syncAll();
+    expect((await desk.call('GET', '/v1/sync/conflicts')).body.conflicts[0].acknowledged).toBe(true);
+
+  });
+
+  it('refuses pairing when both instances have the same number, saying what to do', async () => {
+    const { node: hub, url } = await listening('hub', 7);
+    const { node: desk } = await listening('desk', 7);
+    await expect(desk.engine.sync.addPeer(url, hub.key)).rejects.toThrow(/Instance number 7 is already used.*--instance/);
+  });
+
+  it('answers bad pages with 4xx and the requestStatus envelope, and a gap with 409', async () => {
+    const { node: hub } = await listening('hub', 1);
+    const bad = await hub.call('POST', '/v1/sync/push', { origin: 'x', ops: 'nope' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.requestStatus.success).toBe(false);
+    const hello = { origin: 'DESKAAAA', instanceNo: 2, schema: { min: 1, max: 99 } };
+    const op = { origin: 'DESKAAAA', seq: 5, hlc: '000001893456000000-000000-DESKAAAA'.slice(3), entity: 'checkin_events', entityId: '["e1"]', kind: 'insert', change: {}, schema: 1 };
+    const gap = await hub.call('POST', '/v1/sync/push', { ...hello, ops: [op] });
+    expect(gap.status).toBe(409);
+    expect(gap.body.requestStatus.error.errorMessage).toMatch(/skips ops of origin DESKAAAA/);
+  });
+});

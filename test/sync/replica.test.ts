@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { aBooking, aProduct, aSession } from '../fixtures/builders';
+import { aSyncNode, exchange, type SyncNode } from './nodes';
+
+const nodes: SyncNode[] = [];
+afterEach(async () => {
+  while (nodes.length) await nodes.pop()!.close();
+});
+const node = async (...args: Parameters<typeof aSyncNode>) => {
+  const n = await aSyncNode(...args);
+  nodes.push(n);
+  return n;
+};
+
+async function hubWithSession(seats = 4) {
+  const hub = await node('hub', { instanceNo: 1 });
+  const product = (await hub.call('POST', '/v1/products', aProduct())).body.product;
+  const session = await hub.call('POST', '/v1/availability', aSession(product.productCode, { seats }));
+  expect(session.status, JSON.stringify(session.body)).toBe(200);
+  return { hub, productCode: product.productCode as string, startTime: '2030-02-01T09:00:00+11:00' };
+}
+
+const sessionOf = async (n: SyncNode, productCode: string) =>
+  (await n.call('GET', `/v1/availability?productCode=${productCode}&startTimeLocal=2030-02-01&endTimeLocal=2030-02-02`)).body.sessions[0];
+
+describe('sync between a hub and a desk on real SQLite files', () => {
+  it('gives a new desk the hub’s catalogue, and both identical dumps', async () => {
+    const { hub, productCode } = await hubWithSession();
+    const desk = await node('desk', { instanceNo: 2, hub });
+    const report = await exchange(desk, hub);
+    expect(report.received).toBeGreaterThan(0);
+    expect(desk.dump()).toBe(hub.dump());
+    expect((await desk.call('GET', `/v1/products/${productCode}`)).body.product.name).toBe('Old Town Walk');
+  });
+
+  it('carries sales made on both sides to both sides, and re-exchanging changes nothing', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const atDesk = await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]));
+    expect(atDesk.status, JSON.stringify(atDesk.body)).toBe(200);
+    const atHub = await hub.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 3 }]));
+    expect(atHub.status).toBe(200);
+    await exchange(desk, hub);
+    expect(desk.dump()).toBe(hub.dump());
+    for (const n of [hub, desk]) {
+      expect((await n.call('GET', `/v1/bookings/${atDesk.body.booking.orderNumber}`)).status).toBe(200);
+      expect((await n.call('GET', `/v1/bookings/${atHub.body.booking.orderNumber}`)).status).toBe(200);
+      expect((await sessionOf(n, productCode)).seatsAvailable).toBe(5);
+    }
+    const dump = hub.dump();
+    const again = await exchange(desk, hub);
+    expect([again.received, again.sent]).toEqual([0, 0]);
+    expect(hub.dump()).toBe(dump);
+  });
+
+  it('keeps both last-seat sales: neither is dropped, the session shows as oversold on both', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(2);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    expect((await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).status).toBe(200);
+    expect((await hub.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).status).toBe(200);
+    await exchange(desk, hub);
+    expect(desk.dump()).toBe(hub.dump());
+    const held = hub.engine.ctx.handle.sqlite.prepare("SELECT count(*) AS n FROM bookings WHERE status = 'CONFIRMED'").get() as { n: number };
+    expect(held.n).toBe(2);
+  });
+
+  it('lets a cancellation win over a concurrent edit, on both sides', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const booking = (await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).body.booking;
+    await exchange(desk, hub);
+    const cancelled = await hub.call('DELETE', `/v1/bookings/${booking.orderNumber}`);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    const edited = await desk.call('PUT', `/v1/bookings/${booking.orderNumber}`, { resellerReference: 'WINDOW-7' });
+    await exchange(desk, hub);
+    expect(desk.dump()).toBe(hub.dump());
+    const row = desk.engine.ctx.handle.sqlite.prepare('SELECT status FROM bookings WHERE order_number = ?').get(booking.orderNumber) as { status: string };
+    expect(row.status).toBe('CANCELLED');
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const comments = hub.engine.ctx.handle.sqlite.prepare('SELECT reseller_reference AS ref FROM bookings WHERE order_number = ?').get(booking.orderNumber) as { ref: string };
+    expect(comments.ref).toBe('WINDOW-7');
+  });
+
+  it('refuses catalogue changes on a desk, with a message saying where to make them', async () => {
+    const { hub } = await hubWithSession();
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const refused = await desk.call('POST', '/v1/products', aProduct({ name: 'Desk Tour' }));
+    expect(refused.status).toBe(403);
+    expect(refused.body.requestStatus.error.errorMessage).toMatch(/managed on the hub/);
+  });
+
+  it('purges an erased customer’s personal data from the op log on every instance', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const booking = (await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).body.booking;
+    await exchange(desk, hub);
+    const customerId = booking.customer.id;
+    expect((await hub.call('DELETE', `/v1/customers/${customerId}`)).status).toBe(200);
+    await exchange(desk, hub);
+    expect(desk.dump()).toBe(hub.dump());
+    for (const n of [hub, desk]) {
+      const text = JSON.stringify(n.engine.ctx.handle.sqlite.prepare("SELECT change_json FROM sync_ops WHERE entity = 'customers'").all());
+      expect(text).not.toMatch(/Lovelace|ada@example/);
+    }
+  });
+});
