@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bool, int, nonNegInt, num, opt, text } from './common';
 import { CURRENCIES } from './enums';
+import { paging, qString } from './query';
 
 export const PRODUCT_TYPES = ['ACTIVITY', 'DAYTOUR', 'MULTIDAYTOUR', 'PRIVATE_TOUR', 'TICKET', 'RENTAL', 'CHARTER', 'EVENT', 'GIFT_CARD', 'TRANSFER', 'LESSON', 'MERCHANDISE', 'CUSTOM'] as const;
 export const BOOKING_MODES = ['NO_DATE', 'DATE_ENQUIRY', 'INVENTORY'] as const;
@@ -147,3 +148,7 @@ export const productUpdateSchema = productFields.partial().refine(minNotAboveMax
 export type ProductBody = z.infer<typeof productBodySchema>;
 export type ProductUpdateBody = z.infer<typeof productUpdateSchema>;
 export type PriceOptionBody = z.infer<typeof priceOptionSchema>;
+
+/** GET /v1/products and /v1/products/marketplace: a text search, paged. */
+export const productSearchQuery = z.object({ search: qString.optional(), ...paging });
+export type ProductSearchQuery = z.infer<typeof productSearchQuery>;

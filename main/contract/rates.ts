@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { bool, num, opt } from './common';
+import { paging, qString } from './query';
 
 /** The spec's description also names PERCENTAGE for the percent type: accepted, answered as PERCENT. */
 export const COMMISSION_TYPES = ['NET_RATE', 'PERCENT'] as const;
@@ -50,3 +51,11 @@ export type ProductRateBody = z.infer<typeof productRateSchema>;
 export type ListedProductRateBody = z.infer<typeof listedProductRateSchema>;
 export type RateBody = z.infer<typeof rateBodySchema>;
 export type RateUpdateBody = z.infer<typeof rateUpdateSchema>;
+
+/** GET /v1/rates: by name or product, paged. */
+export const rateSearchQuery = z.object({ rateName: qString.optional(), productCode: qString.optional(), ...paging });
+export type RateSearch = z.infer<typeof rateSearchQuery>;
+
+/** GET /v1/resellers (TourDesk extension): by name, paged. */
+export const resellerSearchQuery = z.object({ search: qString.optional(), ...paging });
+export type ResellerSearch = z.infer<typeof resellerSearchQuery>;

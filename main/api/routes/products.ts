@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
-import { productBodySchema, productUpdateSchema } from '../../contract/products';
-import { paging, qString } from '../../contract/query';
+import { productBodySchema, productSearchQuery, productUpdateSchema } from '../../contract/products';
 
 const codeParams = z.object({ productCode: z.string().trim().min(1).max(40) });
-const searchQuery = z.object({ search: qString.optional(), ...paging });
 
 export function registerProductRoutes(host: RouteHost): void {
   defineRoute(host, {
@@ -22,7 +20,7 @@ export function registerProductRoutes(host: RouteHost): void {
     summary: 'Search products',
     tag: 'Products',
     right: 'catalog:read',
-    query: searchQuery,
+    query: productSearchQuery,
     handler: async ({ query, engine }) => ({ products: await engine.products.search(query) }),
   });
   defineRoute(host, {
@@ -31,7 +29,7 @@ export function registerProductRoutes(host: RouteHost): void {
     summary: 'Search marketplace products (those agents may book over the API)',
     tag: 'Products',
     right: 'catalog:read',
-    query: searchQuery,
+    query: productSearchQuery,
     handler: async ({ query, engine }) => ({ products: await engine.products.search({ ...query, marketplace: true }) }),
   });
   defineRoute(host, {

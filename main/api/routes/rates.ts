@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
 import { idParam } from '../../contract/common';
-import { paging, qString } from '../../contract/query';
-import { productRateSchema, rateBodySchema, rateUpdateSchema } from '../../contract/rates';
+import { productRateSchema, rateBodySchema, rateSearchQuery, rateUpdateSchema } from '../../contract/rates';
 
 const rateParams = z.object({ rateId: idParam });
 const productParams = z.object({ rateId: idParam, productCode: z.string().trim().min(1).max(40) });
-const searchQuery = z.object({ rateName: qString.optional(), productCode: qString.optional(), ...paging });
 
 /**
  * Rates: suppliers read and manage them ('catalog:write' is held by suppliers only); an agent
@@ -19,7 +17,7 @@ export function registerRateRoutes(host: RouteHost): void {
     summary: 'Search rates by name and product',
     tag: 'Rates',
     right: 'catalog:read',
-    query: searchQuery,
+    query: rateSearchQuery,
     handler: async ({ query, actor, engine }) => ({ rates: await engine.rates.search(query, actor) }),
   });
   defineRoute(host, {

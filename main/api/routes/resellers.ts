@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
 import { idParam } from '../../contract/common';
-import { paging, qString } from '../../contract/query';
+import { resellerSearchQuery } from '../../contract/rates';
 
 const attachParams = z.object({ rateId: idParam, resellerId: idParam });
-const listQuery = z.object({ search: qString.optional(), ...paging });
 
 /** Resellers (agent companies) and the rate each is on: TourDesk extensions, suppliers only ('catalog:write'). */
 export function registerResellerRoutes(host: RouteHost): void {
@@ -14,7 +13,7 @@ export function registerResellerRoutes(host: RouteHost): void {
     summary: 'List resellers with their rate (TourDesk extension)',
     tag: 'Rates',
     right: 'catalog:write',
-    query: listQuery,
+    query: resellerSearchQuery,
     handler: async ({ query, engine }) => ({ resellers: await engine.resellers.list(query) }),
   });
   defineRoute(host, {

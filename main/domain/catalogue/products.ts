@@ -28,6 +28,7 @@ import { fromMinor, toMinor } from '../money';
 import { isValidTimezone, toIso } from '../time';
 import { imageToApi } from './productImages';
 import { detailsJson, flatColumns, flatFields } from './productColumns';
+import type { ProductSearchQuery } from '../../contract/products';
 
 export interface PriceOption {
   id: number;
@@ -50,12 +51,8 @@ export type Product = Record<string, unknown> & {
   priceOptions: PriceOption[];
 };
 
-export interface ProductSearch {
-  search?: string;
-  limit: number;
-  offset: number;
-  marketplace?: boolean;
-}
+/** The API's search, and whether only marketplace products are wanted. */
+export type ProductSearch = ProductSearchQuery & { marketplace?: boolean };
 
 export function priceOptionToApi(row: PriceOptionsTable, currency: string): PriceOption {
   const option: PriceOption = { id: row.id, label: row.label, price: fromMinor(row.price_minor, currency), seatsUsed: row.seats_used, productCode: row.product_code };

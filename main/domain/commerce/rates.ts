@@ -19,6 +19,7 @@ import type { Actor, EngineContext, Tx } from '../context';
 import type { ProductsService } from '../catalogue/products';
 import { DomainError } from '../errors';
 import { fromMinor, toMinor } from '../money';
+import type { RateSearch } from '../../contract/rates';
 
 export type CommissionType = 'NET_RATE' | 'PERCENT';
 
@@ -36,12 +37,7 @@ export interface Rate {
   productRates: ProductRate[];
 }
 
-export interface RateSearch {
-  rateName?: string;
-  productCode?: string;
-  limit: number;
-  offset: number;
-}
+export type { RateSearch };
 
 /** How net rates sit in rate_products.net_rates_json: minor units in the product's currency. */
 export interface StoredNetRate {

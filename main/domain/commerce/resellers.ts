@@ -3,6 +3,7 @@ import { findResellerById, searchResellers, setResellerRate } from '../../../db/
 import type { RatesService } from './rates';
 import { DomainError } from '../errors';
 import { toIso } from '../time';
+import type { ResellerSearch } from '../../contract/rates';
 
 /** An agent company: every agent API key belongs to one; its rate sets the agent's commission. */
 export interface Reseller {
@@ -13,11 +14,7 @@ export interface Reseller {
   dateCreated: string;
 }
 
-export interface ResellerSearch {
-  search?: string;
-  limit: number;
-  offset: number;
-}
+export type { ResellerSearch };
 
 export function createResellers(ctx: EngineContext, rates: RatesService) {
   const toApi = (row: { id: number; name: string; alias: string; rate_id: number | null; created_at: number }): Reseller => ({
