@@ -3,9 +3,7 @@ import type { Database, SessionsTable } from '../schema';
 
 /** The sessions (departures) a manifest or a day board is about, and what is attached to them. */
 
-export async function findSessionById(db: Kysely<Database>, sessionId: number): Promise<SessionsTable | undefined> {
-  return db.selectFrom('sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
-}
+export { findSessionById } from './sessions';
 
 /** Sessions starting in [from, to), by start then product code; a page of them when `paging` is given. */
 export async function sessionsStartingBetween(db: Kysely<Database>, from: number, to: number, paging?: { limit: number; offset: number }): Promise<SessionsTable[]> {

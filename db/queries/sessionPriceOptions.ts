@@ -6,16 +6,6 @@ export type SessionPriceOptionRow = Omit<SessionPriceOptionsTable, 'session_id'>
 
 const CHUNK = 500;
 
-/** A product's price options, as stored (no particular order). */
-export async function findPriceOptionsOfProduct(db: Kysely<Database>, productCode: string): Promise<PriceOptionsTable[]> {
-  return db.selectFrom('price_options').selectAll().where('product_code', '=', productCode).execute();
-}
-
-/** The price options of several products, by product and then position. */
-export async function findPriceOptionsOfProducts(db: Kysely<Database>, productCodes: string[]): Promise<PriceOptionsTable[]> {
-  return db.selectFrom('price_options').selectAll().where('product_code', 'in', productCodes).orderBy('product_code').orderBy('position').execute();
-}
-
 /** The price options of several products, by position (each product's own order once filtered by product). */
 export async function findPriceOptionsByPosition(db: Kysely<Database>, productCodes: string[]): Promise<PriceOptionsTable[]> {
   return db.selectFrom('price_options').selectAll().where('product_code', 'in', productCodes).orderBy('position').execute();

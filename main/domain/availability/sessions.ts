@@ -14,7 +14,8 @@ import {
   unlinkBookingItemsFromSession,
   updateSession,
 } from '../../../db/queries/sessions';
-import { findOverridesOfSessions, findPriceOptionsOfProduct, findPriceOptionsOfProducts, replaceSessionOverrides } from '../../../db/queries/sessionPriceOptions';
+import { findOverridesOfSessions, replaceSessionOverrides } from '../../../db/queries/sessionPriceOptions';
+import { findPriceOptionsOfProduct, findPriceOptionsOfProducts } from '../../../db/queries/products';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import type { ProductsService, PriceOption } from '../catalogue/products';
