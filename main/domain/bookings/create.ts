@@ -32,7 +32,7 @@ export interface CreateOptions {
 }
 
 /** Without a status in the body, each product's confirmMode decides; one pending item keeps the booking pending. */
-export function statusFromConfirmMode(items: PlannedItem[]): BookingStatus {
+export function statusFromConfirmMode(items: { product: Pick<PlannedItem['product'], 'confirm_mode' | 'confirm_mode_min_participants'>; totalQuantity: number }[]): BookingStatus {
   const pending = items.some(({ product, totalQuantity }) => {
     const min = product.confirm_mode_min_participants;
     switch (product.confirm_mode) {
@@ -119,8 +119,17 @@ function checkFields(body: BookingBody, items: PlannedItem[]): { fields: Booking
   return { fields, warnings: problems.warnings };
 }
 
-function initialStatus(body: BookingBody, items: PlannedItem[]): BookingStatus {
-  if (body.status === undefined) return statusFromConfirmMode(items);
+/**
+ * The status a new booking starts in. An agent may not confirm what the supplier must confirm:
+ * CONFIRMED from an agent key is refused when confirmMode would leave the booking pending, the
+ * same rule PUT applies (checkTransition: only a supplier key confirms a PENDING_SUPPLIER booking).
+ */
+function initialStatus(tx: Tx, body: BookingBody, items: PlannedItem[]): BookingStatus {
+  const byConfirmMode = statusFromConfirmMode(items);
+  if (body.status === undefined) return byConfirmMode;
+  if (body.status === 'CONFIRMED' && tx.actor.role === 'agent' && byConfirmMode !== 'CONFIRMED') {
+    throw new DomainError('INVALID_STATE', 'An agent key cannot create this booking as CONFIRMED: its product must be confirmed by the supplier (confirmMode); send no status (it becomes PENDING_SUPPLIER) or PROCESSING');
+  }
   if (body.status === 'CONFIRMED' || body.status === 'PROCESSING') return body.status;
   throw new DomainError('INVALID_STATE', `A new booking can be created as CONFIRMED or PROCESSING (or without status), not ${body.status}`);
 }
@@ -244,7 +253,7 @@ async function insertItemCodesAndParticipants(writer: ItemWriter, item: PlannedI
 export async function createBookingRows(tx: Tx, body: BookingBody, company: Company, options: CreateOptions): Promise<{ orderNumber: string; warnings: string[] }> {
   const { items, currency } = await planItems(tx, body, company);
   const { fields, warnings } = checkFields(body, items);
-  const status = initialStatus(body, items);
+  const status = initialStatus(tx, body, items);
   await checkSeats(tx, items);
   const resellerId = await resellerOf(tx, body.resellerId);
   const commissions = await commissionsFor(tx.db, resellerId, items);

@@ -10,6 +10,7 @@ import type { Tx } from '../context';
 import type { Company } from '../platform/companies';
 import { DomainError } from '../errors';
 import { checkFieldValues, requiredFieldProblems } from './fields';
+import { statusFromConfirmMode } from './create';
 import { resolvePickup } from './pickup';
 import { customerColumns, hasCustomerData, insertCustomer } from './customers';
 import { toMinor } from '../money';
@@ -74,10 +75,26 @@ function checkFixedFields(row: BookingsTable, body: BookingUpdateBody): void {
   if (body.resellerId !== undefined && body.resellerId !== row.reseller_id) throw refuse('resellerId cannot change');
 }
 
-async function changeStatus(tx: Tx, row: BookingsTable, status: BookingStatus): Promise<void> {
+/**
+ * Applies a status change. Step 2 of the two-step process by an agent key (PROCESSING → CONFIRMED)
+ * on a product the supplier must confirm lands as PENDING_SUPPLIER, with a warning: an agent never
+ * confirms what confirmMode leaves to the supplier, at create or here.
+ */
+async function changeStatus(tx: Tx, row: BookingsTable, status: BookingStatus, items: StoredItem[]): Promise<string[]> {
   checkTransition(row.status, status, tx.actor.role);
-  if (status === 'CANCELLED') await cancelRows(tx, row);
-  else await setBookingStatus(tx.db, row.order_number, status, status === 'CONFIRMED' ? tx.now : row.confirmed_at);
+  if (status === 'CANCELLED') {
+    await cancelRows(tx, row);
+    return [];
+  }
+  if (status === 'CONFIRMED' && tx.actor.role === 'agent') {
+    const byConfirmMode = statusFromConfirmMode(items.map((i) => ({ product: i, totalQuantity: i.total_quantity })));
+    if (byConfirmMode !== 'CONFIRMED') {
+      await setBookingStatus(tx.db, row.order_number, byConfirmMode, row.confirmed_at);
+      return [`The booking is ${byConfirmMode}, not CONFIRMED: the supplier confirms this product`];
+    }
+  }
+  await setBookingStatus(tx.db, row.order_number, status, status === 'CONFIRMED' ? tx.now : row.confirmed_at);
+  return [];
 }
 
 /** Each item's participants' fields as stored. */
@@ -118,7 +135,7 @@ export async function updateBookingRows(tx: Tx, row: BookingsTable, body: Bookin
     for (const [index, given] of body.items.entries()) participantsByItem.push(await checkItemUnchanged(tx, row, given, items[index], definitions[index], index, company));
   }
   checkFixedFields(row, body);
-  if (body.status !== undefined && body.status !== row.status) await changeStatus(tx, row, body.status);
+  const statusWarnings = body.status !== undefined && body.status !== row.status ? await changeStatus(tx, row, body.status, items) : [];
 
   const fields = checkFieldValues(body.fields ?? [], definitions.flat(), 'fields');
   const participants = body.items === undefined ? await storedParticipantFields(tx, items) : participantsByItem;
@@ -129,7 +146,7 @@ export async function updateBookingRows(tx: Tx, row: BookingsTable, body: Bookin
   const customerId = await saveCustomer(tx, row, body.customer, nextId);
   await updateBookingDetails(tx.db, row.order_number, { customer_id: customerId, fields_json: JSON.stringify(fields), reseller_comments: body.resellerComments ?? null, reseller_reference: body.resellerReference ?? null, updated_at: tx.now });
   await tx.log('booking', row.order_number, 'update', body);
-  return problems.warnings;
+  return [...statusWarnings, ...problems.warnings];
 }
 
 /** Status CANCELLED (seats follow the status), its voucher redemptions reversed, its gift vouchers expired. */
