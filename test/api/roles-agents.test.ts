@@ -71,3 +71,52 @@ describe('an agent and confirmation', () => {
     expect((await t.call('PUT', `/v1/bookings/${held.orderNumber}`, { body: { ...put.body.booking, status: 'CONFIRMED' } })).body.booking.status).toBe('CONFIRMED');
   });
 });
+
+describe('an agent and prices', () => {
+  const rateFor = async (productCode: string, productRate: object) => {
+    const resellerId = (t.engine.ctx.handle.sqlite.prepare("SELECT reseller_id FROM api_keys WHERE role = 'agent'").get() as { reseller_id: number }).reseller_id;
+    const rateId = (await t.call('POST', '/v1/rates', { body: { name: `Agents ${productCode}`, productRates: [{ productCode, ...productRate }] } })).body.rate.rateId;
+    expect((await t.call('PUT', `/v1/rates/${rateId}/resellers/${resellerId}`)).status).toBe(200);
+  };
+  const cheap = (productCode: string, startTime: string, amount: number) => {
+    const body = aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }], { payments: [{ type: 'CASH', amount }] });
+    body.items[0].amount = amount;
+    return body;
+  };
+
+  it('refuses an agent amount under what the supplier is owed, on every product: the price without a rate, the net rates, the price less the commission', async () => {
+    const plain = await productWithSession();
+    const message = await expectRefusedUnchanged(t, BOOKING_TABLES, 422, () => agentBook(cheap(plain.p.productCode, plain.startTime, 0.01)), 'BUSINESS_RULE');
+    expect(message).toMatch(/items\[0\]: amount must not be below the price .*100 AUD is what the supplier is owed, 0\.01 AUD was sent/);
+    expect((await agentBook(cheap(plain.p.productCode, plain.startTime, 100))).status).toBe(200);
+    // A supplier key may still give a discount.
+    expect((await t.call('POST', '/v1/bookings', { body: cheap(plain.p.productCode, plain.startTime, 0.01) })).status).toBe(200);
+
+    const net = await productWithSession();
+    await rateFor(net.p.productCode, { commissionType: 'NET_RATE', netRates: [{ priceOptionLabel: 'Adult', netPrice: 40 }] });
+    expect(await expectRefusedUnchanged(t, BOOKING_TABLES, 422, () => agentBook(cheap(net.p.productCode, net.startTime, 79.99)), 'BUSINESS_RULE')).toMatch(/net rates.*80 AUD/);
+    expect((await agentBook(cheap(net.p.productCode, net.startTime, 80))).body.booking.items[0].commission).toBe(0);
+
+    const percent = await productWithSession({ maxCommissionPercent: 15 });
+    await rateFor(percent.p.productCode, { commissionType: 'PERCENT', percentageCommission: 20, percentageIncludeExtras: false });
+    // 100 list price, commission 20 % capped at 15 %: the supplier is owed 85.
+    expect(await expectRefusedUnchanged(t, BOOKING_TABLES, 422, () => agentBook(cheap(percent.p.productCode, percent.startTime, 84.99)), 'BUSINESS_RULE')).toMatch(/commission.*85 AUD/);
+    expect((await agentBook(cheap(percent.p.productCode, percent.startTime, 85))).status).toBe(200);
+  });
+
+  it("marks the payments an agent records as the agent's, in the booking answer and at the check-in payment gate", async () => {
+    const { p, startTime } = await productWithSession({ barcodeOutputType: 'PARTICIPANT', qrCodeType: 'INTERNAL', checkinRequiresPayment: true } as object);
+    const booked = (await agentBook(aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 2 }], { payments: [{ type: 'CASH', amount: 30 }] }))).body.booking;
+    expect(booked.payments).toEqual([expect.objectContaining({ type: 'CASH', amount: 30, recordedBy: 'AGENT' })]);
+    const desk = (await t.call('POST', '/v1/bookings', { body: aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], { payments: [{ type: 'CASH', amount: 10 }] }) })).body.booking;
+    expect(desk.payments[0].recordedBy).toBeUndefined();
+    expect(t.engine.ctx.handle.sqlite.prepare('SELECT recorded_by_reseller_id AS r FROM payments WHERE order_number = ?').get(booked.orderNumber)).toEqual({ r: booked.resellerId });
+
+    const scan = await t.call('POST', '/v1/manifest/scan', { role: 'checkin', body: { code: booked.items[0].participants[0].barcode } });
+    expect(scan.body.scan.result).toBe('NOT_PAID');
+    expect(scan.body.scan.message).toMatch(/70 AUD still to pay before boarding; 30 AUD of what is paid was recorded by the agent/);
+    expect(scan.body.scan.booking.payment).toMatchObject({ totalPaid: 30, totalDue: 70, paidToAgent: 30 });
+    const manifest = (await t.call('GET', `/v1/manifest?productCode=${p.productCode}&startTime=${startTime}`, { role: 'checkin' })).body.manifest;
+    expect(manifest.bookings.find((b: { orderNumber: string }) => b.orderNumber === desk.orderNumber).payment.paidToAgent).toBeUndefined();
+  });
+});

@@ -9,7 +9,7 @@ import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import type { ProductsService } from '../catalogue/products';
 import { DomainError } from '../errors';
-import { createBookingRows, type CreateOptions } from './create';
+import { agentResellerOf, createBookingRows, type CreateOptions } from './create';
 import { loadBookings } from './view';
 import { cancelRows, updateBookingRows } from './update';
 
@@ -64,6 +64,7 @@ async function cancelAndRefund(tx: Tx, row: BookingsTable, nextId: () => number)
       paid_at: tx.now,
       is_refund: 1,
       created_at: tx.now,
+      recorded_by_reseller_id: agentResellerOf(tx),
     });
   }
   await tx.log('booking', row.order_number, 'cancel', { refundMinor: Math.max(0, netPaidMinor) });

@@ -91,6 +91,9 @@ async function customerOf(tx: Tx, customer: BookingBody['customer'], nextId: () 
   return hasCustomerData(customer) ? insertCustomer(tx, customer, nextId) : null;
 }
 
+/** The reseller of an agent key (its payments are marked as the agent's); null for every other key. */
+export const agentResellerOf = (tx: Tx): number | null => (tx.actor.role === 'agent' ? tx.actor.resellerId : null);
+
 /** Assigns a random unused imported code of the product to the order. */
 export async function takeExternalCode(tx: Tx, productCode: string, orderNumber: string): Promise<string> {
   const code = await pickFreeExternalCode(tx.db, productCode);
@@ -256,7 +259,7 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
   const status = initialStatus(tx, body, items);
   await checkSeats(tx, items);
   const resellerId = await resellerOf(tx, body.resellerId);
-  const commissions = await commissionsFor(tx.db, resellerId, items);
+  const commissions = await commissionsFor(tx.db, resellerId, items, tx.actor.role === 'agent');
   const { uses } = await applyVouchers(tx.db, body.vouchers ?? [], items.map((i) => ({ productCode: i.product.product_code, subtotalMinor: i.subtotalMinor })), currency, tx.now);
   const totalMinor = items.reduce((sum, i) => sum + i.subtotalMinor, 0) - uses.reduce((sum, u) => sum + u.amountMinor, 0);
   if (!Number.isSafeInteger(totalMinor)) throw new DomainError('VALIDATION_ERROR', `The booking's total of ${totalMinor} minor units is too large`);
@@ -268,7 +271,7 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
   const writer: ItemWriter = { tx, orderNumber, currency, options, orderCode: null };
   for (const item of items) await insertItemRows(writer, item, commissions[item.index]);
   for (const [position, p] of payments.entries()) {
-    await insertPayment(tx.db, { id: options.nextId(), order_number: orderNumber, position, type: p.type ?? null, amount_minor: p.amountMinor, currency, recipient: p.recipient ?? null, label: p.label ?? null, paid_at: p.paidAt, is_refund: 0, created_at: tx.now });
+    await insertPayment(tx.db, { id: options.nextId(), order_number: orderNumber, position, type: p.type ?? null, amount_minor: p.amountMinor, currency, recipient: p.recipient ?? null, label: p.label ?? null, paid_at: p.paidAt, is_refund: 0, created_at: tx.now, recorded_by_reseller_id: agentResellerOf(tx) });
   }
   for (const use of uses) {
     await insertVoucherRedemption(tx.db, { id: options.nextId(), voucher_code: use.code, order_number: orderNumber, amount_minor: use.amountMinor, created_at: tx.now, reversed_at: null });
