@@ -112,7 +112,12 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
 
     async update(orderNumber: string, body: BookingUpdateBody, actor: Actor): Promise<Result> {
       const company = await deps.companies.supplier();
-      const warnings = await ctx.write(actor, async (tx) => updateBookingRows(tx, await visibleBooking(tx.db, orderNumber, actor), body, company, () => ctx.ids.nextId()));
+      const warnings = await ctx.write(actor, async (tx) => {
+        const row = await visibleBooking(tx.db, orderNumber, actor);
+        // What the body must repeat of the parts PUT cannot change: the booking as this key reads it.
+        const asRead = forActor((await loadBookings(tx.db, [orderNumber], company, tx.now))[0], actor);
+        return updateBookingRows(tx, row, body, company, () => ctx.ids.nextId(), asRead);
+      });
       return { booking: forActor(await load(ctx.db, orderNumber, ctx.clock.now().getTime()), actor), warnings };
     },
 
