@@ -308,6 +308,8 @@ export interface PaymentsTable {
   paid_at: Nullable<number>;
   is_refund: Bool;
   created_at: number;
+  /** 20261125_90: the reseller whose agent key recorded it; NULL for the supplier's own. */
+  recorded_by_reseller_id?: Nullable<number>;
 }
 export interface VouchersTable {
   code: string;

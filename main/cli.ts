@@ -21,7 +21,7 @@ Usage:
                  [--tls | --tls-cert FILE --tls-key FILE]   HTTPS, for guides' phones
   tourdesk keys create --role supplier|agent|checkin --name "Hotel desk" [--rate RATE_ID] [--data-dir DIR]
   tourdesk keys list [--data-dir DIR]
-  tourdesk keys revoke <key id or prefix> [--data-dir DIR]
+  tourdesk keys revoke <key id, its listed prefix (sha256:...) or the key> [--data-dir DIR]
   tourdesk company show [--data-dir DIR]
   tourdesk company set [--name NAME] [--alias ALIAS] [--currency XXX] [--timezone Area/City]
                  [--locale en_AU] [--email E] [--phone P] [--website URL] [--data-dir DIR]

@@ -6,6 +6,8 @@ import * as m20261123_50 from './20261123_50_manifest';
 import * as m20261123_60 from './20261123_60_perf';
 import * as m20261123_70 from './20261123_70_checkin';
 import * as m20261124_80 from './20261124_80_sync';
+import * as m20261125_90 from './20261125_90_agent_payments';
+import * as m20261125_91 from './20261125_91_key_prefix_hash';
 
 export interface Migration {
   name: string;
@@ -24,4 +26,6 @@ export const migrations: Migration[] = [
   { name: '20261123_60_perf', up: m20261123_60.up },
   { name: '20261123_70_checkin', up: m20261123_70.up },
   { name: '20261124_80_sync', up: m20261124_80.up },
+  { name: '20261125_90_agent_payments', up: m20261125_90.up },
+  { name: '20261125_91_key_prefix_hash', up: m20261125_91.up },
 ];

@@ -47,11 +47,11 @@ export async function listApiKeysWithResellers(db: Db): Promise<ApiKeyRow[]> {
 }
 
 /** Ids of the active keys whose prefix, or id, is this text. */
-export async function findActiveKeyIdsMatching(db: Db, idOrPrefix: string): Promise<number[]> {
+export async function findActiveKeyIdsMatching(db: Db, idOrPrefix: string, keyHash: string): Promise<number[]> {
   const rows = await db
     .selectFrom('api_keys')
     .select('id')
-    .where((eb) => eb.or([eb('key_prefix', '=', idOrPrefix), eb(eb.cast('id', 'text'), '=', idOrPrefix)]))
+    .where((eb) => eb.or([eb('key_prefix', '=', idOrPrefix), eb(eb.cast('id', 'text'), '=', idOrPrefix), eb('key_hash', '=', keyHash)]))
     .where('revoked_at', 'is', null)
     .execute();
   return rows.map((row) => row.id);

@@ -15,15 +15,15 @@ export async function insertItemExtras(db: Kysely<Database>, rows: Insertable<Bo
   if (rows.length) await db.insertInto('booking_item_extras').values(rows).execute();
 }
 
-/** An item with what PUT needs of its product: the timezone, the details (booking fields) and enforcement. */
-export type ItemWithProductRules = BookingItemsTable & Pick<ProductsTable, 'details_json' | 'enforce_required_fields'> & { product_timezone: ProductsTable['timezone'] };
+/** An item with what PUT needs of its product: the timezone, the details (booking fields), enforcement and confirmMode. */
+export type ItemWithProductRules = BookingItemsTable & Pick<ProductsTable, 'details_json' | 'enforce_required_fields' | 'confirm_mode' | 'confirm_mode_min_participants'> & { product_timezone: ProductsTable['timezone'] };
 
 export async function listItemsWithProductRules(db: Kysely<Database>, orderNumber: string): Promise<ItemWithProductRules[]> {
   return db
     .selectFrom('booking_items')
     .innerJoin('products', 'products.product_code', 'booking_items.product_code')
     .selectAll('booking_items')
-    .select(['products.timezone as product_timezone', 'products.details_json', 'products.enforce_required_fields'])
+    .select(['products.timezone as product_timezone', 'products.details_json', 'products.enforce_required_fields', 'products.confirm_mode', 'products.confirm_mode_min_participants'])
     .where('order_number', '=', orderNumber)
     .orderBy('position')
     .execute();

@@ -45,6 +45,8 @@ export interface SessionRows {
   extrasByItem: Map<number, BookingItemExtrasTable[]>;
   /** Σ payments − Σ refunds per order, minor units. */
   paidByOrder: Map<string, number>;
+  /** Of that, what agent keys recorded (money the agent says it took). */
+  agentPaidByOrder: Map<string, number>;
   events: EventRow[];
 }
 
@@ -95,7 +97,11 @@ async function loadScopedRows(db: Kysely<Database>, scope: Scope, loadEvents: (p
   const extras = await db.selectFrom('booking_item_extras').selectAll().where('item_id', 'in', itemIds()).orderBy('position').execute();
   const paid = await db
     .selectFrom('payments')
-    .select(['order_number', sql<number>`sum(case when is_refund = 1 then -amount_minor else amount_minor end)`.as('net')])
+    .select([
+      'order_number',
+      sql<number>`sum(case when is_refund = 1 then -amount_minor else amount_minor end)`.as('net'),
+      sql<number>`sum(case when recorded_by_reseller_id is null then 0 when is_refund = 1 then -amount_minor else amount_minor end)`.as('agent_net'),
+    ])
     .where('order_number', 'in', orderNumbers())
     .groupBy('order_number')
     .execute();
@@ -109,6 +115,7 @@ async function loadScopedRows(db: Kysely<Database>, scope: Scope, loadEvents: (p
     quantitiesByItem: group(quantities, (q) => q.item_id),
     extrasByItem: group(extras, (e) => e.item_id),
     paidByOrder: new Map(paid.map((p) => [p.order_number, Number(p.net)])),
+    agentPaidByOrder: new Map(paid.map((p) => [p.order_number, Number(p.agent_net)])),
     events,
   };
 }

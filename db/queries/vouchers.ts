@@ -33,6 +33,18 @@ export async function findVouchersByCodes(db: Kysely<Database>, codes: string[])
   return db.selectFrom('vouchers').selectAll().where('code', 'in', codes).execute();
 }
 
+/** Whether the voucher was sold by the reseller: issued by one of that reseller's bookings. */
+export async function voucherSoldByReseller(db: Kysely<Database>, code: string, resellerId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('vouchers')
+    .innerJoin('bookings', 'bookings.order_number', 'vouchers.source_order')
+    .select('vouchers.code')
+    .where('vouchers.code', '=', code)
+    .where('bookings.reseller_id', '=', resellerId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function voucherCodeExists(db: Kysely<Database>, code: string): Promise<boolean> {
   const clash = await db.selectFrom('vouchers').select('code').where('code', '=', code).executeTakeFirst();
   return clash !== undefined;
@@ -71,6 +83,8 @@ export interface VoucherFilter {
   /** Vouchers where any of `columns` contains this text. */
   text?: string;
   columns: readonly (keyof VouchersTable)[];
+  /** Only the vouchers this reseller sold: issued by a booking of that reseller (`source_order`). */
+  soldByReseller?: number | null;
   limit: number;
   offset: number;
 }
@@ -86,6 +100,11 @@ export function voucherSearchReader(handle: DbHandle) {
     if (filter.text) {
       const text = filter.text;
       q = q.where((eb) => eb.or(filter.columns.map((column) => containsText(column, text))));
+    }
+    if (filter.soldByReseller !== undefined) {
+      // No reseller (never for an agent key): ids are positive, so -1 sells nothing.
+      const resellerId = filter.soldByReseller ?? -1;
+      q = q.where('source_order', 'in', (eb) => eb.selectFrom('bookings').select('order_number').where('reseller_id', '=', resellerId));
     }
     return readPage(q.orderBy('issue_at', 'desc').orderBy('code').limit(filter.limit).offset(filter.offset));
   };

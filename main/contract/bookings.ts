@@ -149,6 +149,8 @@ export const paymentAnswerSchema = z.object({
   label: z.string().optional(),
   date: z.string().optional(),
   refund: z.literal(true).optional(),
+  /** Recorded with an agent key: money the agent says it took (the booking's reseller), not the supplier's desk. */
+  recordedBy: z.literal('AGENT').optional(),
 });
 
 export const bookingAnswerSchema = z.object({

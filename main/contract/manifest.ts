@@ -127,7 +127,15 @@ export type CustomerAnswer = z.infer<typeof customerAnswerSchema>;
 export const pickupAnswerSchema = z.looseObject({ locationName: z.string() });
 export type PickupAnswer = z.infer<typeof pickupAnswerSchema>;
 
-export const paymentAnswerSchema = z.object({ totalAmount: z.number(), totalPaid: z.number(), totalDue: z.number(), totalCurrency: z.string(), paid: z.boolean() });
+export const paymentAnswerSchema = z.object({
+  totalAmount: z.number(),
+  totalPaid: z.number(),
+  totalDue: z.number(),
+  totalCurrency: z.string(),
+  paid: z.boolean(),
+  /** Of totalPaid, what an agent key recorded: taken by the agent, not at the supplier's desk (left out when none). */
+  paidToAgent: z.number().optional(),
+});
 export type PaymentAnswer = z.infer<typeof paymentAnswerSchema>;
 
 /** The booking context a guide sees next to a participant (manifest rows, scans, search hits). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../fixtures/app';
-import { aBooking, aProduct, aSessionRow } from '../fixtures/builders';
+import { aBooking, anExtraRow, aPickupListRow, aProduct, aSessionRow } from '../fixtures/builders';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -118,6 +118,49 @@ describe('full replacement of the supported parts', () => {
       expect(res.body.requestStatus.error.errorMessage).toMatch(/items|internalNotes|comments/);
       expect(t.snapshot(...TABLES)).toEqual(before);
     }
+  });
+
+  it('refuses a change to payments, vouchers, createdBy, resellerUser, item extras, subtotal or endTime with 400 naming the field, changing nothing (issue 19)', async () => {
+    const extra = anExtraRow(t.engine.ctx.handle.sqlite, { extraPriceType: 'QUANTITY', priceMinor: 500 });
+    const user = { code: 'u1', email: 'desk@example.test' };
+    const { booking } = await booked({ extras: [{ id: extra }] }, { payments: [{ type: 'CASH', amount: 20 }], createdBy: user, resellerUser: user });
+    const withExtra = await booked({ extras: [{ id: extra }] });
+    const echoed = (await put(booking.orderNumber, booking)).body.booking;
+    expect(echoed.payments).toEqual(booking.payments);
+    const item = booking.items[0];
+    const attempts: [object, RegExp][] = [
+      [{ payments: [] }, /payments cannot change/],
+      [{ payments: [{ type: 'CASH', amount: 100 }] }, /payments\[0\] cannot change/],
+      [{ payments: [...booking.payments, { type: 'CASH', amount: 80 }] }, /payments cannot change/],
+      [{ vouchers: ['FREE100'] }, /vouchers cannot change/],
+      [{ createdBy: { code: 'someone-else' } }, /createdBy cannot change/],
+      [{ resellerUser: { ...user, email: 'other@example.test' } }, /resellerUser cannot change/],
+      [{ items: [{ ...item, extras: [{ id: extra, quantity: 3 }] }] }, /items\[0\]\.extras cannot change/],
+      [{ items: [{ ...item, subtotal: 1 }] }, /items\[0\]\.subtotal cannot change/],
+      [{ items: [{ ...item, endTime: '2031-01-01T00:00:00Z' }] }, /items\[0\]\.endTime cannot change/],
+      [{ items: [{ ...item, endTimeLocal: '2031-01-01 09:00:00' }] }, /items\[0\]\.endTimeLocal cannot change/],
+    ];
+    for (const [attempt, message] of attempts) {
+      const before = t.snapshot(...TABLES, 'booking_item_extras', 'voucher_redemptions');
+      const res = await put(booking.orderNumber, { ...booking, ...attempt });
+      expect(res.status, JSON.stringify(attempt)).toBe(400);
+      expect(res.body.requestStatus.error.errorMessage).toMatch(message);
+      expect(t.snapshot(...TABLES, 'booking_item_extras', 'voucher_redemptions')).toEqual(before);
+    }
+    expect((await put(withExtra.booking.orderNumber, withExtra.booking)).status).toBe(200);
+  });
+
+  it('follows "omitted means deleted" when items are left out: participant fields and pickups are cleared, items kept (issue 19)', async () => {
+    const pickupId = aPickupListRow(t.engine.ctx.handle.sqlite, { locations: [{ locationName: 'Pier 1', minutesPrior: 15 }] });
+    const { booking } = await booked({ pickupId } as object);
+    const named = { ...booking, items: [{ ...booking.items[0], participants: [{ fields: [{ label: 'First Name', value: 'Ada' }] }], pickupLocation: { locationName: 'Pier 1' } }] };
+    const withDetails = (await put(booking.orderNumber, named)).body.booking;
+    expect(withDetails.items[0].pickupLocation.locationName).toBe('Pier 1');
+    const { items: _left, ...withoutItems } = withDetails;
+    const after = (await put(booking.orderNumber, withoutItems)).body.booking;
+    expect(after.items[0]).toMatchObject({ productCode: booking.items[0].productCode, totalQuantity: 2, amount: booking.items[0].amount });
+    expect(after.items[0].participants.map((p: { fields: unknown }) => p.fields)).toEqual([[], []]);
+    expect(after.items[0].pickupLocation).toBeUndefined();
   });
 
   it('lets an agent update its own booking only', async () => {

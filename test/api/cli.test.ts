@@ -51,6 +51,23 @@ describe('tourdesk serve', () => {
     expect(await server.exited).toBe(0);
   });
 
+  it('serves at once what `tourdesk company set` changed while it runs: name, alias, timezone and the currency of new products', async () => {
+    const dir = dataDir();
+    const key = 'td_company_cache_test_key_01';
+    const server = await startServe(['--data-dir', dir], { TOURDESK_API_KEY: key });
+    const first = await runCli(['company', 'show', '--data-dir', dir]);
+    const oldAlias = /alias (\S+)\)/.exec(first.out)![1];
+    expect((await get(`${server.baseUrl}/v1/companies/alias/${oldAlias}`, key)).company.alias).toBe(oldAlias);
+    const set = await runCli(['company', 'set', '--name', 'Harbour Cruises', '--alias', 'harbour', '--currency', 'NZD', '--timezone', 'Pacific/Auckland', '--data-dir', dir]);
+    expect(set.code, set.out).toBe(0);
+    const company = (await get(`${server.baseUrl}/v1/companies/alias/harbour`, key)).company;
+    expect(company).toMatchObject({ companyName: 'Harbour Cruises', alias: 'harbour', currency: 'NZD', timezone: 'Pacific/Auckland' });
+    const created = await fetch(`${server.baseUrl}/v1/products`, { method: 'POST', headers: { apiKey: key, 'content-type': 'application/json' }, body: JSON.stringify(aProduct({ name: 'After the change' })) });
+    expect((await created.json()).product.currency).toBe('NZD');
+    server.child.kill('SIGTERM');
+    await server.exited;
+  });
+
   it('loses no acknowledged write when the process is killed outright', async () => {
     const dir = dataDir();
     const key = 'td_durability_test_key_000001';

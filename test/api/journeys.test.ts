@@ -174,3 +174,34 @@ describe('a client that sends a JSON content type on every call and doubles slas
     expect(cancelled.booking.status).toBe('CANCELLED');
   });
 });
+
+describe('a client that edits a booking by sending it back whole (PUT)', () => {
+  it('changes what PUT supports, is told (400, the field named) when it changes what PUT cannot, and loses participant names when it leaves items out', async () => {
+    const product = (await t.call('POST', '/v1/products', { body: aProduct({ name: 'Round Trip Tour' }) })).body.product;
+    await t.call('POST', '/v1/availability', { body: { productCode: product.productCode, startTimeLocal: '2030-03-02 09:00:00', seats: 10 } });
+    const call = client(t.keys.supplier);
+    const raw = async (method: string, path: string, body: unknown) => {
+      const response = await fetch(`${baseUrl}${path}?apiKey=${t.keys.supplier}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, json: await response.json() };
+    };
+    const { booking } = await call('POST', '/v1/bookings', {
+      customer: { firstName: 'Round', lastName: 'Trip' },
+      items: [{ productCode: product.productCode, startTimeLocal: '2030-03-02 09:00:00', quantities: [{ optionLabel: 'Adult', value: 1 }], participants: [{ fields: [{ label: 'First Name', value: 'Round' }] }] }],
+      payments: [{ type: 'CASH', amount: '20.00' }],
+    });
+    const read = (await call('GET', `/v1/bookings/${booking.orderNumber}`)).booking;
+
+    const edited = await call('PUT', `/v1/bookings/${booking.orderNumber}`, { ...read, resellerComments: 'window seat' });
+    expect(edited.booking).toMatchObject({ resellerComments: 'window seat', totalPaid: 20 });
+    expect(edited.booking.items[0].participants[0].fields).toEqual([{ label: 'First Name', value: 'Round' }]);
+
+    const morePaid = await raw('PUT', `/v1/bookings/${booking.orderNumber}`, { ...edited.booking, payments: [...edited.booking.payments, { type: 'CASH', amount: 30 }] });
+    expect(morePaid.status).toBe(400);
+    expect(morePaid.json.requestStatus.error.errorMessage).toMatch(/payments cannot change/);
+    expect((await call('GET', `/v1/bookings/${booking.orderNumber}`)).booking.totalPaid).toBe(20);
+
+    const { items: _items, ...withoutItems } = edited.booking;
+    const cleared = await call('PUT', `/v1/bookings/${booking.orderNumber}`, withoutItems);
+    expect(cleared.booking.items[0].participants[0].fields).toEqual([]);
+  });
+});

@@ -219,8 +219,12 @@ describe('voucher search', () => {
 });
 
 describe('vouchers and roles', () => {
-  it('lets agents read vouchers without the supplier-only internal notes, and not search those notes', async () => {
-    const voucher = await create(aVoucher({ internalNotes: 'secret-agentnote', internalReference: 'AGENT-REF' }));
+  it('lets agents read vouchers they sold without the supplier-only internal notes, and not search those notes', async () => {
+    // Agents see only vouchers their own bookings issued (issue 19): a gift card the agent sold, annotated by the supplier.
+    const card = (await t.call('POST', '/v1/products', { body: aProduct({ productType: 'GIFT_CARD', bookingMode: 'NO_DATE', priceOptions: [{ label: 'Card', price: 30 }] }) })).body.product;
+    const sold = await t.call('POST', '/v1/bookings', { role: 'agent', body: { customer: { firstName: 'Ada' }, items: [{ productCode: card.productCode, quantities: [{ value: 1 }] }] } });
+    const voucher = sold.body.booking.items[0].vouchers[0];
+    t.engine.ctx.handle.sqlite.prepare("UPDATE vouchers SET internal_notes = 'secret-agentnote', internal_reference = 'AGENT-REF' WHERE code = ?").run(voucher.code);
     const seen = await get(voucher.code, 'agent');
     expect(seen.code).toBe(voucher.code);
     expect(seen.internalReference).toBe('AGENT-REF');

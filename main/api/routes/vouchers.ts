@@ -6,7 +6,7 @@ import { voucherBodySchema } from '../../contract/vouchers';
 const codeParams = z.object({ voucherCode: z.string().trim().min(1).max(40) });
 const searchQuery = z.object({ search: qString.optional(), ...paging });
 
-/** Vouchers: suppliers and agents read them ('catalog:read'); suppliers create them. */
+/** Vouchers: suppliers read them all ('catalog:read'), agents only those they sold (the domain filters); suppliers create them. */
 export function registerVoucherRoutes(host: RouteHost): void {
   defineRoute(host, {
     method: 'GET',

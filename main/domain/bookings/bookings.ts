@@ -9,7 +9,7 @@ import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import type { ProductsService } from '../catalogue/products';
 import { DomainError } from '../errors';
-import { createBookingRows, type CreateOptions } from './create';
+import { agentResellerOf, createBookingRows, type CreateOptions } from './create';
 import { loadBookings } from './view';
 import { cancelRows, updateBookingRows } from './update';
 
@@ -64,6 +64,7 @@ async function cancelAndRefund(tx: Tx, row: BookingsTable, nextId: () => number)
       paid_at: tx.now,
       is_refund: 1,
       created_at: tx.now,
+      recorded_by_reseller_id: agentResellerOf(tx),
     });
   }
   await tx.log('booking', row.order_number, 'cancel', { refundMinor: Math.max(0, netPaidMinor) });
@@ -111,7 +112,12 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
 
     async update(orderNumber: string, body: BookingUpdateBody, actor: Actor): Promise<Result> {
       const company = await deps.companies.supplier();
-      const warnings = await ctx.write(actor, async (tx) => updateBookingRows(tx, await visibleBooking(tx.db, orderNumber, actor), body, company, () => ctx.ids.nextId()));
+      const warnings = await ctx.write(actor, async (tx) => {
+        const row = await visibleBooking(tx.db, orderNumber, actor);
+        // What the body must repeat of the parts PUT cannot change: the booking as this key reads it.
+        const asRead = forActor((await loadBookings(tx.db, [orderNumber], company, tx.now))[0], actor);
+        return updateBookingRows(tx, row, body, company, () => ctx.ids.nextId(), asRead);
+      });
       return { booking: forActor(await load(ctx.db, orderNumber, ctx.clock.now().getTime()), actor), warnings };
     },
 

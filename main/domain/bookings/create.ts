@@ -32,7 +32,7 @@ export interface CreateOptions {
 }
 
 /** Without a status in the body, each product's confirmMode decides; one pending item keeps the booking pending. */
-export function statusFromConfirmMode(items: PlannedItem[]): BookingStatus {
+export function statusFromConfirmMode(items: { product: Pick<PlannedItem['product'], 'confirm_mode' | 'confirm_mode_min_participants'>; totalQuantity: number }[]): BookingStatus {
   const pending = items.some(({ product, totalQuantity }) => {
     const min = product.confirm_mode_min_participants;
     switch (product.confirm_mode) {
@@ -91,6 +91,9 @@ async function customerOf(tx: Tx, customer: BookingBody['customer'], nextId: () 
   return hasCustomerData(customer) ? insertCustomer(tx, customer, nextId) : null;
 }
 
+/** The reseller of an agent key (its payments are marked as the agent's); null for every other key. */
+export const agentResellerOf = (tx: Tx): number | null => (tx.actor.role === 'agent' ? tx.actor.resellerId : null);
+
 /** Assigns a random unused imported code of the product to the order. */
 export async function takeExternalCode(tx: Tx, productCode: string, orderNumber: string): Promise<string> {
   const code = await pickFreeExternalCode(tx.db, productCode);
@@ -119,8 +122,17 @@ function checkFields(body: BookingBody, items: PlannedItem[]): { fields: Booking
   return { fields, warnings: problems.warnings };
 }
 
-function initialStatus(body: BookingBody, items: PlannedItem[]): BookingStatus {
-  if (body.status === undefined) return statusFromConfirmMode(items);
+/**
+ * The status a new booking starts in. An agent may not confirm what the supplier must confirm:
+ * CONFIRMED from an agent key is refused when confirmMode would leave the booking pending, the
+ * same rule PUT applies (checkTransition: only a supplier key confirms a PENDING_SUPPLIER booking).
+ */
+function initialStatus(tx: Tx, body: BookingBody, items: PlannedItem[]): BookingStatus {
+  const byConfirmMode = statusFromConfirmMode(items);
+  if (body.status === undefined) return byConfirmMode;
+  if (body.status === 'CONFIRMED' && tx.actor.role === 'agent' && byConfirmMode !== 'CONFIRMED') {
+    throw new DomainError('INVALID_STATE', 'An agent key cannot create this booking as CONFIRMED: its product must be confirmed by the supplier (confirmMode); send no status (it becomes PENDING_SUPPLIER) or PROCESSING');
+  }
   if (body.status === 'CONFIRMED' || body.status === 'PROCESSING') return body.status;
   throw new DomainError('INVALID_STATE', `A new booking can be created as CONFIRMED or PROCESSING (or without status), not ${body.status}`);
 }
@@ -244,10 +256,10 @@ async function insertItemCodesAndParticipants(writer: ItemWriter, item: PlannedI
 export async function createBookingRows(tx: Tx, body: BookingBody, company: Company, options: CreateOptions): Promise<{ orderNumber: string; warnings: string[] }> {
   const { items, currency } = await planItems(tx, body, company);
   const { fields, warnings } = checkFields(body, items);
-  const status = initialStatus(body, items);
+  const status = initialStatus(tx, body, items);
   await checkSeats(tx, items);
   const resellerId = await resellerOf(tx, body.resellerId);
-  const commissions = await commissionsFor(tx.db, resellerId, items);
+  const commissions = await commissionsFor(tx.db, resellerId, items, tx.actor.role === 'agent');
   const { uses } = await applyVouchers(tx.db, body.vouchers ?? [], items.map((i) => ({ productCode: i.product.product_code, subtotalMinor: i.subtotalMinor })), currency, tx.now);
   const totalMinor = items.reduce((sum, i) => sum + i.subtotalMinor, 0) - uses.reduce((sum, u) => sum + u.amountMinor, 0);
   if (!Number.isSafeInteger(totalMinor)) throw new DomainError('VALIDATION_ERROR', `The booking's total of ${totalMinor} minor units is too large`);
@@ -259,7 +271,7 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
   const writer: ItemWriter = { tx, orderNumber, currency, options, orderCode: null };
   for (const item of items) await insertItemRows(writer, item, commissions[item.index]);
   for (const [position, p] of payments.entries()) {
-    await insertPayment(tx.db, { id: options.nextId(), order_number: orderNumber, position, type: p.type ?? null, amount_minor: p.amountMinor, currency, recipient: p.recipient ?? null, label: p.label ?? null, paid_at: p.paidAt, is_refund: 0, created_at: tx.now });
+    await insertPayment(tx.db, { id: options.nextId(), order_number: orderNumber, position, type: p.type ?? null, amount_minor: p.amountMinor, currency, recipient: p.recipient ?? null, label: p.label ?? null, paid_at: p.paidAt, is_refund: 0, created_at: tx.now, recorded_by_reseller_id: agentResellerOf(tx) });
   }
   for (const use of uses) {
     await insertVoucherRedemption(tx.db, { id: options.nextId(), voucher_code: use.code, order_number: orderNumber, amount_minor: use.amountMinor, created_at: tx.now, reversed_at: null });

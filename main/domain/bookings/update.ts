@@ -2,7 +2,7 @@ import type { BookingsTable } from '../../../db/schema';
 import { markBookingCancelled, setBookingStatus, updateBookingDetails } from '../../../db/queries/bookings';
 import { listItemQuantities, listItemsWithProductRules, setItemPickup, type ItemWithProductRules } from '../../../db/queries/bookingRows';
 import { getProduct } from '../../../db/queries/bookingCatalogue';
-import { listParticipantFieldsJson, setParticipantFields } from '../../../db/queries/participants';
+import { setParticipantFields } from '../../../db/queries/participants';
 import { updateCustomerRow } from '../../../db/queries/customers';
 import { expireGiftVouchersOf, reverseOrderRedemptions } from '../../../db/queries/bookingVouchers';
 import type { BookingFieldBody, BookingUpdateBody } from '../../contract/bookings';
@@ -10,6 +10,9 @@ import type { Tx } from '../context';
 import type { Company } from '../platform/companies';
 import { DomainError } from '../errors';
 import { checkFieldValues, requiredFieldProblems } from './fields';
+import { statusFromConfirmMode } from './create';
+import { checkUnsupportedUnchanged, refuseChange } from './updateUnsupported';
+import type { Booking } from '../../contract/bookings';
 import { resolvePickup } from './pickup';
 import { customerColumns, hasCustomerData, insertCustomer } from './customers';
 import { toMinor } from '../money';
@@ -19,7 +22,7 @@ import type { BookingStatus } from '../statuses';
 
 type ItemUpdate = NonNullable<BookingUpdateBody['items']>[number];
 
-const refuse = (message: string) => new DomainError('VALIDATION_ERROR', `${message}; PUT changes only status, customer, fields, participant fields, resellerComments, resellerReference and pickupLocation.locationName`);
+const refuse = refuseChange;
 
 /** The transitions PUT allows; anything else is a 409 naming what is allowed. */
 export function checkTransition(from: string, to: string, role: string): void {
@@ -74,22 +77,34 @@ function checkFixedFields(row: BookingsTable, body: BookingUpdateBody): void {
   if (body.resellerId !== undefined && body.resellerId !== row.reseller_id) throw refuse('resellerId cannot change');
 }
 
-async function changeStatus(tx: Tx, row: BookingsTable, status: BookingStatus): Promise<void> {
+/**
+ * Applies a status change. Step 2 of the two-step process by an agent key (PROCESSING → CONFIRMED)
+ * on a product the supplier must confirm lands as PENDING_SUPPLIER, with a warning: an agent never
+ * confirms what confirmMode leaves to the supplier, at create or here.
+ */
+async function changeStatus(tx: Tx, row: BookingsTable, status: BookingStatus, items: StoredItem[]): Promise<string[]> {
   checkTransition(row.status, status, tx.actor.role);
-  if (status === 'CANCELLED') await cancelRows(tx, row);
-  else await setBookingStatus(tx.db, row.order_number, status, status === 'CONFIRMED' ? tx.now : row.confirmed_at);
+  if (status === 'CANCELLED') {
+    await cancelRows(tx, row);
+    return [];
+  }
+  if (status === 'CONFIRMED' && tx.actor.role === 'agent') {
+    const byConfirmMode = statusFromConfirmMode(items.map((i) => ({ product: i, totalQuantity: i.total_quantity })));
+    if (byConfirmMode !== 'CONFIRMED') {
+      await setBookingStatus(tx.db, row.order_number, byConfirmMode, row.confirmed_at);
+      return [`The booking is ${byConfirmMode}, not CONFIRMED: the supplier confirms this product`];
+    }
+  }
+  await setBookingStatus(tx.db, row.order_number, status, status === 'CONFIRMED' ? tx.now : row.confirmed_at);
+  return [];
 }
 
-/** Each item's participants' fields as stored. */
-async function storedParticipantFields(tx: Tx, items: StoredItem[]): Promise<BookingFieldBody[][][]> {
-  return Promise.all(items.map(async (i) => (await listParticipantFieldsJson(tx.db, i.id)).map((json) => JSON.parse(json) as BookingFieldBody[])));
-}
 
 /** The pickup each item now names, and its participants' fields. */
 async function writeItemChanges(tx: Tx, items: StoredItem[], given: ItemUpdate[], participantsByItem: BookingFieldBody[][][], company: Company): Promise<void> {
   for (const [index, stored] of items.entries()) {
     const product = await getProduct(tx.db, stored.product_code);
-    const pickup = await resolvePickup(tx.db, product, given[index].pickupLocation?.locationName, stored.start_at, stored.product_timezone ?? company.timezone);
+    const pickup = await resolvePickup(tx.db, product, given[index]?.pickupLocation?.locationName, stored.start_at, stored.product_timezone ?? company.timezone);
     await setItemPickup(tx.db, stored.id, pickup ? JSON.stringify(pickup) : null);
     for (const [position, fieldsOfOne] of participantsByItem[index].entries()) await setParticipantFields(tx.db, stored.id, position, JSON.stringify(fieldsOfOne));
   }
@@ -105,31 +120,35 @@ async function saveCustomer(tx: Tx, row: BookingsTable, customer: BookingUpdateB
 }
 
 /**
- * PUT: a full replacement of the supported parts (omitted ones are cleared); anything else in the
- * body must repeat the stored value or the request is refused, so nothing is silently ignored.
- * Items left out entirely are kept as they are.
+ * PUT: a full replacement of the supported parts (omitted ones are cleared, as the spec says); anything
+ * else in the body must repeat the stored value (as `asRead`, the booking as GET answers it to this
+ * key) or the request is refused, so nothing is silently ignored. Items left out entirely keep their
+ * products, sessions and quantities, but their participant fields and pickups are supported parts
+ * and so are cleared.
  */
-export async function updateBookingRows(tx: Tx, row: BookingsTable, body: BookingUpdateBody, company: Company, nextId: () => number): Promise<string[]> {
+export async function updateBookingRows(tx: Tx, row: BookingsTable, body: BookingUpdateBody, company: Company, nextId: () => number, asRead: Booking): Promise<string[]> {
   const items = await listItemsWithProductRules(tx.db, row.order_number);
   const definitions = items.map((i) => (JSON.parse(i.details_json).bookingFields ?? []) as BookingFieldBody[]);
-  const participantsByItem: BookingFieldBody[][][] = [];
+  let participantsByItem: BookingFieldBody[][][] = [];
   if (body.items !== undefined) {
     if (body.items.length !== items.length) throw refuse(`items: the booking has ${items.length} item(s), the body ${body.items.length}`);
     for (const [index, given] of body.items.entries()) participantsByItem.push(await checkItemUnchanged(tx, row, given, items[index], definitions[index], index, company));
+  } else {
+    participantsByItem = items.map((i) => Array.from({ length: i.total_quantity }, () => []));
   }
   checkFixedFields(row, body);
-  if (body.status !== undefined && body.status !== row.status) await changeStatus(tx, row, body.status);
+  checkUnsupportedUnchanged(body, asRead, company.timezone);
+  const statusWarnings = body.status !== undefined && body.status !== row.status ? await changeStatus(tx, row, body.status, items) : [];
 
   const fields = checkFieldValues(body.fields ?? [], definitions.flat(), 'fields');
-  const participants = body.items === undefined ? await storedParticipantFields(tx, items) : participantsByItem;
-  const problems = requiredFieldProblems(fields, items.map((i, index) => ({ productCode: i.product_code, enforce: i.enforce_required_fields === 1, fields: definitions[index], participants: participants[index], index })));
+  const problems = requiredFieldProblems(fields, items.map((i, index) => ({ productCode: i.product_code, enforce: i.enforce_required_fields === 1, fields: definitions[index], participants: participantsByItem[index], index })));
   if (problems.errors.length) throw new DomainError('VALIDATION_ERROR', `Required booking fields are missing: ${problems.errors.join('; ')}`);
 
-  if (body.items !== undefined) await writeItemChanges(tx, items, body.items, participantsByItem, company);
+  await writeItemChanges(tx, items, body.items ?? [], participantsByItem, company);
   const customerId = await saveCustomer(tx, row, body.customer, nextId);
   await updateBookingDetails(tx.db, row.order_number, { customer_id: customerId, fields_json: JSON.stringify(fields), reseller_comments: body.resellerComments ?? null, reseller_reference: body.resellerReference ?? null, updated_at: tx.now });
   await tx.log('booking', row.order_number, 'update', body);
-  return problems.warnings;
+  return [...statusWarnings, ...problems.warnings];
 }
 
 /** Status CANCELLED (seats follow the status), its voucher redemptions reversed, its gift vouchers expired. */

@@ -138,5 +138,6 @@ function paymentToApi(p: PaymentsTable): Payment {
     label: p.label,
     date: isoOrNull(p.paid_at),
     refund: p.is_refund ? true : null,
+    recordedBy: p.recorded_by_reseller_id != null ? 'AGENT' : null,
   });
 }

@@ -69,7 +69,8 @@ export function pickupView(json: string | null): PickupAnswer | null {
   }
 }
 
-export function paymentView(totalMinor: number, paidMinor: number, currency: string): PaymentAnswer {
+/** The booking's balance; `paidToAgent` (only when there is some) is what agent keys recorded as paid. */
+export function paymentView(totalMinor: number, paidMinor: number, currency: string, agentPaidMinor = 0): PaymentAnswer {
   const dueMinor = Math.max(0, totalMinor - paidMinor);
   return {
     totalAmount: fromMinor(totalMinor, currency),
@@ -77,6 +78,7 @@ export function paymentView(totalMinor: number, paidMinor: number, currency: str
     totalDue: fromMinor(dueMinor, currency),
     totalCurrency: currency,
     paid: dueMinor === 0,
+    ...(agentPaidMinor > 0 ? { paidToAgent: fromMinor(agentPaidMinor, currency) } : {}),
   };
 }
 
@@ -131,7 +133,7 @@ export function bookingView(orderNumber: string, rows: SessionRows, itemIds: num
   const quantities = items.flatMap((i) => (rows.quantitiesByItem.get(i.id) ?? []).map((q) => ({ optionId: q.option_id, optionLabel: q.option_label, value: q.value })));
   const extras = items.flatMap((i) => (rows.extrasByItem.get(i.id) ?? []).map((e) => ({ name: e.name, quantity: e.quantity })));
   const pickup = items.map((i) => pickupView(i.pickup_json)).find(Boolean) ?? null;
-  const payment = paymentView(booking.total_amount_minor, rows.paidByOrder.get(orderNumber) ?? 0, booking.currency);
+  const payment = paymentView(booking.total_amount_minor, rows.paidByOrder.get(orderNumber) ?? 0, booking.currency, rows.agentPaidByOrder.get(orderNumber) ?? 0);
   const notes = { internalNotes: booking.internal_notes, comments: booking.comments, resellerComments: booking.reseller_comments };
   const attentionReasons: AttentionReason[] = [];
   if (booking.internal_notes || booking.comments || booking.reseller_comments) attentionReasons.push('NOTE');

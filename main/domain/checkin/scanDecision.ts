@@ -140,12 +140,14 @@ function checkAlreadyCheckedIn(s: ScanSituation, rules: Rules): boolean {
   return !rules.refusal;
 }
 
-/** An unpaid balance refuses when the product requires payment before boarding, else it warns. */
+/** An unpaid balance refuses when the product requires payment before boarding, else it warns; either says what the agent recorded. */
 function checkPayment(s: ScanSituation, rules: Rules): void {
   if (rules.refusal || s.payment.paid) return;
+  // Whose payment: what an agent recorded was taken by the agent, not at the supplier's desk.
+  const byAgent = s.payment.paidToAgent ? `; ${s.payment.paidToAgent} ${s.payment.totalCurrency} of what is paid was recorded by the agent` : '';
   const owed = `${s.payment.totalDue} ${s.payment.totalCurrency}`;
-  if (s.own.product.checkin_requires_payment) rules.apply('NOT_PAID', `Not checked in: ${owed} still to pay before boarding`, true, `${owed} still to pay`);
-  else rules.warn('NOT_PAID', `${owed} still to pay`);
+  if (s.own.product.checkin_requires_payment) rules.apply('NOT_PAID', `Not checked in: ${owed} still to pay before boarding${byAgent}`, true, `${owed} still to pay${byAgent}`);
+  else rules.warn('NOT_PAID', `${owed} still to pay${byAgent}`);
 }
 
 /** Required participant fields still empty refuse when the product enforces them, else they warn. */

@@ -8,6 +8,7 @@ import {
   insertVoucher,
   voucherCodeExists,
   voucherSearchReader,
+  voucherSoldByReseller,
   type VoucherRow,
 } from '../../../db/queries/vouchers';
 import type { VoucherBody } from '../../contract/vouchers';
@@ -50,6 +51,13 @@ const needsProduct = (valueType: string) => valueType === 'PRODUCT' || valueType
 const needsCategory = (valueType: string) => valueType.endsWith('_LIMITCATALOG');
 /** Internal notes are for the supplier only (the spec says so); agents get the voucher without them. */
 const seesNotes = (actor: Actor) => actor.role !== 'agent';
+/**
+ * An agent sees only the vouchers it sold: those issued by its own bookings (gift cards, `sourceOrder`
+ * one of its reseller's orders). Codes it did not sell are not listed, searched or shown (404): a code
+ * is the bearer's money. A code a customer hands it still redeems in its own booking (and a quote shows
+ * what it is worth there).
+ */
+const onlySoldBy = (actor: Actor): number | null | undefined => (actor.role === 'agent' ? actor.resellerId : undefined);
 
 export function createVouchers(ctx: EngineContext, companies: CompaniesService) {
   const searchVouchers = voucherSearchReader(ctx.handle);
@@ -135,12 +143,17 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
   const service = {
     /** Codes are case-insensitive (stored upper-case): a customer may type them either way. */
     async get(code: string, actor: Actor): Promise<Voucher> {
-      return (await toApi(ctx.db, [await rowOrThrow(ctx.db, code)], actor))[0];
+      const row = await rowOrThrow(ctx.db, code);
+      const resellerId = onlySoldBy(actor);
+      if (resellerId !== undefined && (resellerId === null || !(await voucherSoldByReseller(ctx.db, row.code, resellerId)))) {
+        throw new DomainError('NOT_FOUND', `Voucher ${code} was not found`);
+      }
+      return (await toApi(ctx.db, [row], actor))[0];
     },
 
     async search(query: VoucherSearch, actor: Actor): Promise<Voucher[]> {
       const columns = ['code', 'internal_reference', 'source_order', ...(seesNotes(actor) ? ['internal_notes' as const] : [])] as const;
-      const rows = await searchVouchers({ text: query.search, columns, limit: query.limit, offset: query.offset });
+      const rows = await searchVouchers({ text: query.search, columns, soldByReseller: onlySoldBy(actor), limit: query.limit, offset: query.offset });
       return toApi(ctx.db, rows, actor);
     },
 

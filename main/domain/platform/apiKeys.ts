@@ -30,6 +30,12 @@ export interface ApiKeyInfo {
 /** Keys are random and long, so a fast hash is enough; only the hash and a short prefix are stored. */
 export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
 
+/**
+ * What names a key in `keys list` and `keys revoke`: the start of its hash, never of the key (a
+ * TOURDESK_API_KEY chosen by a person may be short enough that 7 characters give most of it away).
+ */
+export const keyPrefix = (plaintext: string) => `sha256:${hashKey(plaintext).slice(0, 8)}`;
+
 function slug(text: string): string {
   return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
 }
@@ -40,7 +46,7 @@ export function createApiKeys(ctx: EngineContext) {
   async function insertKey(role: Role, name: string, plaintext: string, resellerId: number | null, actor: Actor): Promise<number> {
     return ctx.write(actor, async (tx) => {
       const id = ctx.ids.nextId();
-      await insertApiKey(tx.db, { id, name, role, key_hash: hashKey(plaintext), key_prefix: plaintext.slice(0, 7), reseller_id: resellerId, created_at: tx.now, last_used_at: null, revoked_at: null });
+      await insertApiKey(tx.db, { id, name, role, key_hash: hashKey(plaintext), key_prefix: keyPrefix(plaintext), reseller_id: resellerId, created_at: tx.now, last_used_at: null, revoked_at: null });
       await tx.log('api_key', id, 'create', { name, role, resellerId });
       return id;
     });
@@ -95,9 +101,11 @@ export function createApiKeys(ctx: EngineContext) {
       }));
     },
 
+    /** Revokes one active key named by its id, its listed prefix (sha256:…) or the key itself. */
     async revoke(idOrPrefix: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
       await ctx.write(actor, async (tx) => {
-        const ids = await findActiveKeyIdsMatching(tx.db, idOrPrefix);
+        // A key id, a prefix as listed, or the key itself (matched by its hash).
+        const ids = await findActiveKeyIdsMatching(tx.db, idOrPrefix, hashKey(idOrPrefix));
         if (ids.length === 0) throw new DomainError('NOT_FOUND', `No active key matches ${idOrPrefix}`);
         if (ids.length > 1) throw new DomainError('CONFLICT', `${idOrPrefix} matches ${ids.length} keys; use the key id`);
         await revokeApiKey(tx.db, ids[0], tx.now);

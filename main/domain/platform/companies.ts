@@ -1,6 +1,7 @@
 import type { EngineContext, Actor } from '../context';
 import { SYSTEM_ACTOR } from '../context';
 import type { CompaniesTable } from '../../../db/schema';
+import { changeToken } from '../../../db/queries/changes';
 import { findCompanyByAlias, findFirstCompany, insertCompany, updateCompany } from '../../../db/queries/companies';
 import { DomainError } from '../errors';
 import { CURRENCIES } from '../money';
@@ -62,13 +63,18 @@ function toApi(row: CompaniesTable): Company {
 }
 
 export function createCompanies(ctx: EngineContext) {
-  let cached: Company | null = null;
+  // The company is read on almost every request, so it is cached; but `tourdesk company set` (another
+  // process) or a sync peer may change it while the server runs, so the cache holds only while the
+  // database's change token is the one read before the company was loaded.
+  const currentToken = changeToken(ctx.handle.sqlite);
+  let cached: { company: Company | null; token: string } | null = null;
 
   async function supplierOrNull(): Promise<Company | null> {
-    if (cached) return cached;
+    const token = currentToken();
+    if (cached && cached.token === token) return cached.company;
     const row = await findFirstCompany(ctx.db);
-    cached = row ? toApi(row) : null;
-    return cached;
+    cached = { company: row ? toApi(row) : null, token };
+    return cached.company;
   }
 
   return {
