@@ -45,6 +45,8 @@ export interface SessionRows {
   extrasByItem: Map<number, BookingItemExtrasTable[]>;
   /** Σ payments − Σ refunds per order, minor units. */
   paidByOrder: Map<string, number>;
+  /** Each order's own codes (an order code checks in the whole booking). */
+  orderCodesByOrder: Map<string, string[]>;
   events: EventRow[];
 }
 
@@ -99,6 +101,7 @@ async function loadScopedRows(db: Kysely<Database>, scope: Scope, loadEvents: (p
     .where('order_number', 'in', orderNumbers())
     .groupBy('order_number')
     .execute();
+  const orderCodes = await db.selectFrom('order_barcodes').select(['order_number', 'code']).where('order_number', 'in', orderNumbers()).orderBy('code').execute();
   const events = await loadEvents(participants.map((p) => p.id));
   return {
     items,
@@ -109,6 +112,7 @@ async function loadScopedRows(db: Kysely<Database>, scope: Scope, loadEvents: (p
     quantitiesByItem: group(quantities, (q) => q.item_id),
     extrasByItem: group(extras, (e) => e.item_id),
     paidByOrder: new Map(paid.map((p) => [p.order_number, Number(p.net)])),
+    orderCodesByOrder: new Map([...group(orderCodes, (c) => c.order_number)].map(([order, rows]) => [order, rows.map((r) => r.code)])),
     events,
   };
 }

@@ -13,6 +13,7 @@ import {
   type DayBoardSession,
   type EventAnswer,
   type Manifest,
+  type ManifestVersion,
   type ScanAnswer,
   type SearchHit,
 } from '../../contract/manifest';
@@ -101,6 +102,15 @@ export function registerManifestRoutes(host: RouteHost): void {
     right: 'manifest:read',
     query: sessionRefQuery,
     handler: async ({ query, engine }): Promise<{ manifest: Manifest }> => ({ manifest: await engine.manifests.get(query) }),
+  });
+  defineRoute(host, {
+    method: 'GET',
+    path: '/v1/manifest/version',
+    summary: "A fingerprint of the session's manifest that changes whenever anything in it does: poll this, fetch the manifest when it moved (TourDesk extension)",
+    tag: TAG,
+    right: 'manifest:read',
+    query: sessionRefQuery,
+    handler: async ({ query, engine }): Promise<{ manifestVersion: ManifestVersion }> => ({ manifestVersion: await engine.manifests.version(query) }),
   });
   defineRoute(host, {
     method: 'GET',
