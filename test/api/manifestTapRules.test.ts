@@ -108,3 +108,14 @@ describe('the manifest for desks and offline scanners', () => {
     expect((await t.call('GET', '/v1/manifest/version?sessionId=999999001', { role: 'checkin' })).status).toBe(404);
   });
 });
+
+describe('the events answer for a desk that applies its own events', () => {
+  it('names each session version before and after the batch', async () => {
+    const b = await aBooking();
+    const held = (await manifestOf(b.sessionId)).version;
+    const res = await post([tap(b.sessionId, b.participantIds[0])]);
+    expect(res.body.manifestVersions).toEqual([{ sessionId: b.sessionId, before: held, after: expect.any(String) }]);
+    expect(res.body.manifestVersions[0].after).not.toBe(held);
+    expect((await manifestOf(b.sessionId)).version).toBe(res.body.manifestVersions[0].after);
+  });
+});

@@ -171,6 +171,6 @@ export function registerManifestRoutes(host: RouteHost): void {
     tag: TAG,
     right: 'checkin',
     body: eventsBodySchema,
-    handler: async ({ body, actor, engine }): Promise<{ events: EventAnswer[] }> => ({ events: await engine.checkin.record(actor, body.events) }),
+    handler: async ({ body, actor, engine }): Promise<{ events: EventAnswer[]; manifestVersions: { sessionId: number; before: string; after: string }[] }> => engine.checkin.recordWithVersions(actor, body.events),
   });
 }

@@ -13,6 +13,7 @@ import { isLive } from '../statuses';
 import { fromIso, toLocal } from '../time';
 import type { EventAnswer, EventOverridableRule, RecordedEvent, RejectedEvent } from '../../contract/manifest';
 import { decideTap } from './tapDecision';
+import { manifestFingerprint } from '../../../db/queries/manifestVersion';
 
 export type NewEventRow = Omit<CheckinEventsTable, 'recorded_at' | 'api_key_id'>;
 
@@ -144,10 +145,22 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
      * session is rejected (not stored, so a corrected resend can still land).
      */
     async record(actor: Actor, events: EventInput[]): Promise<EventAnswer[]> {
+      return (await this.recordWithVersions(actor, events)).events;
+    },
+
+    /**
+     * record(), plus each named session's manifest version before and after the batch (read in the
+     * same transaction): a client holding `before` applies its own answered events locally and
+     * adopts `after`, with no need to fetch the manifest again.
+     */
+    async recordWithVersions(actor: Actor, events: EventInput[]): Promise<{ events: EventAnswer[]; manifestVersions: { sessionId: number; before: string; after: string }[] }> {
       return ctx.write(actor, async (tx) => {
+        const sessionIds = [...new Set(events.map((e) => e.sessionId))].slice(0, 20);
+        const before = await Promise.all(sessionIds.map((id) => manifestFingerprint(tx.db, id)));
         const answers: EventAnswer[] = [];
         for (const input of events) answers.push(await recordOne(tx, input));
-        return answers;
+        const after = await Promise.all(sessionIds.map((id) => manifestFingerprint(tx.db, id)));
+        return { events: answers, manifestVersions: sessionIds.map((sessionId, i) => ({ sessionId, before: before[i], after: after[i] })) };
       });
     },
   };
