@@ -228,7 +228,12 @@ export const manifestVersionSchema = z.object({ sessionId: z.number(), version: 
 export type ManifestVersion = z.infer<typeof manifestVersionSchema>;
 
 /** One row of GET /v1/manifest/day's `sessions`. */
-export const dayBoardSessionSchema = manifestSessionSchema.extend(countsSchema.shape);
+export const dayBoardSessionSchema = manifestSessionSchema.extend(countsSchema.shape).extend({
+  /** The session's resources (boats, guides, vehicles), in their order. */
+  resources: z.array(z.object({ id: z.number(), name: z.string() })),
+  /** Live participants collected from a pickup point. */
+  pickupCount: z.number(),
+});
 export type DayBoardSession = z.infer<typeof dayBoardSessionSchema>;
 
 /** A participant in a scan answer or a search hit: the manifest row, with what is missing and the history. */

@@ -6,6 +6,7 @@ import { seatsHeldBySession } from '../../../db/queries/seats';
 import { findSessionById, resourcesOfSession, sessionsStartingBetween, supplierTimezone } from '../../../db/queries/departures';
 import { liveParticipantIdsOf } from '../../../db/queries/checkinBookings';
 import { manifestFingerprint } from '../../../db/queries/manifestVersion';
+import { pickupParticipantCount } from '../../../db/queries/boardCounts';
 import type { EngineContext } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import type { ProductsService } from '../catalogue/products';
@@ -119,7 +120,8 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
         const participantIds = await liveParticipantIdsOf(ctx.db, session.id);
         const events = await loadSessionEvents(ctx.db, session.id);
         const derived = deriveCheckinState(events.map(toEvent));
-        out.push({ ...sessionView({ session, product, timezone }, held.get(session.id) ?? 0, derived.closed), ...countStates(derived, participantIds) });
+        const resources = (await resourcesOfSession(ctx.db, session.id)).map((r) => ({ id: r.id, name: r.name }));
+        out.push({ ...sessionView({ session, product, timezone }, held.get(session.id) ?? 0, derived.closed), ...countStates(derived, participantIds), resources, pickupCount: await pickupParticipantCount(ctx.db, session.id) });
       }
       return out;
     },
