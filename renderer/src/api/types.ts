@@ -173,6 +173,8 @@ export interface EventAnswer {
   /** REJECTED CHECK_IN: the scan rule that refused it, and whether an override naming it admits. */
   rule?: string;
   overridable?: boolean;
+  /** RECORDED: a disagreement with the booking (a check-in on a cancelled one) the manifest lists. */
+  conflict?: string | null;
 }
 
 /** POST /v1/manifest/events' answer. */

@@ -121,6 +121,6 @@ onAnswers((sent, answer) => {
       ...refused.map((r) => ({ eventId: r.eventId, message: r.message ?? 'Refused', rule: r.overridable ? (r.rule ?? null) : null, participantId: sent.find((e) => e.eventId === r.eventId)?.participantId ?? null })),
     ],
   });
-  // Someone else changed the manifest meanwhile (or an old engine): fetch it once.
-  if (!inStep && versions) void useManifest.getState().poll();
+  // Someone else changed the manifest meanwhile, or the engine raised a conflict only it derives: fetch it once.
+  if (versions && (!inStep || answer.events.some((a) => a.conflict))) void useManifest.getState().load(manifest.session.id);
 });
