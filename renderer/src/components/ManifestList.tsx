@@ -91,7 +91,7 @@ function PersonRow({ manifest, booking, participant: p, pending, selected, actio
         <b>{name}</b>
         <small>
           {stateText(p, booking, closed, pending)}
-          {p.barcode ? ` · ${p.barcode}` : ''}
+          {p.barcode ? <span className="mf-code"> · {p.barcode}</span> : ''}
         </small>
       </span>
       <span className="mf-actions">

@@ -24,10 +24,9 @@ export function ManifestOverrideDialog({ pending, onAdmit, onCancel }: { pending
   return (
     <div className="mf-dialog-backdrop">
       <div className="mf-dialog" role="alertdialog" aria-modal="true" aria-labelledby="mf-dialog-title" aria-describedby="mf-dialog-reason">
-        <h3 id="mf-dialog-title">⛔ Not checked in: {names}</h3>
+        <h3 id="mf-dialog-title">✕ Not checked in: {names}</h3>
         <p id="mf-dialog-reason">
-          <b>{pending.refusal.reason}.</b> A scan of this ticket is refused. Booking {pending.booking.orderNumber}
-          {pending.booking.customerName ? ` (${pending.booking.customerName})` : ''}.
+          <b>{pending.refusal.reason}.</b> A scan of this ticket would be refused.
         </p>
         <p className="mf-dialog-small">Admitting anyway is recorded with your device and key.</p>
         <div className="mf-dialog-actions">

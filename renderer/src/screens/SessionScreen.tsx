@@ -149,7 +149,7 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
           <div className="mf-bar">
             <label className="mf-search">
               <span className="mf-visually-hidden">Find a booking</span>
-              <input type="search" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="Find: name, order number or phone" aria-label="Find a booking" autoComplete="off" />
+              <input type="search" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="Name, order or phone" aria-label="Find a booking" autoComplete="off" />
             </label>
             <button type="button" className={tools === 'scan' ? '' : 'secondary'} aria-expanded={tools === 'scan'} onClick={() => setTools(tools === 'scan' ? null : 'scan')}>
               Scan
@@ -170,7 +170,7 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
           )}
           {refused.map((r) => (
             <div key={r.eventId} className="mf-refused" role="alert">
-              <span>⛔ {r.message.replace(/\. To admit anyway.*$/, '')}</span>
+              <span>✕ {r.message.replace(/\. To admit anyway.*$/, '')}</span>
               <button type="button" className="secondary" onClick={() => dismissRefused(r.eventId)}>
                 OK
               </button>

@@ -68,7 +68,10 @@ export function applyEvents(manifest: Manifest, events: readonly CheckinEvent[])
   let closed = manifest.session.checkinClosed;
   for (const e of mine) if (e.kind === 'CLOSE') closed = true;
   else if (e.kind === 'REOPEN') closed = false;
-  const stamp = (e: CheckinEvent): Checkin => ({ state: e.kind === 'NO_SHOW' ? 'NO_SHOW' : 'CHECKED_IN', at: e.occurredAt, atLocal: localStamp(new Date(e.occurredAt)), device: e.device ?? null, eventId: e.eventId });
+  // The session's own offset from UTC (its local start minus its instant), so times read as the engine writes them.
+  const offsetMs = Date.parse(`${manifest.session.startTimeLocal.replace(' ', 'T')}Z`) - Date.parse(manifest.session.startTime);
+  const localOf = (iso: string) => (Number.isFinite(offsetMs) ? new Date(Date.parse(iso) + offsetMs).toISOString().replace('T', ' ').slice(0, 19) : localStamp(new Date(iso)));
+  const stamp = (e: CheckinEvent): Checkin => ({ state: e.kind === 'NO_SHOW' ? 'NO_SHOW' : 'CHECKED_IN', at: e.occurredAt, atLocal: localOf(e.occurredAt), device: e.device ?? null, eventId: e.eventId });
   const update = (p: Participant): Participant => {
     let checkin = p.checkin;
     // A no-show only implied by closing follows the session's state.
