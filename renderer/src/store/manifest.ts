@@ -46,6 +46,8 @@ interface ManifestState {
   dismissRefused(eventId: string): void;
 }
 
+let inFlight: { sessionId: number; promise: Promise<void> } | null = null;
+
 export const useManifest = create<ManifestState>((set, get) => ({
   sessionId: null,
   manifest: null,
@@ -53,17 +55,25 @@ export const useManifest = create<ManifestState>((set, get) => ({
   error: null,
   toast: null,
   refused: [],
-  async load(sessionId) {
-    const config = useConnection.getState().config;
-    if (!config) return;
-    if (get().sessionId !== sessionId) set({ manifest: null, toast: null, refused: [] });
-    set({ sessionId, loading: true, error: null });
-    try {
-      const { manifest } = await api<{ manifest: Manifest }>(config, 'GET', `/v1/manifest?sessionId=${sessionId}`);
-      if (get().sessionId === sessionId) set({ manifest, loading: false });
-    } catch (error) {
-      set({ loading: false, error: messageOf(error) });
-    }
+  load(sessionId) {
+    // One read at a time per session: a second caller (React's double effect, a poll) shares it.
+    if (inFlight?.sessionId === sessionId) return inFlight.promise;
+    const promise = (async () => {
+      const config = useConnection.getState().config;
+      if (!config) return;
+      if (get().sessionId !== sessionId) set({ manifest: null, toast: null, refused: [] });
+      set({ sessionId, loading: true, error: null });
+      try {
+        const { manifest } = await api<{ manifest: Manifest }>(config, 'GET', `/v1/manifest?sessionId=${sessionId}`);
+        if (get().sessionId === sessionId) set({ manifest, loading: false });
+      } catch (error) {
+        set({ loading: false, error: messageOf(error) });
+      } finally {
+        inFlight = null;
+      }
+    })();
+    inFlight = { sessionId, promise };
+    return promise;
   },
   async poll() {
     const { sessionId, manifest, loading } = get();
