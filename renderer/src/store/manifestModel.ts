@@ -109,7 +109,8 @@ const digits = (text: string) => text.replace(/\D/g, '');
 export function searchBookings(bookings: readonly DeskBooking[], query: string): DeskBooking[] {
   const q = fold(query.trim());
   if (!q) return [...bookings];
-  const qDigits = digits(q);
+  // A national number (0400 …) matches its international form (+61 400 …): leading zeros are dropped.
+  const qDigits = digits(q).replace(/^0+/, '');
   return bookings.filter(
     (b) =>
       fold(b.orderNumber).includes(q) ||
