@@ -47,6 +47,8 @@ export interface SessionRows {
   paidByOrder: Map<string, number>;
   /** Of that, what agent keys recorded (money the agent says it took). */
   agentPaidByOrder: Map<string, number>;
+  /** Each order's own codes (an order code checks in the whole booking). */
+  orderCodesByOrder: Map<string, string[]>;
   events: EventRow[];
 }
 
@@ -105,6 +107,7 @@ async function loadScopedRows(db: Kysely<Database>, scope: Scope, loadEvents: (p
     .where('order_number', 'in', orderNumbers())
     .groupBy('order_number')
     .execute();
+  const orderCodes = await db.selectFrom('order_barcodes').select(['order_number', 'code']).where('order_number', 'in', orderNumbers()).orderBy('code').execute();
   const events = await loadEvents(participants.map((p) => p.id));
   return {
     items,
@@ -116,6 +119,7 @@ async function loadScopedRows(db: Kysely<Database>, scope: Scope, loadEvents: (p
     extrasByItem: group(extras, (e) => e.item_id),
     paidByOrder: new Map(paid.map((p) => [p.order_number, Number(p.net)])),
     agentPaidByOrder: new Map(paid.map((p) => [p.order_number, Number(p.agent_net)])),
+    orderCodesByOrder: new Map([...group(orderCodes, (c) => c.order_number)].map(([order, rows]) => [order, rows.map((r) => r.code)])),
     events,
   };
 }

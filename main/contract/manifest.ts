@@ -41,6 +41,13 @@ export const scanBodySchema = z.object({
 });
 export type ScanBody = z.infer<typeof scanBodySchema>;
 
+/**
+ * The rules a CHECK_IN event may name in `override` (a deliberate "Admit anyway"): the scan's, and a
+ * cancelled booking, which only an override naming it admits (a scan's blanket override never does).
+ */
+export const EVENT_OVERRIDABLE_RULES = ['WRONG_SESSION', 'CHECKIN_CLOSED', 'NOT_YET_OPEN', 'ALREADY_CHECKED_IN', 'NOT_PAID', 'INCOMPLETE', 'BOOKING_CANCELLED'] as const;
+export type EventOverridableRule = (typeof EVENT_OVERRIDABLE_RULES)[number];
+
 export const eventSchema = z.object({
   eventId: eventIdSchema,
   kind: z.enum(EVENT_KINDS),
@@ -50,6 +57,17 @@ export const eventSchema = z.object({
   occurredAt: isoTime,
   device: opt(text(100)),
   note: opt(text(1000)),
+  /**
+   * CHECK_IN only. The rules the person deliberately overrode ("Admit anyway"); the engine records those
+   * that applied, with who did it. Without them a CHECK_IN the scan rules refuse is REJECTED, not stored.
+   */
+  override: opt(z.array(z.enum(EVENT_OVERRIDABLE_RULES)).max(EVENT_OVERRIDABLE_RULES.length)),
+  /**
+   * CHECK_IN only. The device decided this check-in itself, from its own copy of the manifest while
+   * offline: it happened, so it is stored whatever the booking says now, and a disagreement (cancelled
+   * meanwhile) is raised as a conflict for the office instead of refused.
+   */
+  decidedOffline: opt(bool),
 });
 export const eventsBodySchema = z.object({ events: z.array(eventSchema).min(1, 'send at least one event').max(1000) });
 
@@ -171,7 +189,11 @@ export const manifestSessionSchema = z.object({
 });
 export type ManifestSession = z.infer<typeof manifestSessionSchema>;
 
-export const manifestBookingSchema = bookingContextSchema.extend({ participants: z.array(participantRowSchema.extend({ history: z.array(historyEntrySchema) })) });
+export const manifestBookingSchema = bookingContextSchema.extend({
+  /** The booking's order codes (each checks in the whole booking): a scanner holding the manifest decides them offline. */
+  orderCodes: z.array(z.string()),
+  participants: z.array(participantRowSchema.extend({ history: z.array(historyEntrySchema) })),
+});
 export type ManifestBooking = z.infer<typeof manifestBookingSchema>;
 
 export const cancelledBookingSchema = z.object({
@@ -181,6 +203,8 @@ export const cancelledBookingSchema = z.object({
   participantCount: z.number(),
   cancelledAt: z.string(),
   cancelledAtLocal: z.string(),
+  /** Who was booked: the desk lists them marked cancelled, admitted only by a named override. */
+  participants: z.array(z.object({ id: z.number(), position: z.number(), name: nullableString, checkin: participantCheckinSchema })),
 });
 export type CancelledBooking = z.infer<typeof cancelledBookingSchema>;
 
@@ -202,11 +226,22 @@ export const manifestSchema = z.object({
   totals: countsSchema,
   pickupTotals: z.array(pickupTotalsSchema),
   resources: z.array(sessionResourceSchema),
+  /** The manifest's fingerprint when it was read: GET /v1/manifest/version answers a different one once anything in it changed. */
+  version: z.string(),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
+/** GET /v1/manifest/version's `manifestVersion`: poll it, and fetch the manifest again only when `version` moved. */
+export const manifestVersionSchema = z.object({ sessionId: z.number(), version: z.string() });
+export type ManifestVersion = z.infer<typeof manifestVersionSchema>;
+
 /** One row of GET /v1/manifest/day's `sessions`. */
-export const dayBoardSessionSchema = manifestSessionSchema.extend(countsSchema.shape);
+export const dayBoardSessionSchema = manifestSessionSchema.extend(countsSchema.shape).extend({
+  /** The session's resources (boats, guides, vehicles), in their order. */
+  resources: z.array(z.object({ id: z.number(), name: z.string() })),
+  /** Live participants collected from a pickup point. */
+  pickupCount: z.number(),
+});
 export type DayBoardSession = z.infer<typeof dayBoardSessionSchema>;
 
 /** A participant in a scan answer or a search hit: the manifest row, with what is missing and the history. */
@@ -280,8 +315,18 @@ export const recordedEventSchema = z.object({
   undoesEventId: nullableString,
   occurredAt: z.string(),
   conflict: nullableString,
+  /** The rules this CHECK_IN overrode (recorded with who did it); absent when none applied. */
+  overrides: z.array(z.enum(EVENT_OVERRIDABLE_RULES)).optional(),
 });
-export const rejectedEventSchema = z.object({ eventId: z.string(), kind: z.enum(EVENT_KINDS), result: z.literal('REJECTED'), message: z.string() });
+export const rejectedEventSchema = z.object({
+  eventId: z.string(),
+  kind: z.enum(EVENT_KINDS),
+  result: z.literal('REJECTED'),
+  message: z.string(),
+  /** For a CHECK_IN the scan rules refuse: the rule, which a resend naming it in `override` admits (if it may be overridden). */
+  rule: z.enum(SCAN_RESULTS).optional(),
+  overridable: z.boolean().optional(),
+});
 
 /**
  * One of POST /v1/manifest/events' `events`. A resent eventId answers its first answer: the recorded

@@ -97,10 +97,10 @@ describe('POST /v1/manifest/events', () => {
     expect(manifest.totals).toEqual({ booked: 3, checkedIn: 1, noShow: 0, remaining: 2 });
   });
 
-  it('stores a check-in for a booking cancelled meanwhile and flags it in the manifest', async () => {
+  it('stores a check-in a device made offline for a booking cancelled meanwhile, and flags it in the manifest', async () => {
     const s = await aProductWithSession(t);
     const gone = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, status: 'CANCELLED', cancelledAt: Date.parse('2030-01-02T21:40:00Z') });
-    const res = await post([ev('CHECK_IN', s.sessionId, { participantId: gone.participantIds[0], occurredAt: '2030-01-02T21:52:00Z' })]);
+    const res = await post([ev('CHECK_IN', s.sessionId, { participantId: gone.participantIds[0], occurredAt: '2030-01-02T21:52:00Z', decidedOffline: true })]);
     expect(res.body.events[0].result).toBe('RECORDED');
     expect(res.body.events[0].conflict).toMatch(/cancelled/);
     const manifest = await manifestOf(s.sessionId);

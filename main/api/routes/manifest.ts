@@ -13,6 +13,7 @@ import {
   type DayBoardSession,
   type EventAnswer,
   type Manifest,
+  type ManifestVersion,
   type ScanAnswer,
   type SearchHit,
 } from '../../contract/manifest';
@@ -104,6 +105,15 @@ export function registerManifestRoutes(host: RouteHost): void {
   });
   defineRoute(host, {
     method: 'GET',
+    path: '/v1/manifest/version',
+    summary: "A fingerprint of the session's manifest that changes whenever anything in it does: poll this, fetch the manifest when it moved (TourDesk extension)",
+    tag: TAG,
+    right: 'manifest:read',
+    query: sessionRefQuery,
+    handler: async ({ query, engine }): Promise<{ manifestVersion: ManifestVersion }> => ({ manifestVersion: await engine.manifests.version(query) }),
+  });
+  defineRoute(host, {
+    method: 'GET',
     path: '/v1/manifest.csv',
     summary: 'The manifest as CSV, one row per participant (TourDesk extension)',
     tag: TAG,
@@ -161,6 +171,6 @@ export function registerManifestRoutes(host: RouteHost): void {
     tag: TAG,
     right: 'checkin',
     body: eventsBodySchema,
-    handler: async ({ body, actor, engine }): Promise<{ events: EventAnswer[] }> => ({ events: await engine.checkin.record(actor, body.events) }),
+    handler: async ({ body, actor, engine }): Promise<{ events: EventAnswer[]; manifestVersions: { sessionId: number; before: string; after: string }[] }> => engine.checkin.recordWithVersions(actor, body.events),
   });
 }

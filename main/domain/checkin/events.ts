@@ -11,7 +11,9 @@ import { toEvent } from './manifestView';
 import type { ManifestSessionRef, ManifestsService } from './manifests';
 import { isLive } from '../statuses';
 import { fromIso, toLocal } from '../time';
-import type { EventAnswer, RecordedEvent, RejectedEvent } from '../../contract/manifest';
+import type { EventAnswer, EventOverridableRule, RecordedEvent, RejectedEvent } from '../../contract/manifest';
+import { decideTap } from './tapDecision';
+import { manifestFingerprint } from '../../../db/queries/manifestVersion';
 
 export type NewEventRow = Omit<CheckinEventsTable, 'recorded_at' | 'api_key_id'>;
 
@@ -50,6 +52,8 @@ export interface EventInput {
   occurredAt: string;
   device?: string;
   note?: string;
+  override?: EventOverridableRule[];
+  decidedOffline?: boolean;
 }
 
 export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsService }) {
@@ -141,10 +145,22 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
      * session is rejected (not stored, so a corrected resend can still land).
      */
     async record(actor: Actor, events: EventInput[]): Promise<EventAnswer[]> {
+      return (await this.recordWithVersions(actor, events)).events;
+    },
+
+    /**
+     * record(), plus each named session's manifest version before and after the batch (read in the
+     * same transaction): a client holding `before` applies its own answered events locally and
+     * adopts `after`, with no need to fetch the manifest again.
+     */
+    async recordWithVersions(actor: Actor, events: EventInput[]): Promise<{ events: EventAnswer[]; manifestVersions: { sessionId: number; before: string; after: string }[] }> {
       return ctx.write(actor, async (tx) => {
+        const sessionIds = [...new Set(events.map((e) => e.sessionId))].slice(0, 20);
+        const before = await Promise.all(sessionIds.map((id) => manifestFingerprint(tx.db, id)));
         const answers: EventAnswer[] = [];
         for (const input of events) answers.push(await recordOne(tx, input));
-        return answers;
+        const after = await Promise.all(sessionIds.map((id) => manifestFingerprint(tx.db, id)));
+        return { events: answers, manifestVersions: sessionIds.map((sessionId, i) => ({ sessionId, before: before[i], after: after[i] })) };
       });
     },
   };
@@ -158,6 +174,7 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
     if (!session) return reject(`Session ${input.sessionId} was not found`);
     const row: NewEventRow = { ...blankEvent(input.eventId, input.kind, occurredAt), session_id: session.id, device: input.device ?? null, note: input.note ?? null };
     let conflict: string | null = null;
+    let overrides: EventOverridableRule[] | undefined;
     if (input.kind === 'CHECK_IN' || input.kind === 'NO_SHOW') {
       if (input.participantId === undefined) return reject(`A ${input.kind} event needs participantId`);
       const owner = await participantOwner(tx.db, input.participantId);
@@ -165,6 +182,15 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
       if (owner.session_id !== session.id) return reject(`Participant ${input.participantId} belongs to session ${owner.session_id}, not ${session.id}`);
       row.participant_id = input.participantId;
       row.order_number = owner.order_number;
+      if (input.kind === 'CHECK_IN' && !input.decidedOffline) {
+        // A check-in asked for now (a tap) follows the scan's rules; one a device already made offline is a fact.
+        const tap = await decideTap(tx, deps.manifests, { participantId: input.participantId, sessionId: session.id, orderNumber: owner.order_number, occurredAt, override: input.override ?? [] });
+        if (!tap.admit) return { ...reject(tap.message), rule: tap.rule, overridable: tap.overridable };
+        if (tap.overrides.length) {
+          overrides = tap.overrides;
+          row.override_json = JSON.stringify({ rules: tap.overrides, by: tx.actor.name, apiKeyId: tx.actor.keyId, device: input.device ?? null });
+        }
+      }
       // Facts from a device are kept even when the booking was cancelled meanwhile; the manifest flags them.
       if (!isLive(owner.status)) conflict = `Booking ${owner.order_number} is ${owner.status.toLowerCase()}${owner.cancelled_at ? ` since ${new Date(owner.cancelled_at).toISOString()}` : ''}`;
     }
@@ -176,7 +202,7 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
       if (target?.kind === 'UNDO') return reject('An UNDO cannot undo another UNDO; check in again instead');
       row.participant_id = target?.participant_id ?? input.participantId ?? null;
     }
-    const answer: RecordedEvent = { eventId: input.eventId, kind: input.kind, result: 'RECORDED', sessionId: session.id, participantId: row.participant_id, undoesEventId: row.undoes_event_id, occurredAt: input.occurredAt, conflict };
+    const answer: RecordedEvent = { eventId: input.eventId, kind: input.kind, result: 'RECORDED', sessionId: session.id, participantId: row.participant_id, undoesEventId: row.undoes_event_id, occurredAt: input.occurredAt, conflict, ...(overrides ? { overrides } : {}) };
     row.result = 'RECORDED';
     row.answer_json = JSON.stringify(answer);
     await insertEvent(tx, row);

@@ -54,7 +54,7 @@ export interface ManifestInputs {
   resources: SessionResourceRow[];
 }
 
-export function assembleManifest({ resolved, rows, derived, view, seatsHeld, resources }: ManifestInputs): Manifest {
+export function assembleManifest({ resolved, rows, derived, view, seatsHeld, resources }: ManifestInputs): Omit<Manifest, 'version'> {
   const historyOf = eventsByParticipant(rows.events);
   const itemById = new Map(rows.items.map((i) => [i.id, i]));
   const bookings: ManifestBooking[] = [];
@@ -68,13 +68,14 @@ export function assembleManifest({ resolved, rows, derived, view, seatsHeld, res
     if (isLive(booking.status)) {
       bookings.push({
         ...bookingView(orderNumber, rows, itemIds),
+        orderCodes: rows.orderCodesByOrder.get(orderNumber) ?? [],
         participants: participants.map((p) => ({ ...participantView(p, derived, view), history: historyView(historyOf.get(p.id) ?? [], view) })),
       });
       liveParticipantIds.push(...participants.map((p) => p.id));
       addToPickups(pickupParticipants, rows, itemIds.map((id) => itemById.get(id)!));
     } else if (booking.status === 'CANCELLED') {
       // ABANDONED_CART never became a booking a guide expects; only CANCELLED is listed apart.
-      cancelled.push(cancelledEntry(booking, rows, itemIds, participants.length, resolved.timezone));
+      cancelled.push({ ...cancelledEntry(booking, rows, itemIds, participants.length, resolved.timezone), participants: participants.map((p) => { const { id, position, name, checkin } = participantView(p, derived, view); return { id, position, name, checkin }; }) });
       conflicts.push(...checkedInButCancelled(booking, participants, derived, resolved.timezone));
     }
   }
@@ -103,7 +104,7 @@ function addToPickups(pickupParticipants: Map<string | null, number[]>, rows: Se
 
 const cancelledAtOf = (booking: BookingsTable) => booking.cancelled_at ?? booking.updated_at;
 
-function cancelledEntry(booking: BookingsTable, rows: SessionRows, itemIds: number[], participantCount: number, timezone: string): CancelledBooking {
+function cancelledEntry(booking: BookingsTable, rows: SessionRows, itemIds: number[], participantCount: number, timezone: string): Omit<CancelledBooking, 'participants'> {
   const cancelledAt = cancelledAtOf(booking);
   return {
     orderNumber: booking.order_number,

@@ -5,6 +5,8 @@ import { apiKeyNames, loadSessionEvents, loadSessionRows } from '../../../db/que
 import { seatsHeldBySession } from '../../../db/queries/seats';
 import { findSessionById, resourcesOfSession, sessionsStartingBetween, supplierTimezone } from '../../../db/queries/departures';
 import { liveParticipantIdsOf } from '../../../db/queries/checkinBookings';
+import { manifestFingerprint } from '../../../db/queries/manifestVersion';
+import { pickupParticipantCount } from '../../../db/queries/boardCounts';
 import type { EngineContext } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import type { ProductsService } from '../catalogue/products';
@@ -12,7 +14,7 @@ import { countStates, deriveCheckinState } from './state';
 import { DomainError } from '../errors';
 import { toEvent, type ViewContext } from './manifestView';
 import { assembleManifest, sessionView } from './manifestAssembly';
-import type { DayBoardSession, Manifest } from '../../contract/manifest';
+import type { DayBoardSession, Manifest, ManifestVersion } from '../../contract/manifest';
 import { findSession } from '../availability/sessionRef';
 import { localDate, parseTimeParam, toIso } from '../time';
 
@@ -71,12 +73,14 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
   async function build(ref: ManifestSessionRef): Promise<Manifest> {
     const resolved = await resolveSession(ctx.db, ref);
     const sessionId = resolved.session.id;
+    // Read first: a write landing while the manifest is read moves the version past this one, so a poll fetches again.
+    const version = await manifestFingerprint(ctx.db, sessionId);
     const rows = await loadSessionRows(ctx.db, sessionId);
     const derived = deriveCheckinState(rows.events.map(toEvent));
     const view: ViewContext = { timezone: resolved.timezone, keyNames: await apiKeyNames(ctx.db) };
     const seatsHeld = (await seatsHeldBySession(ctx.db, [sessionId])).get(sessionId) ?? 0;
     const resources = await resourcesOfSession(ctx.db, sessionId);
-    return assembleManifest({ resolved, rows, derived, view, seatsHeld, resources });
+    return { ...assembleManifest({ resolved, rows, derived, view, seatsHeld, resources }), version };
   }
 
   return {
@@ -85,6 +89,12 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
 
     async get(ref: ManifestSessionRef): Promise<Manifest> {
       return build(ref);
+    },
+
+    /** The session's manifest fingerprint: a handful of aggregates, for clients that poll for changes. */
+    async version(ref: ManifestSessionRef): Promise<ManifestVersion> {
+      const { session } = await resolveSession(ctx.db, ref);
+      return { sessionId: session.id, version: await manifestFingerprint(ctx.db, session.id) };
     },
 
     /** A session counts as checked in when it has at least one live participant and all of them are checked in. */
@@ -110,7 +120,8 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
         const participantIds = await liveParticipantIdsOf(ctx.db, session.id);
         const events = await loadSessionEvents(ctx.db, session.id);
         const derived = deriveCheckinState(events.map(toEvent));
-        out.push({ ...sessionView({ session, product, timezone }, held.get(session.id) ?? 0, derived.closed), ...countStates(derived, participantIds) });
+        const resources = (await resourcesOfSession(ctx.db, session.id)).map((r) => ({ id: r.id, name: r.name }));
+        out.push({ ...sessionView({ session, product, timezone }, held.get(session.id) ?? 0, derived.closed), ...countStates(derived, participantIds), resources, pickupCount: await pickupParticipantCount(ctx.db, session.id) });
       }
       return out;
     },

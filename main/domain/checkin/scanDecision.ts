@@ -15,7 +15,8 @@ import { toLocal } from '../time';
 
 /** Everything the rules weigh, read before deciding. */
 export interface ScanSituation {
-  override: boolean;
+  /** true overrides every overridable rule (a scan's "Admit anyway"); a list overrides only the rules it names. */
+  override: boolean | readonly string[];
   /** The session the guide scanned for, when the scan named one. */
   scannedSessionId: number | undefined;
   /** The session the booking's item is for. */
@@ -60,13 +61,17 @@ class Rules {
   readonly overrides: OverridableRule[] = [];
   readonly notes: string[] = [];
 
-  constructor(private readonly override: boolean) {}
+  constructor(private readonly override: boolean | readonly string[]) {}
 
-  /** A rule that applies: names the result if none did, and refuses unless overridden (when it may be). */
-  apply(name: ScanResult, message: string, overridable: boolean, note?: string): void {
+  /**
+   * A rule that applies: names the result if none did, and refuses unless overridden (when it may be).
+   * 'named' rules (a cancelled booking) give way only to an override that names them, never to a blanket one.
+   */
+  apply(name: ScanResult, message: string, overridable: boolean | 'named', note?: string): void {
     if (this.refusal) return;
     if (this.result === 'CHECKED_IN') this.result = name;
-    if (overridable && this.override) {
+    const named = Array.isArray(this.override) && this.override.includes(name);
+    if ((overridable === true && this.override === true) || (overridable && named)) {
       this.overrides.push(name as OverridableRule);
       if (note) this.notes.push(note);
     } else this.refusal = message;
@@ -102,7 +107,7 @@ function refuseRevokedCode(s: ScanSituation, rules: Rules): void {
 function refuseCancelledBooking(s: ScanSituation, rules: Rules): void {
   if (isLive(s.booking.status)) return;
   const at = s.booking.cancelled_at ?? s.booking.updated_at;
-  rules.apply('BOOKING_CANCELLED', `Do not admit: booking ${s.booking.order_number} was cancelled at ${toLocal(at, s.own.timezone).slice(0, 16)}`, false);
+  rules.apply('BOOKING_CANCELLED', `Do not admit: booking ${s.booking.order_number} was cancelled at ${toLocal(at, s.own.timezone).slice(0, 16)}`, 'named', 'override: booking was cancelled');
 }
 
 /** A booking of another session than the one scanned for: where it belongs. */

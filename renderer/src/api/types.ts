@@ -14,6 +14,13 @@ export interface DaySession {
   checkedIn: number;
   noShow: number;
   remaining: number;
+  /** Set by engines that flag an oversold session or a sync conflict on the board (optional: older engines omit them). */
+  oversold?: boolean;
+  conflict?: boolean;
+  conflicts?: number;
+  /** Optional extras some engines add to the board: resources and pickup count. */
+  resources?: { name: string }[];
+  pickupCount?: number;
 }
 
 export interface Totals {
@@ -64,9 +71,20 @@ export interface ManifestBooking {
 export interface Manifest {
   session: Omit<DaySession, 'booked' | 'checkedIn' | 'noShow' | 'remaining'>;
   bookings: ManifestBooking[];
-  cancelled: { orderNumber: string; customer: { name: string | null } | null; participantCount: number; cancelledAtLocal: string }[];
-  conflicts: { message: string }[];
+  cancelled: {
+    orderNumber: string;
+    customer: { name: string | null; phone?: string | null } | null;
+    participantCount: number;
+    cancelledAtLocal: string;
+    /** Engines from this version on list who was booked (for an override naming BOOKING_CANCELLED). */
+    participants?: { id: number; position: number; name: string | null; checkin: Checkin }[];
+  }[];
+  conflicts: { message: string; orderNumber?: string; participantId?: number }[];
   totals: Totals;
+  pickupTotals?: (Totals & { locationName: string | null })[];
+  resources?: { id: number; name: string }[];
+  /** The manifest's fingerprint (GET /v1/manifest/version answers a new one once anything changed). */
+  version?: string;
 }
 
 export interface ScanAnswer {
@@ -144,10 +162,23 @@ export interface CheckinEvent {
   undoesEventId?: string;
   occurredAt: string;
   device?: string;
+  /** CHECK_IN: the rules a person deliberately overrode ("Admit anyway"). */
+  override?: string[];
 }
 
 export interface EventAnswer {
   eventId: string;
   result: 'RECORDED' | 'REJECTED';
   message?: string;
+  /** REJECTED CHECK_IN: the scan rule that refused it, and whether an override naming it admits. */
+  rule?: string;
+  overridable?: boolean;
+  /** RECORDED: a disagreement with the booking (a check-in on a cancelled one) the manifest lists. */
+  conflict?: string | null;
+}
+
+/** POST /v1/manifest/events' answer. */
+export interface EventsAnswer {
+  events: EventAnswer[];
+  manifestVersions?: { sessionId: number; before: string; after: string }[];
 }

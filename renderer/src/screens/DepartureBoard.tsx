@@ -3,25 +3,37 @@ import { api, messageOf } from '../api/client';
 import type { DaySession } from '../api/types';
 import { useConnection } from '../store/connection';
 import { useNav } from '../store/nav';
-import { Busy, Counts, ErrorText, timeOf } from '../components/Status';
-
-function shiftDay(date: string, days: number): string {
-  const d = new Date(`${date}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
+import { Busy, ErrorText, timeOf } from '../components/Status';
+import { dayInWords, shiftDay } from '../components/BoardDate';
+import '../manifest.css';
 
 const REFRESH_MS = 30_000;
+/** Boarding starts this long before departure (the desk's view; the scan rules have their own opening time). */
+const BOARDING_MS = 60 * 60_000;
 
-const browserToday = () => new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+type BoardState = { key: 'open' | 'boarding' | 'closed' | 'alert' | 'past'; word: string; icon: string };
 
-/** Home: the day's departures, the next one marked, each opening its manifest. */
+/** A colour and a word (never colour alone) for where a departure stands. */
+export function boardStateOf(s: DaySession, now: number): BoardState {
+  const oversold = s.oversold === true || s.booked > s.seats;
+  const conflict = s.conflict === true || (s.conflicts ?? 0) > 0;
+  if (oversold) return { key: 'alert', word: 'Oversold', icon: '▲' };
+  if (conflict) return { key: 'alert', word: 'Conflict', icon: '▲' };
+  if (s.checkinClosed) return { key: 'closed', word: 'Closed', icon: '■' };
+  const start = Date.parse(s.startTime);
+  const end = Date.parse(s.endTime);
+  if (now >= end) return { key: 'past', word: 'Departed', icon: '–' };
+  if (now >= start - BOARDING_MS) return { key: 'boarding', word: 'Boarding', icon: '●' };
+  return { key: 'open', word: 'Open', icon: '○' };
+}
+
+/** Home: a day's departures, the day in words, each departure's numbers and state, opening its manifest. */
 export function DepartureBoard() {
   const config = useConnection((s) => s.config)!;
   const { boardDate, setBoardDate, go } = useNav();
   const [sessions, setSessions] = useState<DaySession[] | null>(null);
+  const [today, setToday] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-
   const nextRow = useRef<HTMLLIElement>(null);
 
   useEffect(() => {
@@ -34,17 +46,30 @@ export function DepartureBoard() {
         .then((r) => live && (setSessions(r.sessions), setError(null)))
         .catch((e) => live && setError(messageOf(e)));
     void load();
-    // Other devices check people in too: the counts refresh quietly.
     const timer = setInterval(() => void load(), REFRESH_MS);
     return () => {
       live = false;
       clearInterval(timer);
     };
   }, [config, boardDate]);
+  // The company's today: the first session's day when the board shows today, else asked once with limit=1.
+  useEffect(() => {
+    if (today || boardDate) return;
+    if (sessions?.length) setToday(sessions[0].startTimeLocal.slice(0, 10));
+  }, [sessions, boardDate, today]);
+  useEffect(() => {
+    if (today || !boardDate) return;
+    void api<{ sessions: DaySession[] }>(config, 'GET', '/v1/manifest/day?limit=1')
+      .then((r) => r.sessions[0] && setToday(r.sessions[0].startTimeLocal.slice(0, 10)))
+      .catch(() => undefined);
+  }, [config, boardDate, today]);
 
-  const shown = boardDate ?? sessions?.[0]?.startTimeLocal.slice(0, 10) ?? browserToday();
+  const fallbackToday = new Date(Date.now() - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+  const shownDay = boardDate ?? today ?? fallbackToday;
+  const isToday = boardDate === null || boardDate === today;
   const now = Date.now();
-  const next = sessions?.find((s) => Date.parse(s.endTime) > now);
+  // "Next departure" only means something today.
+  const next = isToday ? sessions?.find((s) => Date.parse(s.endTime) > now && !s.checkinClosed) : undefined;
   const nextId = next?.id;
   useEffect(() => {
     nextRow.current?.scrollIntoView?.({ block: 'nearest' });
@@ -52,45 +77,72 @@ export function DepartureBoard() {
 
   return (
     <section className="card" aria-labelledby="board-title">
-      <div className="row spread">
-        <h2 id="board-title">Departures {boardDate ? shown : 'today'}</h2>
-        <div className="row">
-          <button type="button" className="secondary" onClick={() => setBoardDate(shiftDay(shown, -1))}>
-            ◀ Previous day
+      <div className="board-head">
+        <h2 id="board-title">
+          {isToday ? 'Today · ' : ''}
+          {dayInWords(shownDay)}
+        </h2>
+        <nav className="board-nav" aria-label="Day">
+          <button type="button" className="secondary" aria-label="Previous day" onClick={() => setBoardDate(shiftDay(shownDay, -1))}>
+            ◀ <span className="mf-wide">Previous</span>
           </button>
-          <label className="inline">
-            Day
-            <input type="date" value={boardDate ?? ''} onChange={(e) => setBoardDate(e.target.value || null)} />
-          </label>
-          <button type="button" className="secondary" onClick={() => setBoardDate(shiftDay(shown, 1))}>
-            Next day ▶
+          <input type="date" aria-label="Pick a day" value={shownDay} onChange={(e) => setBoardDate(e.target.value || null)} />
+          <button type="button" className="secondary" disabled={isToday} onClick={() => setBoardDate(null)}>
+            Today
           </button>
-          {boardDate && (
-            <button type="button" className="secondary" onClick={() => setBoardDate(null)}>
-              Today
-            </button>
-          )}
-        </div>
+          <button type="button" className="secondary" aria-label="Next day" onClick={() => setBoardDate(shiftDay(shownDay, 1))}>
+            <span className="mf-wide">Next</span> ▶
+          </button>
+        </nav>
       </div>
       <ErrorText error={error} />
       {!sessions && !error && <Busy label="Loading departures…" />}
-      {sessions?.length === 0 && <p>No departures on this day.</p>}
-      <ul className="board" aria-label="Departures">
-        {sessions?.map((s) => (
-          <li key={s.id} ref={s === next ? nextRow : undefined} className={s === next ? 'next' : Date.parse(s.endTime) <= now ? 'past' : ''}>
-            <button type="button" className="session" onClick={() => go({ name: 'session', sessionId: s.id })} aria-label={`${timeOf(s.startTimeLocal)} ${s.productName}`}>
-              <span className="time">{timeOf(s.startTimeLocal)}</span>
-              <span className="what">
-                <b>{s.productName}</b>
-                <small>
-                  {s.productCode} · {s.seatsAvailable} seats left{s.checkinClosed ? ' · check-in closed' : ''}
-                  {s === next ? ' · next departure' : ''}
-                </small>
-              </span>
-              <Counts label={`Counts for ${s.productName} at ${timeOf(s.startTimeLocal)}`} booked={s.booked} checkedIn={s.checkedIn} noShow={s.noShow} remaining={s.remaining} />
-            </button>
-          </li>
-        ))}
+      {sessions?.length === 0 && <p>No departures on {dayInWords(shownDay)}.</p>}
+      <ul className="bd-list" aria-label="Departures">
+        {sessions?.map((s) => {
+          const state = boardStateOf(s, now);
+          const isNext = s === next;
+          return (
+            <li key={s.id} ref={isNext ? nextRow : undefined} className={`bd-item ${state.key} ${isNext ? 'next' : ''}`}>
+              <button type="button" className="bd-session" onClick={() => go({ name: 'session', sessionId: s.id })} aria-label={`${timeOf(s.startTimeLocal)} ${s.productName}`}>
+                <span className="bd-time">{timeOf(s.startTimeLocal)}</span>
+                <span className="bd-what">
+                  <b>
+                    {s.productName}
+                    {isNext && <span className="bd-next">Next departure</span>}
+                  </b>
+                  <small>
+                    {s.productCode}
+                    {s.resources?.length ? ` · ${s.resources.map((r) => r.name).join(', ')}` : ' · no resources'}
+                  </small>
+                </span>
+                <span className="bd-state">
+                  <span aria-hidden="true">{state.icon}</span> {state.word}
+                </span>
+                <span className="bd-numbers" aria-label={`Counts for ${s.productName} at ${timeOf(s.startTimeLocal)}`}>
+                  <span>
+                    <b>{s.seats}</b> capacity
+                  </span>
+                  <span>
+                    <b>{s.booked}</b> booked
+                  </span>
+                  <span className="ok">
+                    <b>{s.checkedIn}</b> checked in
+                  </span>
+                  <span className="bad">
+                    <b>{s.noShow}</b> no-show
+                  </span>
+                  <span>
+                    <b>{s.remaining}</b> remaining
+                  </span>
+                  <span>
+                    <b>{s.pickupCount ?? 0}</b> pickups
+                  </span>
+                </span>
+              </button>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

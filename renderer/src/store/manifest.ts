@@ -2,40 +2,135 @@ import { create } from 'zustand';
 import { api, messageOf, newEventId } from '../api/client';
 import type { CheckinEvent, Manifest } from '../api/types';
 import { useConnection } from './connection';
-import { useQueue } from './queue';
+import { onAnswers, useQueue } from './queue';
+import { applyEvents } from './manifestModel';
+
+/** How long the undo toast stays after a check-in. */
+export const UNDO_TOAST_MS = 10_000;
+/** How often the desk asks whether the manifest changed (a few aggregates, not the manifest). */
+export const POLL_MS = 5_000;
+
+export interface UndoToast {
+  id: string;
+  label: string;
+  eventIds: string[];
+  until: number;
+}
+
+/** A check-in the engine refused after all (a race with another desk): named, with the override offered. */
+export interface Refused {
+  eventId: string;
+  message: string;
+  rule: string | null;
+  participantId: number | null;
+}
+
+type NewEvent = Omit<CheckinEvent, 'eventId' | 'occurredAt' | 'device' | 'sessionId'>;
 
 interface ManifestState {
   sessionId: number | null;
+  /** The engine's copy with this desk's answered events applied (what the engine holds now). */
   manifest: Manifest | null;
   loading: boolean;
   error: string | null;
+  toast: UndoToast | null;
+  refused: Refused[];
   load(sessionId: number): Promise<void>;
-  /** A CHECK_IN, UNDO, CLOSE or REOPEN made here: queued (so it survives being offline), then sent. */
-  record(event: Omit<CheckinEvent, 'eventId' | 'occurredAt' | 'device' | 'sessionId'>): Promise<void>;
+  /** Asks for the version; fetches the manifest only when it moved. */
+  poll(): Promise<void>;
+  /** Queues (so it survives being offline) and sends one or more events of this session. */
+  record(events: NewEvent | NewEvent[]): Promise<string[]>;
+  checkIn(participantIds: number[], label: string, override?: string[]): Promise<void>;
+  undo(eventIds: string[]): Promise<void>;
+  dismissToast(): void;
+  dismissRefused(eventId: string): void;
 }
+
+let inFlight: { sessionId: number; promise: Promise<void> } | null = null;
 
 export const useManifest = create<ManifestState>((set, get) => ({
   sessionId: null,
   manifest: null,
   loading: false,
   error: null,
-  async load(sessionId) {
+  toast: null,
+  refused: [],
+  load(sessionId) {
+    // One read at a time per session: a second caller (React's double effect, a poll) shares it.
+    if (inFlight?.sessionId === sessionId) return inFlight.promise;
+    const promise = (async () => {
+      const config = useConnection.getState().config;
+      if (!config) return;
+      if (get().sessionId !== sessionId) set({ manifest: null, toast: null, refused: [] });
+      set({ sessionId, loading: true, error: null });
+      try {
+        const { manifest } = await api<{ manifest: Manifest }>(config, 'GET', `/v1/manifest?sessionId=${sessionId}`);
+        if (get().sessionId === sessionId) set({ manifest, loading: false });
+      } catch (error) {
+        set({ loading: false, error: messageOf(error) });
+      } finally {
+        inFlight = null;
+      }
+    })();
+    inFlight = { sessionId, promise };
+    return promise;
+  },
+  async poll() {
+    const { sessionId, manifest, loading } = get();
     const config = useConnection.getState().config;
-    if (!config) return;
-    if (get().sessionId !== sessionId) set({ manifest: null });
-    set({ sessionId, loading: true, error: null });
+    if (!config || sessionId === null || loading) return;
     try {
-      const { manifest } = await api<{ manifest: Manifest }>(config, 'GET', `/v1/manifest?sessionId=${sessionId}`);
-      if (get().sessionId === sessionId) set({ manifest, loading: false });
-    } catch (error) {
-      set({ loading: false, error: messageOf(error) });
+      const { manifestVersion } = await api<{ manifestVersion: { version: string } }>(config, 'GET', `/v1/manifest/version?sessionId=${sessionId}`);
+      if (manifestVersion.version !== get().manifest?.version || !manifest) await get().load(sessionId);
+    } catch {
+      // Offline: the status bar says so; the copy on screen stays.
     }
   },
-  async record(partial) {
+  async record(one) {
+    const partials = Array.isArray(one) ? one : [one];
     const sessionId = get().sessionId;
-    if (sessionId === null) return;
-    const event: CheckinEvent = { ...partial, sessionId, eventId: newEventId(), occurredAt: new Date().toISOString(), device: useConnection.getState().device || undefined };
-    await useQueue.getState().add(event);
-    if (useQueue.getState().queue.length === 0) await get().load(sessionId);
+    if (sessionId === null) return [];
+    const device = useConnection.getState().device || undefined;
+    const now = new Date().toISOString();
+    const events: CheckinEvent[] = partials.map((p) => ({ ...p, sessionId, eventId: newEventId(), occurredAt: now, device }));
+    // Each add persists its event at once; the first starts sending and the rest follow as one batch.
+    await Promise.all(events.map((event) => useQueue.getState().add(event)));
+    return events.map((e) => e.eventId);
+  },
+  async checkIn(participantIds, label, override) {
+    if (!participantIds.length) return;
+    const ids = await get().record(participantIds.map((participantId) => ({ kind: 'CHECK_IN' as const, participantId, ...(override?.length ? { override } : {}) })));
+    set({ toast: { id: ids[0], label, eventIds: ids, until: Date.now() + UNDO_TOAST_MS } });
+  },
+  async undo(eventIds) {
+    set({ toast: null });
+    await get().record(eventIds.map((undoesEventId) => ({ kind: 'UNDO' as const, undoesEventId })));
+  },
+  dismissToast() {
+    set({ toast: null });
+  },
+  dismissRefused(eventId) {
+    set({ refused: get().refused.filter((r) => r.eventId !== eventId) });
   },
 }));
+
+// The engine answered a batch: apply what it recorded to our copy and adopt its new version when
+// nothing else changed in between; a refused check-in is shown, naming who and why.
+onAnswers((sent, answer) => {
+  const { manifest } = useManifest.getState();
+  if (!manifest) return;
+  const recorded = new Set(answer.events.filter((a) => a.result === 'RECORDED').map((a) => a.eventId));
+  const refused = answer.events.filter((a) => a.result === 'REJECTED');
+  const versions = answer.manifestVersions?.find((v) => v.sessionId === manifest.session.id);
+  const applied = applyEvents(manifest, sent.filter((e) => recorded.has(e.eventId)));
+  const inStep = versions && versions.before === manifest.version;
+  useManifest.setState({
+    manifest: { ...applied, version: inStep ? versions.after : manifest.version },
+    refused: [
+      ...useManifest.getState().refused,
+      ...refused.map((r) => ({ eventId: r.eventId, message: r.message ?? 'Refused', rule: r.overridable ? (r.rule ?? null) : null, participantId: sent.find((e) => e.eventId === r.eventId)?.participantId ?? null })),
+    ],
+  });
+  // Someone else changed the manifest meanwhile, or the engine raised a conflict only it derives: fetch it once.
+  if (versions && (!inStep || answer.events.some((a) => a.conflict))) void useManifest.getState().load(manifest.session.id);
+});

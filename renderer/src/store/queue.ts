@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { api, ApiError, messageOf } from '../api/client';
-import type { CheckinEvent, EventAnswer } from '../api/types';
+import type { CheckinEvent, EventsAnswer } from '../api/types';
 import { deserialize, drop, enqueue, markFailed, nextBatch, QUEUE_STORAGE_KEY, serialize, settle, type QueuedEvent } from './offlineQueue';
 import { useConnection } from './connection';
 
@@ -36,7 +36,9 @@ export const useQueue = create<QueueState>((set, get) => ({
     set({ sending: true });
     const batch = nextBatch(get().queue);
     try {
-      const answer = await api<{ events: EventAnswer[] }>(config, 'POST', '/v1/manifest/events', { events: batch });
+      const answer = await api<EventsAnswer>(config, 'POST', '/v1/manifest/events', { events: batch });
+      // Before the queue drops them: the manifest applies its own answered events (no refetch).
+      for (const listener of answerListeners) listener(batch, answer);
       const { queue, rejected } = settle(get().queue, answer.events);
       set({ queue: persist(queue), problem: rejected.length ? rejected.map((r) => r.message).join('; ') : null, delivered: get().delivered + 1 });
     } catch (error) {
@@ -51,6 +53,14 @@ export const useQueue = create<QueueState>((set, get) => ({
     if (get().queue.length > 0 && !get().problem) await get().flush();
   },
 }));
+
+type AnswerListener = (sent: CheckinEvent[], answer: EventsAnswer) => void;
+const answerListeners = new Set<AnswerListener>();
+/** Called with every batch the engine answered, and its answers. Returns the unsubscribe. */
+export function onAnswers(listener: AnswerListener): () => void {
+  answerListeners.add(listener);
+  return () => answerListeners.delete(listener);
+}
 
 const RETRY_MS = 3000;
 let timer: ReturnType<typeof setInterval> | undefined;

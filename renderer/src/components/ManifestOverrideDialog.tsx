@@ -1,0 +1,43 @@
+import { useEffect, useRef } from 'react';
+import type { Participant } from '../api/types';
+import { personName, type DeskBooking, type Refusal } from '../store/manifestModel';
+
+export interface PendingOverride {
+  booking: DeskBooking;
+  people: Participant[];
+  refusal: Refusal;
+}
+
+/**
+ * The deliberate second action: admitting someone a scan would refuse names who, which booking and
+ * the rule, and the engine records the override with the key and device that made it.
+ */
+export function ManifestOverrideDialog({ pending, onAdmit, onCancel }: { pending: PendingOverride; onAdmit(): void; onCancel(): void }) {
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    cancel.current?.focus();
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onCancel();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onCancel]);
+  const names = pending.people.map(personName).join(', ');
+  return (
+    <div className="mf-dialog-backdrop">
+      <div className="mf-dialog" role="alertdialog" aria-modal="true" aria-labelledby="mf-dialog-title" aria-describedby="mf-dialog-reason">
+        <h3 id="mf-dialog-title">✕ Not checked in: {names}</h3>
+        <p id="mf-dialog-reason">
+          <b>{pending.refusal.reason}.</b> A scan of this ticket would be refused.
+        </p>
+        <p className="mf-dialog-small">Admitting anyway is recorded with your device and key.</p>
+        <div className="mf-dialog-actions">
+          <button ref={cancel} type="button" className="secondary" onClick={onCancel}>
+            Do not admit
+          </button>
+          <button type="button" className="mf-override" onClick={onAdmit}>
+            {pending.refusal.action}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+import type { CheckinEvent, Checkin, Manifest, ManifestBooking, Participant, Totals } from '../api/types';
+import { buildIndex, decide, nameOf } from '../scanner/verdict';
+import { localStamp } from '../scanner/outbox';
+
+/**
+ * The desk manifest's pure logic: the engine's copy with this desk's own events laid over it
+ * (queued or just answered), the rule a tap would break, the rows the list shows and the search.
+ */
+
+/** A booking as the desk lists it: live ones from `bookings`, cancelled ones marked, with their people. */
+export interface DeskBooking {
+  orderNumber: string;
+  cancelled: boolean;
+  cancelledAtLocal: string | null;
+  customerName: string | null;
+  phone: string | null;
+  live: ManifestBooking | null;
+  participants: Participant[];
+}
+
+export function deskBookings(manifest: Manifest): DeskBooking[] {
+  const live = manifest.bookings.map((b) => ({ orderNumber: b.orderNumber, cancelled: false, cancelledAtLocal: null, customerName: b.customer?.name ?? null, phone: b.customer?.phone ?? null, live: b, participants: b.participants }));
+  const cancelled = manifest.cancelled.map((c) => ({
+    orderNumber: c.orderNumber,
+    cancelled: true,
+    cancelledAtLocal: c.cancelledAtLocal,
+    customerName: c.customer?.name ?? null,
+    phone: c.customer?.phone ?? null,
+    live: null,
+    participants: (c.participants ?? []).map((p) => ({ ...p, barcode: null })),
+  }));
+  return [...live, ...cancelled];
+}
+
+/** A rule a check-in by hand would break, named for the deliberate second action ("Admit anyway …"). */
+export interface Refusal {
+  rule: string;
+  /** Why, in words a desk clerk reads ("Booking T1-00012 is cancelled"). */
+  reason: string;
+  /** The second action's label. */
+  action: string;
+}
+
+/**
+ * Why checking these people in by hand needs an override, or null: the scanner's own verdict
+ * (one rule set: check-in closed, unpaid), plus a cancelled booking, which the scanner never sees.
+ */
+export function refusalOf(manifest: Manifest, booking: DeskBooking, participantIds: readonly number[]): Refusal | null {
+  if (booking.cancelled) return { rule: 'BOOKING_CANCELLED', reason: `Booking ${booking.orderNumber} was cancelled${booking.cancelledAtLocal ? ` at ${booking.cancelledAtLocal.slice(0, 16)}` : ''}`, action: 'Admit anyway (booking cancelled)' };
+  if (!booking.live || participantIds.length === 0) return null;
+  // The scanner decides a code; here each person is a "code" of their own, decided against this one session.
+  const only = { ...manifest, bookings: [{ ...booking.live, orderCodes: [], participants: booking.live.participants.map((p) => ({ ...p, barcode: participantIds.includes(p.id) ? `#desk-${p.id}` : null })) }] };
+  const code = `#desk-${participantIds[0]}`;
+  const verdict = decide({ code, manifests: new Map([[manifest.session.id, only]]), index: buildIndex([only]), sessionFilter: manifest.session.id });
+  if (!verdict.override || verdict.kind === 'ALREADY_CHECKED_IN') return null;
+  return { rule: verdict.override.rule, reason: verdict.message, action: verdict.override.label };
+}
+
+const implied = (closed: boolean): Checkin => ({ state: closed ? 'NO_SHOW' : 'EXPECTED' });
+
+/**
+ * The manifest after events this desk made (queued, or answered and not yet in a fetched copy):
+ * the same derivation the engine makes, for the participants and totals the desk shows.
+ */
+export function applyEvents(manifest: Manifest, events: readonly CheckinEvent[]): Manifest {
+  const mine = events.filter((e) => e.sessionId === manifest.session.id);
+  if (!mine.length) return manifest;
+  let closed = manifest.session.checkinClosed;
+  for (const e of mine) if (e.kind === 'CLOSE') closed = true;
+  else if (e.kind === 'REOPEN') closed = false;
+  // The session's own offset from UTC (its local start minus its instant), so times read as the engine writes them.
+  const offsetMs = Date.parse(`${manifest.session.startTimeLocal.replace(' ', 'T')}Z`) - Date.parse(manifest.session.startTime);
+  const localOf = (iso: string) => (Number.isFinite(offsetMs) ? new Date(Date.parse(iso) + offsetMs).toISOString().replace('T', ' ').slice(0, 19) : localStamp(new Date(iso)));
+  const stamp = (e: CheckinEvent): Checkin => ({ state: e.kind === 'NO_SHOW' ? 'NO_SHOW' : 'CHECKED_IN', at: e.occurredAt, atLocal: localOf(e.occurredAt), device: e.device ?? null, eventId: e.eventId });
+  const update = (p: Participant): Participant => {
+    let checkin = p.checkin;
+    // A no-show only implied by closing follows the session's state.
+    if (!checkin.eventId && checkin.state !== 'CHECKED_IN') checkin = implied(closed);
+    for (const e of mine) {
+      if (e.kind === 'CHECK_IN' && e.participantId === p.id && checkin.state !== 'CHECKED_IN') checkin = stamp(e);
+      else if (e.kind === 'NO_SHOW' && e.participantId === p.id && checkin.state === 'EXPECTED') checkin = stamp(e);
+      else if (e.kind === 'UNDO' && e.undoesEventId && (e.undoesEventId === checkin.eventId || checkin.eventId?.startsWith(`${e.undoesEventId}.`))) checkin = implied(closed);
+    }
+    return checkin === p.checkin ? p : { ...p, checkin };
+  };
+  const bookings = manifest.bookings.map((b) => ({ ...b, participants: b.participants.map(update) }));
+  const cancelled = manifest.cancelled.map((c) => (c.participants ? { ...c, participants: c.participants.map((p) => update({ ...p, barcode: null })) } : c));
+  return { ...manifest, session: { ...manifest.session, checkinClosed: closed }, bookings, cancelled, totals: totalsOf(bookings) };
+}
+
+export function totalsOf(bookings: readonly ManifestBooking[]): Totals {
+  let booked = 0;
+  let checkedIn = 0;
+  let noShow = 0;
+  for (const b of bookings)
+    for (const p of b.participants) {
+      booked++;
+      if (p.checkin.state === 'CHECKED_IN') checkedIn++;
+      else if (p.checkin.state === 'NO_SHOW') noShow++;
+    }
+  return { booked, checkedIn, noShow, remaining: booked - checkedIn - noShow };
+}
+
+/** Lower case without accents, for search as you type. */
+const fold = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const digits = (text: string) => text.replace(/\D/g, '');
+
+/** Bookings matching a name (customer or participant), an order number or a phone (digits compared). */
+export function searchBookings(bookings: readonly DeskBooking[], query: string): DeskBooking[] {
+  const q = fold(query.trim());
+  if (!q) return [...bookings];
+  // A national number (0400 …) matches its international form (+61 400 …): leading zeros are dropped.
+  const qDigits = digits(q).replace(/^0+/, '');
+  return bookings.filter(
+    (b) =>
+      fold(b.orderNumber).includes(q) ||
+      (b.customerName !== null && fold(b.customerName).includes(q)) ||
+      (qDigits.length >= 3 && b.phone !== null && digits(b.phone).includes(qDigits)) ||
+      b.participants.some((p) => p.name !== null && fold(p.name).includes(q)),
+  );
+}
+
+/** One line of the virtualised list: a booking's header or one of its people. */
+export type ManifestRow = { kind: 'booking'; key: string; booking: DeskBooking } | { kind: 'person'; key: string; booking: DeskBooking; participant: Participant };
+
+export function rowsOf(bookings: readonly DeskBooking[]): ManifestRow[] {
+  const rows: ManifestRow[] = [];
+  for (const booking of bookings) {
+    rows.push({ kind: 'booking', key: `b-${booking.orderNumber}`, booking });
+    for (const participant of booking.participants) rows.push({ kind: 'person', key: `p-${participant.id}`, booking, participant });
+  }
+  return rows;
+}
+
+export const personName = (p: { name: string | null; position: number }) => nameOf(p);

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { Manifest, ManifestBooking } from '../../renderer/src/api/types';
+import { applyEvents, deskBookings, refusalOf, rowsOf, searchBookings } from '../../renderer/src/store/manifestModel';
+
+const person = (id: number, name: string, state: 'EXPECTED' | 'CHECKED_IN' | 'NO_SHOW' = 'EXPECTED', eventId?: string) => ({ id, position: 0, name, barcode: `C${id}`, checkin: eventId ? { state, eventId, atLocal: '2030-01-01 13:00:00' } : { state } });
+const booking = (orderNumber: string, people: ReturnType<typeof person>[], paid = true): ManifestBooking => ({
+  orderNumber,
+  status: 'CONFIRMED',
+  customer: { name: people[0].name, phone: '+61 400 123 456' },
+  quantities: [],
+  extras: [],
+  pickup: null,
+  payment: { totalAmount: 100, totalPaid: paid ? 100 : 0, totalDue: paid ? 0 : 100, totalCurrency: 'AUD', paid },
+  notes: { internalNotes: null, comments: null, resellerComments: null },
+  attention: false,
+  attentionReasons: [],
+  participants: people,
+});
+const aManifest = (bookings: ManifestBooking[], closed = false): Manifest => ({
+  session: { id: 7, productCode: 'P', productName: 'Reef', startTime: '2030-01-01T02:00:00Z', endTime: '2030-01-01T04:00:00Z', startTimeLocal: '2030-01-01 13:00:00', endTimeLocal: '2030-01-01 15:00:00', seats: 20, seatsAvailable: 10, checkinClosed: closed },
+  bookings,
+  cancelled: [{ orderNumber: 'T1-9', customer: { name: 'Sam Gone' }, participantCount: 1, cancelledAtLocal: '2030-01-01 11:00:00', participants: [{ id: 90, position: 0, name: 'Sam Gone', checkin: { state: 'EXPECTED' } }] }],
+  conflicts: [],
+  totals: { booked: 0, checkedIn: 0, noShow: 0, remaining: 0 },
+});
+const ev = (kind: string, extra: object) => ({ eventId: `e-${Math.random()}`, kind, sessionId: 7, occurredAt: '2030-01-01T02:05:00Z', ...extra }) as never;
+
+describe('the desk manifest model', () => {
+  it('applies its own check-ins, undos, no-shows, close and reopen as the engine derives them, with times in the session zone', () => {
+    const m = aManifest([booking('T1-1', [person(1, 'Ana'), person(2, 'Ben')])]);
+    const checkIn = ev('CHECK_IN', { participantId: 1 });
+    let shown = applyEvents(m, [checkIn, ev('NO_SHOW', { participantId: 2 })]);
+    expect(shown.bookings[0].participants.map((p) => p.checkin.state)).toEqual(['CHECKED_IN', 'NO_SHOW']);
+    expect(shown.bookings[0].participants[0].checkin.atLocal).toBe('2030-01-01 13:05:00');
+    expect(shown.totals).toEqual({ booked: 2, checkedIn: 1, noShow: 1, remaining: 0 });
+    shown = applyEvents(m, [checkIn, ev('UNDO', { undoesEventId: (checkIn as { eventId: string }).eventId }), ev('CLOSE', {})]);
+    expect(shown.session.checkinClosed).toBe(true);
+    expect(shown.totals).toEqual({ booked: 2, checkedIn: 0, noShow: 2, remaining: 0 });
+    expect(applyEvents(shown, [ev('REOPEN', {})]).totals).toEqual({ booked: 2, checkedIn: 0, noShow: 0, remaining: 2 });
+  });
+
+  it('names the rule a tap would break: cancelled, closed, unpaid (the scanner verdict), none for a paid open booking', () => {
+    const m = aManifest([booking('T1-1', [person(1, 'Ana')]), booking('T1-2', [person(2, 'Cy')], false)]);
+    const [paid, unpaid, cancelled] = deskBookings(m);
+    expect(refusalOf(m, paid, [1])).toBeNull();
+    expect(refusalOf(m, unpaid, [2])).toMatchObject({ rule: 'NOT_PAID' });
+    expect(refusalOf(m, cancelled, [90])).toMatchObject({ rule: 'BOOKING_CANCELLED', reason: 'Booking T1-9 was cancelled at 2030-01-01 11:00' });
+    const closed = aManifest(m.bookings, true);
+    expect(refusalOf(closed, deskBookings(closed)[0], [1])).toMatchObject({ rule: 'CHECKIN_CLOSED', action: 'Admit anyway (check-in closed)' });
+  });
+
+  it('searches by name, order number and phone digits, and lists a booking header before its people', () => {
+    const all = deskBookings(aManifest([booking('T1-1', [person(1, 'Ána Lima'), person(2, 'Ben')]), booking('T1-22', [person(3, 'Cy')])]));
+    expect(searchBookings(all, 'ana').map((b) => b.orderNumber)).toEqual(['T1-1']);
+    expect(searchBookings(all, 't1-22').map((b) => b.orderNumber)).toEqual(['T1-22']);
+    expect(searchBookings(all, '0400 123').length).toBe(2);
+    expect(searchBookings(all, 'sam').map((b) => b.cancelled)).toEqual([true]);
+    expect(rowsOf(searchBookings(all, 'ben')).map((r) => r.key)).toEqual(['b-T1-1', 'p-1', 'p-2']);
+  });
+});
