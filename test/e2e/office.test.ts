@@ -300,7 +300,7 @@ describe('looks, modes and shortcuts', () => {
     await page.goto(`${baseUrl}/bookings`);
     await page.getByRole('region', { name: 'Scanner' }).waitFor();
     expect(await page.getByRole('button', { name: 'Back to the desk' }).isVisible()).toBe(false);
-    await shot(page, 'kiosk-phone-light');
+    await shot(page, 'kiosk-desktop-light');
     await page.getByRole('button', { name: 'Leave kiosk' }).click();
     await page.getByRole('dialog', { name: 'Leave kiosk mode?' }).getByRole('button', { name: 'Leave kiosk mode' }).click();
     await page.goto(`${baseUrl}/bookings`);

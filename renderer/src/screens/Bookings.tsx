@@ -91,8 +91,8 @@ export function Bookings({ q, date }: { q: string; date: string | null }) {
                       <span className="result-main">
                         <strong>{customerName(b)}</strong>
                         <span className="muted">
-                          {b.orderNumber}
-                          {b.customer?.phone ? ` · ${b.customer.phone}` : ''}
+                          <span className="nowrap">{b.orderNumber}</span>
+                          {b.customer?.phone ? <span className="nowrap"> · {b.customer.phone}</span> : null}
                         </span>
                       </span>
                       <span className="result-what">
