@@ -2,7 +2,7 @@ import type { DbHandle } from '../db/connection';
 import { sequenceIds, type IdGenerator } from '../db/sequences';
 import { insertSetting, readSetting } from '../db/queries/settings';
 import { createContext, systemClock, type Clock, type EngineContext } from './domain/context';
-import { createApiKeys, createCompanies } from './domain/platform';
+import { createApiKeys, createCompanies, createKeyUse } from './domain/platform';
 import { createCategories, createExternalCodes, createExtras, createPartnerConnect, createPickups, createProductImages, createProducts } from './domain/catalogue';
 import { createAvailability, createResources } from './domain/availability';
 import { createBarcodes, createBookings, createCustomers } from './domain/bookings';
@@ -64,6 +64,7 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     companies,
     products,
     apiKeys,
+    keyUse: createKeyUse(ctx),
     externalCodes,
     availability,
     resources,

@@ -67,3 +67,8 @@ export async function countActiveApiKeys(db: Db, role?: Role): Promise<number> {
   if (role) query = query.where('role', '=', role);
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
+
+/** When a key was last used (kept coarse by the caller: at most one write a minute per key). */
+export async function recordApiKeyUse(db: Db, keyId: number, at: number): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', keyId).execute();
+}

@@ -131,7 +131,11 @@ async function authenticate(host: RouteHost, request: FastifyRequest, reply: Fas
   const key = keyFrom(request);
   if (!key) throw new DomainError('UNAUTHORIZED', 'An API key is required: send it as the apiKey header or the apiKey query parameter');
   const actor = await host.engine.apiKeys.verify(key);
-  if (actor) return actor;
+  if (actor) {
+    // "Last used" for the settings screen; a failed note never fails the request.
+    host.engine.keyUse.noteUse(actor.keyId).catch((error) => request.log.warn({ err: error }, 'could not note the key use'));
+    return actor;
+  }
   const waitSeconds = host.limiter.fail(request.ip);
   if (waitSeconds > 0) {
     reply.header('retry-after', String(waitSeconds));

@@ -1,16 +1,24 @@
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { TourDeskBridge } from '../../preload/index';
 import { savedKey, takeKeyFromFragment, useConnection } from './store/connection';
-import { useNav } from './store/nav';
+import { useNav, type Screen } from './store/nav';
 import { startQueueRetry, useQueue } from './store/queue';
+import { usePrefs } from './store/prefs';
 import { KeyForm } from './screens/KeyForm';
 import { DepartureBoard } from './screens/DepartureBoard';
 import { SessionScreen } from './screens/SessionScreen';
 import { WalkUpBooking } from './screens/WalkUpBooking';
 import { ScannerScreen } from './screens/ScannerScreen';
 import { PairPhone } from './screens/PairPhone';
+import { Bookings } from './screens/Bookings';
+import { BookingDetail } from './screens/BookingDetail';
+import { Settings } from './screens/Settings';
 import { QueueIndicator } from './components/QueueIndicator';
+import { StatusBar } from './components/StatusBar';
+import { Shortcuts } from './components/Shortcuts';
+import { Link } from './components/Link';
+import { Button, ConfirmDialog, Toasts } from './components/ui';
 import { registerServiceWorker } from './serviceWorker';
 import './styles.css';
 
@@ -23,45 +31,88 @@ declare global {
 // Before anything reads the key: a pairing link's key leaves the address bar at once.
 takeKeyFromFragment();
 
+/** The header's places; the current one is marked for screen readers and by an underline. */
+const PLACES: { label: string; screen: Screen; matches: Screen['name'][]; shortcut: string }[] = [
+  { label: 'Departures', screen: { name: 'board' }, matches: ['board', 'session', 'walkup'], shortcut: 'g d' },
+  { label: 'Bookings', screen: { name: 'bookings', q: '', date: null }, matches: ['bookings', 'booking'], shortcut: 'g b' },
+  { label: 'Scanner', screen: { name: 'scan', sessionId: null }, matches: ['scan'], shortcut: 'g c' },
+  { label: 'Settings', screen: { name: 'settings' }, matches: ['settings', 'pair'], shortcut: 'g s' },
+];
+
 function Header() {
   const { config, device, setDevice, disconnect } = useConnection();
-  const go = useNav((s) => s.go);
+  const screen = useNav((s) => s.screen);
   return (
     <header className="top">
-      <h1>
-        <button type="button" className="link" onClick={() => go({ name: 'board' })}>
-          TourDesk
-        </button>
-      </h1>
+      <Link to={{ name: 'board' }} className="brand">
+        <img src="/favicon.svg" alt="" width={28} height={28} /> TourDesk
+      </Link>
       {config && (
-        <div className="row">
-          <QueueIndicator />
-          <button type="button" className="secondary small" onClick={() => go({ name: 'scan', sessionId: null })}>
-            Scanner
-          </button>
-          {!window.tourdesk && (
-            <button type="button" className="secondary small" onClick={() => go({ name: 'pair' })}>
-              Pair a phone
-            </button>
-          )}
-          <label className="inline">
-            Device name
-            <input value={device} onChange={(e) => setDevice(e.target.value)} size={12} />
-          </label>
-          {!window.tourdesk && (
-            <button type="button" className="secondary small" onClick={disconnect}>
-              Sign out
-            </button>
-          )}
-        </div>
+        <>
+          <nav aria-label="Main">
+            {PLACES.map((p) => (
+              <Link key={p.label} to={p.screen} aria-current={p.matches.includes(screen.name) ? 'page' : undefined} title={`${p.label} (${p.shortcut})`}>
+                {p.label}
+              </Link>
+            ))}
+          </nav>
+          <div className="row header-tools">
+            <QueueIndicator />
+            <label className="inline">
+              Device name
+              <input value={device} onChange={(e) => setDevice(e.target.value)} size={10} />
+            </label>
+            {!window.tourdesk && (
+              <Button variant="secondary" onClick={disconnect}>
+                Sign out
+              </Button>
+            )}
+          </div>
+        </>
       )}
     </header>
   );
 }
 
+/** Kiosk: the scanner and nothing else; the way out is one small button that asks first. */
+function KioskExit() {
+  const setKiosk = usePrefs((s) => s.setKiosk);
+  const [asking, setAsking] = useState(false);
+  return (
+    <>
+      <Button variant="secondary" className="kiosk-exit" onClick={() => setAsking(true)}>
+        Leave kiosk
+      </Button>
+      <ConfirmDialog open={asking} title="Leave kiosk mode?" confirmLabel="Leave kiosk mode" onConfirm={() => (setKiosk(false), setAsking(false))} onClose={() => setAsking(false)}>
+        <p>The other screens (bookings, settings) become reachable on this device again.</p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function Screens({ screen }: { screen: Screen }) {
+  switch (screen.name) {
+    case 'session':
+      return <SessionScreen sessionId={screen.sessionId} />;
+    case 'walkup':
+      return <WalkUpBooking sessionId={screen.sessionId} />;
+    case 'pair':
+      return <PairPhone />;
+    case 'bookings':
+      return <Bookings q={screen.q} date={screen.date} />;
+    case 'booking':
+      return <BookingDetail key={screen.orderNumber} orderNumber={screen.orderNumber} />;
+    case 'settings':
+      return <Settings />;
+    default:
+      return <DepartureBoard />;
+  }
+}
+
 function App() {
   const { config, restore } = useConnection();
   const screen = useNav((s) => s.screen);
+  const kiosk = usePrefs((s) => s.kiosk);
   useEffect(() => {
     if (window.tourdesk) {
       void window.tourdesk.getApiConfig().then((c) => c && restore(c));
@@ -75,23 +126,31 @@ function App() {
   useEffect(() => {
     if (config) void useQueue.getState().flush();
   }, [config]);
-  if (config && screen.name === 'scan') return <ScannerScreen sessionId={screen.sessionId} />;
+  // Kiosk pins the address to the scanner, so a reload or a typed URL lands there too.
+  useEffect(() => {
+    if (kiosk && config && screen.name !== 'scan') useNav.getState().replace({ name: 'scan', sessionId: null });
+  }, [kiosk, config, screen.name]);
+  if (config && (screen.name === 'scan' || kiosk)) {
+    return (
+      <>
+        <ScannerScreen sessionId={screen.name === 'scan' ? screen.sessionId : null} />
+        {kiosk && <KioskExit />}
+        <Toasts />
+      </>
+    );
+  }
   return (
     <>
+      <a className="skip" href="#content">
+        Skip to the content
+      </a>
       <Header />
-      <main>
-        {!config ? (
-          <KeyForm />
-        ) : screen.name === 'session' ? (
-          <SessionScreen sessionId={screen.sessionId} />
-        ) : screen.name === 'walkup' ? (
-          <WalkUpBooking sessionId={screen.sessionId} />
-        ) : screen.name === 'pair' ? (
-          <PairPhone />
-        ) : (
-          <DepartureBoard />
-        )}
+      <main id="content" tabIndex={-1}>
+        {!config ? <KeyForm /> : <Screens screen={screen} />}
       </main>
+      {config && <StatusBar />}
+      <Shortcuts enabled={!!config} />
+      <Toasts />
     </>
   );
 }

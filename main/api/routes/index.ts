@@ -19,6 +19,8 @@ import { registerManifestRoutes } from './manifest';
 import { registerBarcodeRoutes } from './barcodes';
 import { registerPairingRoutes } from './pairing';
 import { registerSyncRoutes } from './sync';
+import { registerApiKeyRoutes } from './apiKeys';
+import { registerSettingsRoutes } from './settings';
 
 /** Every resource's routes, one module each. */
 export function registerAllRoutes(host: RouteHost): void {
@@ -42,4 +44,6 @@ export function registerAllRoutes(host: RouteHost): void {
   registerBarcodeRoutes(host);
   registerPairingRoutes(host);
   registerSyncRoutes(host);
+  registerApiKeyRoutes(host);
+  registerSettingsRoutes(host);
 }

@@ -17,7 +17,7 @@ interface Pairing {
  * A guide's phone gets the scanner by scanning this QR code: it opens the scanner on the desk's
  * address, signed in with a new check-in key (revoke it with `tourdesk keys revoke`).
  */
-export function PairPhone() {
+export function PairPhone({ embedded = false }: { embedded?: boolean }) {
   const config = useConnection((s) => s.config)!;
   const go = useNav((s) => s.go);
   const [name, setName] = useState('Guide phone');
@@ -36,10 +36,12 @@ export function PairPhone() {
   }
 
   return (
-    <section className="card narrow" aria-labelledby="pair-title">
-      <button type="button" className="secondary small" onClick={() => go({ name: 'board' })}>
-        ◀ Departures
-      </button>
+    <section className={embedded ? 'card' : 'card narrow'} aria-labelledby="pair-title">
+      {!embedded && (
+        <button type="button" className="secondary small" onClick={() => go({ name: 'board' })}>
+          ◀ Departures
+        </button>
+      )}
       <h2 id="pair-title">Pair a guide’s phone</h2>
       <p>The phone must be on this desk’s network. The QR code opens the scanner there, signed in with a new check-in key.</p>
       <label>

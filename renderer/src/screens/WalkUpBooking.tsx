@@ -22,6 +22,11 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
   const [busy, setBusy] = useState(false);
   const [booked, setBooked] = useState<BookingAnswer | null>(null);
 
+  // Opened straight from its URL (/walkup?session=ID, a reload): the session comes with its manifest.
+  useEffect(() => {
+    if (useManifest.getState().sessionId !== sessionId || !useManifest.getState().manifest) void useManifest.getState().load(sessionId);
+  }, [sessionId]);
+
   useEffect(() => {
     if (!session) return;
     const end = new Date(Date.parse(session.startTime) + 60_000).toISOString();

@@ -1,0 +1,26 @@
+import type { EngineContext } from '../context';
+import { SYSTEM_ACTOR } from '../context';
+import { recordApiKeyUse } from '../../../db/queries/apiKeys';
+
+/** A key's "last used" is for people ("this phone was last seen Tuesday"): a minute is exact enough. */
+export const KEY_USE_RESOLUTION_MS = 60_000;
+
+/**
+ * Notes when each API key was last used, for the settings screen's key list. Written at most once a
+ * minute per key, so a busy scanner does not turn every read into a write.
+ */
+export function createKeyUse(ctx: EngineContext) {
+  const lastWritten = new Map<number, number>();
+  return {
+    async noteUse(keyId: number | null): Promise<void> {
+      if (keyId === null) return;
+      const now = ctx.clock.now().getTime();
+      const previous = lastWritten.get(keyId);
+      if (previous !== undefined && now - previous < KEY_USE_RESOLUTION_MS) return;
+      lastWritten.set(keyId, now);
+      await ctx.write(SYSTEM_ACTOR, (tx) => recordApiKeyUse(tx.db, keyId, tx.now));
+    },
+  };
+}
+
+export type KeyUseService = ReturnType<typeof createKeyUse>;

@@ -1,0 +1,356 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ApiKeyAnswer, ApiKeyCreated } from '../../../main/contract/apiKeys';
+import { api } from '../api/client';
+import { plainWords } from '../api/plainWords';
+import { useConnection } from '../store/connection';
+import { useInstance } from '../store/instance';
+import { THEMES, usePrefs } from '../store/prefs';
+import { ErrorText } from '../components/Status';
+import { Button, Card, ConfirmDialog, CopyButton, Field, SelectField, useToasts, when } from '../components/ui';
+import { PairPhone } from './PairPhone';
+
+interface Company {
+  companyName: string;
+  timezone: string;
+  currency: string;
+  email: string | null;
+  phone: string | null;
+  website: string | null;
+}
+interface Backups {
+  lastBackup: { file: string; time: string; bytes: number; automatic: boolean } | null;
+  automaticBackups: { file: string; time: string; bytes: number }[];
+  backupFolder: string | null;
+  keepDays: number;
+}
+
+const ROLE_WORDS: Record<string, string> = { supplier: 'Office (everything)', agent: 'Agent (their own bookings)', checkin: 'Check-in (scan and tick off)' };
+
+function CompanySettings() {
+  const config = useConnection((s) => s.config)!;
+  const toast = useToasts((s) => s.show);
+  const [form, setForm] = useState<Company | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    api<{ company: Company }>(config, 'GET', '/v1/company')
+      .then((r) => setForm(r.company))
+      .catch((e) => setError(plainWords(e)));
+  }, [config]);
+  if (!form) return <Card title="Company">{error ? <ErrorText error={error} /> : <p>Loading…</p>}</Card>;
+  const set = (field: keyof Company) => (e: { target: { value: string } }) => setForm({ ...form, [field]: e.target.value });
+  return (
+    <Card title="Company">
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setBusy(true);
+          setError(null);
+          try {
+            const blank = (v: string | null) => (v?.trim() ? v.trim() : null);
+            const answer = await api<{ company: Company }>(config, 'PUT', '/v1/company', { companyName: form.companyName, timezone: form.timezone.trim(), currency: form.currency.trim().toUpperCase(), email: blank(form.email), phone: blank(form.phone), website: blank(form.website) });
+            setForm(answer.company);
+            toast('Company saved');
+          } catch (err) {
+            setError(plainWords(err));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <div className="grid">
+          <Field label="Company name" value={form.companyName} onChange={set('companyName')} required />
+          <Field label="Timezone" value={form.timezone} onChange={set('timezone')} hint="An IANA name, e.g. Europe/Berlin or Australia/Sydney. Departure times are shown in it." />
+          <Field label="Currency" value={form.currency} onChange={set('currency')} maxLength={3} hint="Three letters, e.g. EUR, USD, AUD." />
+          <Field label="Email" type="email" value={form.email ?? ''} onChange={set('email')} />
+          <Field label="Phone" type="tel" value={form.phone ?? ''} onChange={set('phone')} />
+          <Field label="Website" type="url" value={form.website ?? ''} onChange={set('website')} />
+        </div>
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : 'Save company'}
+        </Button>
+        <ErrorText error={error} />
+      </form>
+    </Card>
+  );
+}
+
+function ApiKeys({ ownKeyId }: { ownKeyId: number | null }) {
+  const config = useConnection((s) => s.config)!;
+  const toast = useToasts((s) => s.show);
+  const [keys, setKeys] = useState<ApiKeyAnswer[] | null>(null);
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<ApiKeyAnswer['role']>('checkin');
+  const [created, setCreated] = useState<ApiKeyCreated | null>(null);
+  const [revoking, setRevoking] = useState<ApiKeyAnswer | null>(null);
+  const [showRevoked, setShowRevoked] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const load = useCallback(() => {
+    api<{ apiKeys: ApiKeyAnswer[] }>(config, 'GET', '/v1/apiKeys')
+      .then((r) => setKeys(r.apiKeys))
+      .catch((e) => setError(plainWords(e)));
+  }, [config]);
+  useEffect(load, [load]);
+
+  async function create() {
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api<ApiKeyCreated>(config, 'POST', '/v1/apiKeys', { name: name.trim(), role });
+      setCreated({ apiKey: answer.apiKey, key: answer.key });
+      setName('');
+      load();
+    } catch (e) {
+      setError(plainWords(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+  async function revoke(key: ApiKeyAnswer) {
+    setBusy(true);
+    setError(null);
+    try {
+      await api(config, 'DELETE', `/v1/apiKeys/${key.id}`);
+      toast(`Key “${key.name}” revoked: it stops working at once`);
+      load();
+    } catch (e) {
+      setError(plainWords(e));
+    } finally {
+      setBusy(false);
+      setRevoking(null);
+    }
+  }
+  const shown = (keys ?? []).filter((k) => showRevoked || !k.revoked);
+  const revokedCount = (keys ?? []).filter((k) => k.revoked).length;
+  return (
+    <Card title="API keys" id="keys">
+      <p className="muted">Each device, phone and agent gets its own key, so one can be revoked without the others.</p>
+      {keys && (
+        <div className="table-wrap">
+          <table className="keys" aria-label="API keys">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Role</th>
+                <th scope="col">Starts with</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="sr-only">Action</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((k) => (
+                <tr key={k.id} className={k.revoked ? 'revoked' : ''}>
+                  <td>
+                    {k.name}
+                    {k.resellerName && k.resellerName !== k.name ? <small className="muted"> · {k.resellerName}</small> : null}
+                  </td>
+                  <td>{ROLE_WORDS[k.role] ?? k.role}</td>
+                  <td>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td>{when(k.lastUsedAt)}</td>
+                  <td>
+                    {k.revoked ? (
+                      <span className="badge bad">✕ Revoked</span>
+                    ) : k.id === ownKeyId ? (
+                      <span className="badge ok">This device</span>
+                    ) : (
+                      <Button variant="danger" onClick={() => setRevoking(k)} aria-label={`Revoke ${k.name}`}>
+                        Revoke
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {revokedCount > 0 && (
+        <label className="check">
+          <input type="checkbox" checked={showRevoked} onChange={(e) => setShowRevoked(e.target.checked)} /> Show {revokedCount} revoked
+        </label>
+      )}
+      <form
+        className="row end"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create();
+        }}
+      >
+        <Field label="New key’s name" value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Pier tablet" maxLength={100} />
+        <SelectField label="Role" value={role} onChange={(e) => setRole(e.target.value as ApiKeyAnswer['role'])}>
+          {Object.entries(ROLE_WORDS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
+        <Button type="submit" disabled={busy || !name.trim()}>
+          Create key
+        </Button>
+      </form>
+      {created && (
+        <div className="once" role="alert">
+          <p>
+            <strong>Key “{created.apiKey.name}” made. Copy it now: it is shown only this once.</strong>
+          </p>
+          <div className="row">
+            <code className="secret" aria-label="The new key">
+              {created.key}
+            </code>
+            <CopyButton text={created.key} label="Copy key" />
+            <Button variant="secondary" onClick={() => setCreated(null)}>
+              Done
+            </Button>
+          </div>
+        </div>
+      )}
+      <ErrorText error={error} />
+      <ConfirmDialog open={revoking !== null} title={`Revoke “${revoking?.name ?? ''}”?`} confirmLabel="Revoke the key" onConfirm={() => revoking && void revoke(revoking)} onClose={() => setRevoking(null)} busy={busy}>
+        <p>Whatever uses this key (a phone, an agent’s system) is signed out at once and cannot sign in with it again.</p>
+      </ConfirmDialog>
+    </Card>
+  );
+}
+
+function InstanceAndSync() {
+  const { instance, sync } = useInstance();
+  const peers = sync?.peers ?? [];
+  return (
+    <Card title="This instance and sync">
+      <dl className="facts">
+        <dt>Instance number</dt>
+        <dd>{instance?.instanceNo ?? '…'}</dd>
+        {sync && (
+          <>
+            <dt>Identity</dt>
+            <dd>
+              <code>{sync.instance.origin}</code>
+            </dd>
+            <dt>Catalogue</dt>
+            <dd>{sync.instance.catalogueOwner && sync.instance.catalogueOwner !== sync.instance.origin ? `Follows the hub ${sync.instance.catalogueOwner}` : 'Kept here'}</dd>
+          </>
+        )}
+        <dt>Signed in as</dt>
+        <dd>
+          {instance ? `${instance.key.name} (${ROLE_WORDS[instance.key.role] ?? instance.key.role})` : '…'}
+        </dd>
+      </dl>
+      <h3>Peers</h3>
+      {peers.length === 0 ? (
+        <p>Not paired with another TourDesk yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table aria-label="Peers">
+            <thead>
+              <tr>
+                <th scope="col">Peer</th>
+                <th scope="col">Last sync</th>
+                <th scope="col">Waiting</th>
+                <th scope="col">Problem</th>
+              </tr>
+            </thead>
+            <tbody>
+              {peers.map((p) => (
+                <tr key={p.url}>
+                  <td>
+                    {p.url}
+                    {p.instanceNo ? <small className="muted"> · instance {p.instanceNo}</small> : null}
+                  </td>
+                  <td>{when(p.lastSuccessAt)}</td>
+                  <td>
+                    {p.opsToSend ?? 0} to send · {p.opsToReceive ?? 0} to receive
+                  </td>
+                  <td>{p.lastError ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className="muted">
+        Pairing, removing a peer and “sync now” are on the command line for now: <code>tourdesk peer add URL --key KEY</code>, <code>tourdesk peer remove URL</code>,{' '}
+        <code>tourdesk sync</code>. A running server syncs every few seconds by itself.
+      </p>
+    </Card>
+  );
+}
+
+function BackupsCard({ dataFolder }: { dataFolder: string | null | undefined }) {
+  const config = useConnection((s) => s.config)!;
+  const [backups, setBackups] = useState<Backups | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api<Backups>(config, 'GET', '/v1/system/backups')
+      .then(setBackups)
+      .catch((e) => setError(plainWords(e)));
+  }, [config]);
+  return (
+    <Card title="Backups and data folder">
+      <dl className="facts">
+        <dt>Data folder</dt>
+        <dd>{dataFolder ? <code>{dataFolder}</code> : 'In memory (nothing kept on disk)'}</dd>
+        <dt>Last backup</dt>
+        <dd>{backups ? (backups.lastBackup ? `${when(backups.lastBackup.time)} (${backups.lastBackup.automatic ? 'automatic' : 'by hand'}) · ${backups.lastBackup.file}` : 'None yet') : '…'}</dd>
+        <dt>Daily backups kept</dt>
+        <dd>{backups ? `${backups.automaticBackups.length}, for ${backups.keepDays} days${backups.backupFolder ? `, in ${backups.backupFolder}` : ''}` : '…'}</dd>
+      </dl>
+      <h3>To restore a backup</h3>
+      <ol>
+        <li>Close the TourDesk app and stop <code>tourdesk serve</code> on this computer.</li>
+        <li>
+          Run <code>npx tourdesk restore BACKUP-FILE --data-dir {dataFolder ?? 'DATA-FOLDER'}</code>.
+        </li>
+        <li>Start TourDesk again. A restored desk that syncs should be started from a fresh folder and paired again (see docs/sync.md).</li>
+      </ol>
+      <p className="muted">
+        Make one now with <code>npx tourdesk backup FILE</code> (safe while TourDesk runs).
+      </p>
+      <ErrorText error={error} />
+    </Card>
+  );
+}
+
+function Look() {
+  const { theme, setTheme, kiosk, setKiosk } = usePrefs();
+  const { device, setDevice } = useConnection();
+  return (
+    <Card title="This device">
+      <Field label="Device name" value={device} onChange={(e) => setDevice(e.target.value)} hint="Saved with every check-in made here, so the office knows which device it was." maxLength={100} />
+      <fieldset>
+        <legend>Colours</legend>
+        {THEMES.map((t) => (
+          <label key={t.value} className="check">
+            <input type="radio" name="theme" value={t.value} checked={theme === t.value} onChange={() => setTheme(t.value)} /> {t.label}
+          </label>
+        ))}
+      </fieldset>
+      <label className="check">
+        <input type="checkbox" checked={kiosk} onChange={(e) => setKiosk(e.target.checked)} /> Kiosk: this device shows only the scanner (leaving it asks first)
+      </label>
+      <p className="muted">Colours and kiosk are kept on this device only.</p>
+    </Card>
+  );
+}
+
+/** /settings: the company, keys, this instance and its peers, backups, and this device's look. */
+export function Settings() {
+  const instance = useInstance((s) => s.instance);
+  const supplier = instance?.key.role === 'supplier' || instance?.key.role === 'system';
+  return (
+    <>
+      <h1 className="page-title">Settings</h1>
+      <Look />
+      {instance && !supplier && <p className="note">This device is signed in with a {instance.key.role} key: company, keys and backups need an office (supplier) key.</p>}
+      {supplier && <CompanySettings />}
+      {supplier && <ApiKeys ownKeyId={instance.key.id} />}
+      {supplier && !window.tourdesk && <PairPhone embedded />}
+      <InstanceAndSync />
+      {supplier && <BackupsCard dataFolder={instance.dataFolder} />}
+    </>
+  );
+}

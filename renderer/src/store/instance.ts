@@ -1,0 +1,80 @@
+import { create } from 'zustand';
+import type { InstanceAnswer } from '../../../main/contract/settings';
+import { api, ApiError } from '../api/client';
+import { idbAll } from '../scanner/storage';
+import { useConnection } from './connection';
+
+export type Instance = InstanceAnswer['instance'];
+
+export interface PeerStatus {
+  url: string;
+  instanceNo: number | null;
+  lastSuccessAt: string | null;
+  lastAttemptAt: string | null;
+  lastError: string | null;
+  clockSkewMs: number | null;
+  opsToSend: number | null;
+  opsToReceive: number | null;
+  summary: string;
+}
+export interface SyncStatus {
+  instance: { origin: string; instanceNo: number; catalogueOwner: string | null; heldOps: number };
+  peers: PeerStatus[];
+}
+
+interface InstanceState {
+  instance: Instance | null;
+  /** Sync as GET /v1/sync/status tells it (supplier keys); null until known or when the key may not read it. */
+  sync: SyncStatus | null;
+  /** Whether the engine answered the last check (the browser's own online flag alone says nothing about a LAN server). */
+  online: boolean;
+  lastHeard: string | null;
+  /** Scans the scanner took offline and has not delivered yet (its IndexedDB outbox). */
+  scannerWaiting: number;
+  refresh(): Promise<void>;
+}
+
+const CHECK_MS = 15_000;
+
+/** What the status bar shows on every screen: this instance, online/offline, what waits, last sync. */
+export const useInstance = create<InstanceState>((set, get) => ({
+  instance: null,
+  sync: null,
+  online: typeof navigator === 'undefined' ? true : navigator.onLine,
+  lastHeard: null,
+  scannerWaiting: 0,
+  async refresh() {
+    const config = useConnection.getState().config;
+    idbAll('outbox')
+      .then((items) => set({ scannerWaiting: items.length }))
+      .catch(() => undefined);
+    if (!config) return;
+    try {
+      const { instance } = await api<InstanceAnswer>(config, 'GET', '/v1/system/instance', undefined, 5_000);
+      set({ instance, online: true, lastHeard: new Date().toISOString() });
+      // Only keys allowed to read sync status ask for it (others would only collect a 403).
+      if (instance.key.role === 'supplier' || instance.key.role === 'system') {
+        const sync = await api<SyncStatus>(config, 'GET', '/v1/sync/status', undefined, 5_000);
+        set({ sync: { instance: sync.instance, peers: sync.peers } });
+      }
+    } catch (error) {
+      if (error instanceof ApiError && error.offline) set({ online: false });
+      else if (get().instance === null) set({ online: true });
+    }
+  },
+}));
+
+let timer: ReturnType<typeof setInterval> | undefined;
+export function startInstanceChecks(): void {
+  if (timer) return;
+  void useInstance.getState().refresh();
+  timer = setInterval(() => void useInstance.getState().refresh(), CHECK_MS);
+  window.addEventListener('online', () => void useInstance.getState().refresh());
+  window.addEventListener('offline', () => useInstance.setState({ online: false }));
+}
+
+/** The newest successful exchange with any peer, or null when never (or no peers). */
+export function lastSync(sync: SyncStatus | null): string | null {
+  const times = (sync?.peers ?? []).map((p) => p.lastSuccessAt).filter((t): t is string => !!t);
+  return times.length ? times.sort().at(-1)! : null;
+}

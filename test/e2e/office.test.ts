@@ -1,0 +1,386 @@
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../fixtures/app';
+import { aBooking, aScannableProduct, aSession } from '../fixtures/builders';
+import { serveWebUi } from '../fixtures/browser';
+
+// The office screens (issue 18): bookings, a booking, walk-up at a URL, settings, the status bar and
+// the looks. The test clock is 2030-01-01T00:00Z: 11:00 in Sydney, the company's timezone.
+let t: TestApp;
+let web: Awaited<ReturnType<typeof serveWebUi>>;
+let baseUrl: string;
+let browser: Browser;
+let sessionId: number;
+let orders: { orderNumber: string }[];
+const SHOTS = process.env.TOURDESK_SCREENSHOTS ?? '/tmp/desk-shots';
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const product = await t.call('POST', '/v1/products', { body: aScannableProduct({ name: 'Harbour Cruise' }) });
+  const productCode: string = product.body.product.productCode;
+  const session = await t.call('POST', '/v1/availability', { body: aSession(productCode, { startTimeLocal: '2030-01-01 14:00:00', seats: 30 }) });
+  sessionId = session.body.session.id;
+  orders = [];
+  for (const [firstName, lastName, phone, people] of [['Grace', 'Hopper', '+61 400 111 222', 2], ['Alan', 'Turing', '+61 400 333 444', 1], ['Ada', 'Lovelace', '+61 400 555 666', 3]] as const) {
+    const participants = Array.from({ length: people }, (_, i) => ({ fields: [{ label: 'Full Name', value: i === 0 ? `${firstName} ${lastName}` : `${firstName}'s guest ${i}` }] }));
+    const res = await t.call('POST', '/v1/bookings', {
+      body: aBooking(productCode, undefined, [], { customer: { firstName, lastName, phone, email: `${firstName.toLowerCase()}@example.test` }, items: [{ productCode, startTimeLocal: '2030-01-01 14:00:00', quantities: [{ optionLabel: 'Adult', value: people }], participants }], payments: [{ type: 'CASH', amount: 50 * people }] }),
+    });
+    expect(res.status).toBe(200);
+    orders.push(res.body.booking);
+  }
+  mkdirSync(SHOTS, { recursive: true });
+  web = await serveWebUi(t.engine);
+  ({ baseUrl, browser } = web);
+});
+afterAll(async () => {
+  await web?.close();
+  await t?.close();
+});
+
+/** Collects what must never happen on a screen: failed requests, HTTP errors, console errors. */
+function watch(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('requestfailed', (r) => problems.push(`failed ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
+  page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.request().method()} ${r.url()}`));
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return problems;
+}
+
+/** A context whose device is already signed in (the key kept in localStorage, as after "Connect"). */
+async function signedIn(options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; key?: string } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light' });
+  await context.addInitScript((key) => localStorage.getItem('tourdesk.apiKey') || localStorage.setItem('tourdesk.apiKey', key), options.key ?? t.keys.supplier);
+  const page = await context.newPage();
+  return { context, page, problems: watch(page) };
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+
+describe('signing in once per device', () => {
+  it('keeps the key: a new tab and a reload stay signed in until Sign out', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = watch(page);
+    await page.goto(`${baseUrl}/settings`);
+    await page.getByLabel('API key').fill(t.keys.supplier);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    // Deep link kept through sign-in; a new tab of the same browser is signed in.
+    const second = await context.newPage();
+    await second.goto(`${baseUrl}/bookings`);
+    await second.getByRole('heading', { name: 'Bookings' }).waitFor();
+    expect(await second.getByLabel('API key').count()).toBe(0);
+    await second.reload();
+    await second.getByRole('heading', { name: 'Bookings' }).waitFor();
+    // Sign out is a 48 px target and ends it for the device.
+    const signOut = second.getByRole('button', { name: 'Sign out' });
+    expect((await signOut.boundingBox())!.height).toBeGreaterThanOrEqual(48);
+    await signOut.click();
+    await second.getByLabel('API key').waitFor();
+    await page.reload();
+    await page.getByLabel('API key').waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('bookings', () => {
+  it('searches by name, phone, order number and date, with the search in a URL that survives a reload', async () => {
+    const { context, page, problems } = await signedIn();
+    await page.goto(`${baseUrl}/bookings`);
+    const results = page.getByRole('region', { name: 'Search results' }).getByRole('link');
+    await expect.poll(() => results.count()).toBe(3);
+    await page.getByLabel('Name, order number or phone').fill('lovelace');
+    await expect.poll(() => results.allInnerTexts()).toEqual([expect.stringMatching(/Ada Lovelace[\s\S]*Harbour Cruise/)]);
+    await expect.poll(() => page.url()).toBe(`${baseUrl}/bookings?q=lovelace`);
+    await page.reload();
+    await expect.poll(() => results.allInnerTexts()).toEqual([expect.stringMatching(/Ada Lovelace/)]);
+    await page.getByLabel('Name, order number or phone').fill('400 333');
+    await expect.poll(() => results.allInnerTexts()).toEqual([expect.stringMatching(/Alan Turing/)]);
+    await page.getByLabel('Name, order number or phone').fill(orders[0].orderNumber);
+    await expect.poll(() => results.allInnerTexts()).toEqual([expect.stringMatching(/Grace Hopper/)]);
+    await page.getByLabel('Name, order number or phone').fill('');
+    await page.getByLabel('Tour date').fill('2030-01-02');
+    await expect.poll(() => page.getByText('No bookings match on 2030-01-02.').count()).toBe(1);
+    await page.getByLabel('Tour date').fill('2030-01-01');
+    await expect.poll(() => results.count()).toBe(3);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('opens a booking at its own URL, edits its details through PUT, and cancels it after a confirmation', async () => {
+    const { context, page, problems } = await signedIn();
+    const order = orders[1].orderNumber;
+    await page.goto(`${baseUrl}/bookings?q=Turing`);
+    await page.getByRole('link', { name: /Alan Turing/ }).click();
+    await expect.poll(() => page.url()).toBe(`${baseUrl}/bookings/${order}`);
+    await page.getByRole('heading', { name: new RegExp(`Alan Turing ${order}`) }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: new RegExp(`Alan Turing ${order}`) }).waitFor();
+    // The phone link is a 48 px target.
+    expect((await page.getByRole('link', { name: '+61 400 333 444' }).boundingBox())!.height).toBeGreaterThanOrEqual(48);
+
+    await page.getByRole('button', { name: 'Edit details' }).click();
+    await page.getByLabel('Phone').fill('+61 499 999 999');
+    await page.getByLabel('Reference').fill('Hotel 12B');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').getByText('Booking saved').waitFor();
+    const stored = (await t.call('GET', `/v1/bookings/${order}`)).body.booking;
+    expect(stored).toMatchObject({ resellerReference: 'Hotel 12B', status: 'CONFIRMED', customer: { firstName: 'Alan', lastName: 'Turing', phone: '+61 499 999 999', email: 'alan@example.test' } });
+    expect(stored.items[0].participants[0].fields).toEqual([{ label: 'Full Name', value: 'Alan Turing' }]);
+
+    await page.getByRole('button', { name: 'Cancel booking…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Cancel booking ${order}?` });
+    await dialog.waitFor();
+    await shot(page, 'booking-cancel-dialog-desktop-light');
+    // "Keep it" changes nothing.
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    expect((await t.call('GET', `/v1/bookings/${order}`)).body.booking.status).toBe('CONFIRMED');
+    await page.getByRole('button', { name: 'Cancel booking…' }).click();
+    await dialog.getByRole('button', { name: 'Cancel the booking' }).click();
+    await page.getByText('✕ Cancelled').first().waitFor();
+    expect((await t.call('GET', `/v1/bookings/${order}`)).body.booking.status).toBe('CANCELLED');
+    expect(await page.getByRole('button', { name: 'Cancel booking…' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('says in words when a booking does not exist', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${baseUrl}/bookings/NOPE-1`);
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/NOPE-1/);
+    await context.close();
+  });
+});
+
+describe('walk-up at a URL', () => {
+  it('opens the walk-up sale for a session at /walkup?session=ID, also after a reload', async () => {
+    const { context, page, problems } = await signedIn();
+    await page.goto(`${baseUrl}/walkup?session=${sessionId}`);
+    await page.getByRole('heading', { name: /Walk-up/i }).first().waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: /Walk-up/i }).first().waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('settings', () => {
+  it('creates a key shown once with a copy button, lists it, and revokes it after a confirmation', async () => {
+    const { context, page, problems } = await signedIn();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+    await page.goto(`${baseUrl}/settings`);
+    const keys = page.getByRole('table', { name: 'API keys' });
+    await keys.getByRole('cell', { name: 'Test supplier' }).waitFor();
+    await expect.poll(() => keys.getByRole('row', { name: /Test supplier/ }).innerText()).toMatch(/This device/);
+    await page.getByLabel('New key’s name').fill('Pier tablet');
+    await page.getByLabel('Role').selectOption('checkin');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = await page.getByLabel('The new key').innerText();
+    expect(shown).toMatch(/^td_/);
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await page.getByRole('button', { name: 'Copied ✓' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+    // The key works, and the API lists it (without the key).
+    expect((await t.call('GET', '/v1/manifest/day', { key: shown })).status).toBe(200);
+    const listed = (await t.call('GET', '/v1/apiKeys')).body.apiKeys.find((k: any) => k.name === 'Pier tablet');
+    expect(listed).toMatchObject({ role: 'checkin', revoked: false });
+    await shot(page, 'settings-new-key-desktop-light');
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByLabel('The new key').count()).toBe(0);
+
+    await keys.getByRole('button', { name: 'Revoke Pier tablet' }).click();
+    await page.getByRole('dialog', { name: 'Revoke “Pier tablet”?' }).getByRole('button', { name: 'Revoke the key' }).click();
+    await page.getByText('Key “Pier tablet” revoked: it stops working at once').waitFor();
+    expect((await t.call('GET', '/v1/apiKeys')).body.apiKeys.find((k: any) => k.id === listed.id).revoked).toBe(true);
+    expect((await t.call('GET', '/v1/manifest/day', { key: shown })).status).toBe(401);
+    expect(await keys.getByRole('row', { name: /Pier tablet/ }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('edits the company through the API and shows the instance, sync, backups and the data folder', async () => {
+    const { context, page, problems } = await signedIn();
+    await page.goto(`${baseUrl}/settings`);
+    await expect.poll(() => page.getByLabel('Company name').inputValue()).toBe('Test Tours');
+    await page.getByLabel('Phone', { exact: true }).fill('+61 2 5550 1234');
+    await page.getByRole('button', { name: 'Save company' }).click();
+    await page.getByText('Company saved').waitFor();
+    expect((await t.call('GET', '/v1/company')).body.company).toMatchObject({ phone: '+61 2 5550 1234', timezone: 'Australia/Sydney', companyName: 'Test Tours' });
+    await page.getByLabel('Timezone').fill('Mars/Olympus');
+    await page.getByRole('button', { name: 'Save company' }).click();
+    await expect.poll(() => page.getByRole('alert').allInnerTexts()).toContainEqual(expect.stringMatching(/Mars\/Olympus is not an IANA timezone/));
+    await page.getByLabel('Timezone').fill('Australia/Sydney');
+
+    const sync = page.getByRole('region', { name: 'This instance and sync' });
+    await expect.poll(() => sync.innerText()).toMatch(/Instance number\s*1[\s\S]*Not paired with another TourDesk yet/);
+    const backups = page.getByRole('region', { name: 'Backups and data folder' });
+    await expect.poll(() => backups.innerText()).toContain(t.dir);
+    expect(await backups.innerText()).toMatch(/Last backup\s*None yet[\s\S]*tourdesk restore/);
+    await page.getByRole('region', { name: 'Pair a guide’s phone' }).getByRole('button', { name: 'Make a pairing QR code' }).click();
+    await page.getByRole('img', { name: /QR code that signs/ }).waitFor();
+    // The one refusal asked for above (the unknown timezone), and nothing else.
+    expect(problems).toEqual([expect.stringMatching(/^400 PUT .*\/v1\/company$/), expect.stringMatching(/^console: .*400/)]);
+    await context.close();
+  });
+
+  it('shows a check-in key only what it may use, without a refused request', async () => {
+    const { context, page, problems } = await signedIn({ key: t.keys.checkin });
+    await page.goto(`${baseUrl}/settings`);
+    await page.getByText(/signed in with a checkin key/).waitFor();
+    expect(await page.getByRole('table', { name: 'API keys' }).count()).toBe(0);
+    await page.getByRole('contentinfo', { name: 'Status' }).getByText('Instance 1').waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('status bar', () => {
+  it('shows this instance, online or offline, and what waits to be sent', async () => {
+    const { context, page, problems } = await signedIn();
+    await page.goto(`${baseUrl}/bookings`);
+    const bar = page.getByRole('contentinfo', { name: 'Status' });
+    await expect.poll(() => bar.innerText()).toMatch(/Instance 1[\s\S]*Online[\s\S]*Nothing waiting[\s\S]*Not paired for sync/);
+    await context.setOffline(true);
+    await expect.poll(() => bar.innerText()).toMatch(/Offline/);
+    await context.setOffline(false);
+    await expect.poll(() => bar.innerText(), { timeout: 20_000 }).toMatch(/Online/);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('counts a check-in made on this device as waiting until the engine has it', async () => {
+    const { context, page } = await signedIn();
+    const event = { eventId: '6f1c7a52-8a8e-4c55-9d55-0a4b9c1e2d3f', kind: 'REOPEN', sessionId, occurredAt: '2030-01-01T00:00:00.000Z', device: 'Desk' };
+    await context.addInitScript((queued) => localStorage.setItem('tourdesk.checkinQueue', JSON.stringify({ events: [{ event: queued, queuedAt: queued.occurredAt, attempts: 0 }] })), event);
+    // The engine cannot be reached for check-ins: the event waits.
+    await page.route('**/v1/manifest/events', (route) => route.abort('internetdisconnected'));
+    await page.goto(`${baseUrl}/bookings`);
+    const bar = page.getByRole('contentinfo', { name: 'Status' });
+    await expect.poll(() => bar.innerText()).toMatch(/1 check-in waiting to send/);
+    await page.unroute('**/v1/manifest/events');
+    await expect.poll(() => bar.innerText(), { timeout: 15_000 }).toMatch(/Nothing waiting/);
+    await context.close();
+  });
+});
+
+describe('looks, modes and shortcuts', () => {
+  it('follows prefers-color-scheme, and remembers a sunlight choice', async () => {
+    const dark = await signedIn({ colorScheme: 'dark' });
+    await dark.page.goto(`${baseUrl}/bookings`);
+    await dark.page.getByRole('heading', { name: 'Bookings' }).waitFor();
+    expect(await dark.page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    const bg = await dark.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(bg).toBe('rgb(15, 20, 25)');
+    await dark.page.goto(`${baseUrl}/settings`);
+    await dark.page.getByLabel('Sunlight (high contrast, for outdoors)').check();
+    expect(await dark.page.evaluate(() => document.documentElement.dataset.theme)).toBe('sunlight');
+    await dark.page.reload();
+    await dark.page.getByRole('heading', { name: 'Settings' }).waitFor();
+    expect(await dark.page.evaluate(() => document.documentElement.dataset.theme)).toBe('sunlight');
+    await shot(dark.page, 'settings-desktop-sunlight');
+    await dark.context.close();
+
+    const light = await signedIn({ colorScheme: 'light' });
+    await light.page.goto(`${baseUrl}/bookings`);
+    await light.page.getByRole('heading', { name: 'Bookings' }).waitFor();
+    expect(await light.page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+    await light.context.close();
+  });
+
+  it('kiosk mode keeps the device on the scanner until someone confirms leaving it', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${baseUrl}/settings`);
+    await page.getByLabel(/Kiosk/).click(); // the settings screen goes away at once: click, not check
+    await page.getByRole('region', { name: 'Scanner' }).waitFor();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/scan');
+    await page.goto(`${baseUrl}/bookings`);
+    await page.getByRole('region', { name: 'Scanner' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Back to the desk' }).isVisible()).toBe(false);
+    await shot(page, 'kiosk-desktop-light');
+    await page.getByRole('button', { name: 'Leave kiosk' }).click();
+    await page.getByRole('dialog', { name: 'Leave kiosk mode?' }).getByRole('button', { name: 'Leave kiosk mode' }).click();
+    await page.goto(`${baseUrl}/bookings`);
+    await page.getByRole('heading', { name: 'Bookings' }).waitFor();
+    await context.close();
+  });
+
+  it('lists its shortcuts on ?, focuses search on /, and goes places with g and a letter', async () => {
+    const { context, page, problems } = await signedIn();
+    await page.goto(`${baseUrl}/settings`);
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toMatch(/g then b\s*Bookings[\s\S]*g then s\s*Settings/);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('g');
+    await page.keyboard.press('b');
+    await page.getByRole('heading', { name: 'Bookings' }).waitFor();
+    await page.getByLabel('Name, order number or phone').blur();
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).type)).toBe('search');
+    await page.getByLabel('Name, order number or phone').blur();
+    await page.keyboard.press('g');
+    await page.keyboard.press('s');
+    await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('serves a favicon and app icons (no 404 on page load)', async () => {
+    const { context, page, problems } = await signedIn();
+    const icons: number[] = [];
+    page.on('response', (r) => /favicon|manifest\.webmanifest|icons\//.test(r.url()) && icons.push(r.status()));
+    await page.goto(`${baseUrl}/bookings`);
+    await page.getByRole('heading', { name: 'Bookings' }).waitFor();
+    for (const path of ['/favicon.svg', '/favicon-32.png', '/manifest.webmanifest', '/icons/512.png']) expect((await page.request.get(`${baseUrl}${path}`)).status()).toBe(200);
+    expect(icons.every((s) => s === 200)).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps every button and link on the office screens at 48 px or more', async () => {
+    const { context, page } = await signedIn({ viewport: { width: 390, height: 844 } });
+    for (const path of ['/bookings', `/bookings/${orders[0].orderNumber}`, '/settings']) {
+      await page.goto(`${baseUrl}${path}`);
+      await page.locator('main h1, main h2').first().waitFor();
+      await page.waitForTimeout(300);
+      const small = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('main button, main a, header button, header a, footer button, footer a')]
+          .filter((e) => e.offsetParent !== null && !e.classList.contains('skip'))
+          .map((e) => ({ text: e.innerText.trim().slice(0, 30), height: Math.round(e.getBoundingClientRect().height) }))
+          .filter((e) => e.height < 48),
+      );
+      expect({ path, small }).toEqual({ path, small: [] });
+    }
+    await context.close();
+  });
+});
+
+describe('screenshots of each screen (desktop and phone, light and dark), with no failed request or console error', () => {
+  it('renders every office screen cleanly', async () => {
+    const screens = { board: '/', bookings: '/bookings?q=a', booking: `/bookings/${orders[2].orderNumber}`, walkup: `/walkup?session=${sessionId}`, settings: '/settings', manifest: `/sessions/${sessionId}` };
+    const all: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const [size, viewport] of Object.entries({ desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } })) {
+        const { context, page, problems } = await signedIn({ colorScheme: scheme, viewport });
+        for (const [name, path] of Object.entries(screens)) {
+          await page.goto(`${baseUrl}${path}`);
+          await page.locator('main h1, main h2').first().waitFor();
+          await page.waitForLoadState('networkidle');
+          await shot(page, `${name}-${size}-${scheme}`);
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          if (['bookings', 'booking', 'settings'].includes(name)) expect({ name, size, overflow }).toEqual({ name, size, overflow: 0 });
+        }
+        all.push(...problems);
+        await context.close();
+      }
+    }
+    expect(all).toEqual([]);
+  }, 300_000);
+});
