@@ -126,7 +126,8 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
     skewMs = measureSkew(response.now, sentAt, side.now());
     checkPeer(side, response);
     if (response.ops.length > 0) {
-      await side.replica.apply(response.ops);
+      // Only the hub's clock is trusted over ours: a slow desk must still take the hub's ops.
+      await side.replica.apply(response.ops, response.origin === side.replica.catalogueOwner() ? skewMs : 0);
       received += response.ops.length;
       if (response.hasMore) onProgress(`received ${received} ops, ${response.remaining} to go`);
     }

@@ -3,7 +3,7 @@ import { inWriteTransaction, setBeforeCommit } from '../../db/transaction';
 import { migrations } from '../../db/migrations';
 import { syncLogQueries, type CaptureRow, type OpRow } from '../../db/queries/syncLog';
 import { DomainError } from '../domain/errors';
-import { createHlcClock, decodeHlc, encodeHlc } from './hlc';
+import { createHlcClock, decodeHlc, DEFAULT_MAX_FUTURE_MS, encodeHlc } from './hlc';
 import { canonicalJson, keyOf, opFingerprint, type Op } from './op';
 import { SYNCED_ENTITIES, SYNCED_TABLES } from './entities';
 import { isVisible, materialize, mergeOp, purgePersonal, type RowState } from './merge';
@@ -39,8 +39,9 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   const q = syncLogQueries(handle.sqlite);
   const origin = q.instance().origin;
 
-  function clockFrom(instance: ReturnType<typeof q.instance>) {
-    return createHlcClock({ origin, now, last: instance.last_hlc ? decodeHlc(instance.last_hlc) : null, maxFutureMs: options.maxFutureMs });
+  function clockFrom(instance: ReturnType<typeof q.instance>, hubAheadMs = 0) {
+    const maxFutureMs = (options.maxFutureMs ?? DEFAULT_MAX_FUTURE_MS) + Math.max(0, hubAheadMs);
+    return createHlcClock({ origin, now, last: instance.last_hlc ? decodeHlc(instance.last_hlc) : null, maxFutureMs });
   }
 
   function catalogueOwner(): string {
@@ -89,7 +90,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     const owner = instance.hub_origin;
     if (owner !== null && owner !== origin) {
       const catalogue = changes.find((c) => SYNCED_ENTITIES[c.table]?.rule === 'catalogue');
-      if (catalogue) throw new DomainError('FORBIDDEN', `The catalogue (${catalogue.table.replace(/_/g, ' ')}) is managed on the hub this desk syncs with; change it there`, 403);
+      if (catalogue) throw catalogueOwnedByHub(catalogue.table.replace(/_/g, ' '));
     }
     const clock = clockFrom(instance);
     let seq = instance.last_seq;
@@ -110,11 +111,11 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   }
 
   /** Applies a page of remote ops in the caller's transaction: insert-if-new, apply, advance. */
-  function applyPage(ops: readonly Op[]): ApplyResult {
+  function applyPage(ops: readonly Op[], hubAheadMs = 0): ApplyResult {
     fold(); // pending local captures are ours, not the page's
     q.deferForeignKeys();
     const instance = q.instance();
-    const clock = clockFrom(instance);
+    const clock = clockFrom(instance, hubAheadMs);
     const before = q.vector();
     const vector = advanceVector(before, ops); // throws on a gap: the page is refused whole
     const owner = instance.hub_origin ?? origin;
@@ -191,12 +192,19 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   return {
     origin,
     catalogueOwner,
+    /** True on a desk that follows a hub's catalogue (and so must not author one). */
+    followsHub: () => catalogueOwner() !== origin,
     fold,
     vector: () => q.vector(),
     heldCount: () => q.heldCount(),
     setHub: (hub: string | null) => q.setHub(hub),
-    /** Applies a page in one IMMEDIATE transaction (nothing awaited inside but the page itself). */
-    apply: (ops: readonly Op[]) => inWriteTransaction(handle.db, async () => applyPage(ops)),
+    /**
+     * Applies a page in one IMMEDIATE transaction (nothing awaited inside but the page itself).
+     * `hubAheadMs`: how far the hub's clock, measured in this exchange, runs ahead of ours. The
+     * hub's clock is the reference: a desk whose clock is slow still takes what the hub has
+     * accepted, instead of refusing it as "from the future" and never syncing again.
+     */
+    apply: (ops: readonly Op[], hubAheadMs = 0) => inWriteTransaction(handle.db, async () => applyPage(ops, hubAheadMs)),
     pageFor,
     /** Every synced row, in key order, as one text: equal on every instance after a full exchange. */
     canonicalDump(): string {
@@ -210,6 +218,11 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
 }
 
 export type Replica = ReturnType<typeof createReplica>;
+
+/** The refusal a desk gives when asked to author catalogue data its hub owns. */
+export function catalogueOwnedByHub(what = 'catalogue'): DomainError {
+  return new DomainError('CATALOGUE_OWNED_BY_HUB', `The ${what} is managed on the hub this desk syncs with; change it on the hub, and it arrives here with the next sync`);
+}
 
 interface NetChange {
   table: string;
