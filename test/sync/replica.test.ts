@@ -90,7 +90,32 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     await exchange(desk, hub);
     const refused = await desk.call('POST', '/v1/products', aProduct({ name: 'Desk Tour' }));
     expect(refused.status).toBe(403);
-    expect(refused.body.requestStatus.error.errorMessage).toMatch(/managed on the hub/);
+    expect(refused.body.requestStatus.error).toMatchObject({ errorCode: 'CATALOGUE_OWNED_BY_HUB', errorMessage: expect.stringMatching(/change it on the hub/) });
+  });
+
+  it('gives a sync key the exchange and status only: bookings and the catalogue stay closed to it', async () => {
+    const { hub } = await hubWithSession();
+    const { key } = await hub.engine.apiKeys.create({ role: 'sync', name: 'desk 2 peer key' });
+    const as = (method: 'GET' | 'POST', url: string) => hub.app.inject({ method, url, headers: { host: '127.0.0.1', apikey: key } });
+    expect((await as('GET', '/v1/sync/status')).statusCode).toBe(200);
+    expect((await as('GET', '/v1/bookings')).statusCode).toBe(403);
+    expect((await as('GET', '/v1/products')).statusCode).toBe(403);
+    expect((await hub.engine.apiKeys.list()).find((k) => k.name === 'desk 2 peer key')?.role).toBe('sync');
+  });
+
+  it('refuses a session change on a desk before doing any work, and the hub’s change arrives', async () => {
+    const { hub, productCode } = await hubWithSession(4);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const sessionId = (await sessionOf(desk, productCode)).id;
+    const before = desk.dump();
+    const refused = await desk.call('PUT', `/v1/availability/${sessionId}`, { seats: 9 });
+    expect(refused.status).toBe(403);
+    expect(refused.body.requestStatus.error.errorCode).toBe('CATALOGUE_OWNED_BY_HUB');
+    expect(desk.dump()).toBe(before);
+    expect((await hub.call('PUT', `/v1/availability/${sessionId}`, { seats: 9 })).status).toBe(200);
+    await exchange(desk, hub);
+    expect((await sessionOf(desk, productCode)).seats).toBe(9);
   });
 
   it('purges an erased customer’s personal data from the op log on every instance', async () => {
