@@ -61,7 +61,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     const stored = q.rowState(op.entity, op.entityId);
     const state: RowState = {
       values: before ?? {},
-      clocks: stored ? JSON.parse(stored.clocks_json) : {},
+      clocks: stored ? unpackClocks(stored.clocks_json) : {},
       born: stored?.born ?? null,
       deleted: stored?.deleted ?? null,
       erased: stored?.erased ?? null,
@@ -69,7 +69,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     // A row that existed before sync knew it (never captured) counts as inserted now.
     if (local && before !== null && state.born === null) state.born = op.hlc;
     const next = mergeOp(state, op, entity.rule);
-    q.saveRowState({ entity: op.entity, entity_id: op.entityId, clocks_json: JSON.stringify(next.clocks), born: next.born, deleted: next.deleted, erased: next.erased });
+    q.saveRowState({ entity: op.entity, entity_id: op.entityId, clocks_json: packClocks(next.clocks), born: next.born, deleted: next.deleted, erased: next.erased });
     const key = JSON.parse(op.entityId) as unknown[];
     const desired = isVisible(next, entity.rule) ? materialize(next, entity.rule) : null;
     if (desired === null) {
@@ -251,6 +251,35 @@ function opFromChange(change: NetChange, seq: number, hlc: string): Op | null {
   const diff: Record<string, unknown> = {};
   for (const [column, value] of Object.entries(change.after)) if (canonicalJson(value) !== canonicalJson(change.before[column])) diff[column] = value;
   return Object.keys(diff).length === 0 ? null : { ...base, kind: 'update', change: diff };
+}
+
+/**
+ * A row's field stamps as stored: each distinct stamp once, columns pointing at it. Most rows were
+ * written by one or two ops, so this is a third of one-stamp-per-column; the apply path reads and
+ * writes it for every op (the catch-up bench showed these rows dominating the page's writes).
+ * Older rows stored the plain column -> stamp map, which still reads.
+ */
+export function packClocks(clocks: Record<string, string>): string {
+  const stamps: string[] = [];
+  const index = new Map<string, number>();
+  const columns: Record<string, number> = {};
+  for (const [column, stamp] of Object.entries(clocks)) {
+    let i = index.get(stamp);
+    if (i === undefined) {
+      i = stamps.push(stamp) - 1;
+      index.set(stamp, i);
+    }
+    columns[column] = i;
+  }
+  return JSON.stringify({ _s: stamps, _c: columns });
+}
+
+export function unpackClocks(text: string): Record<string, string> {
+  const parsed = JSON.parse(text) as { _s?: string[]; _c?: Record<string, number> } & Record<string, unknown>;
+  if (!Array.isArray(parsed._s) || typeof parsed._c !== 'object' || parsed._c === null) return parsed as Record<string, string>;
+  const clocks: Record<string, string> = {};
+  for (const [column, i] of Object.entries(parsed._c)) clocks[column] = parsed._s[i];
+  return clocks;
 }
 
 function pick(values: Record<string, unknown>, like: Record<string, unknown>): Record<string, unknown> {
