@@ -66,6 +66,27 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     expect(held.n).toBe(2);
   });
 
+  it('shows the oversold flag on the departure board and the manifest, until a person acknowledges the set', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(2);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const a = (await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).body.booking.orderNumber;
+    const b = (await hub.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).body.booking.orderNumber;
+    const manifestUrl = `/v1/manifest?productCode=${productCode}&startTimeLocal=${encodeURIComponent('2030-02-01 09:00:00')}`;
+    expect((await desk.call('GET', manifestUrl)).body.manifest.session.oversold).toBeNull();
+    await exchange(desk, hub);
+    const bookingSet = [a, b].sort().join(',');
+    for (const n of [hub, desk]) {
+      const board = (await n.call('GET', '/v1/manifest/day?date=2030-02-01')).body.sessions;
+      expect(board[0].oversold).toEqual({ capacity: 2, seatsHeld: 3, bookingSet, bookings: expect.arrayContaining([{ orderNumber: a, seats: 2 }, { orderNumber: b, seats: 1 }]), acknowledged: false });
+      expect((await n.call('GET', manifestUrl)).body.manifest.session.oversold).toMatchObject({ seatsHeld: 3, bookingSet, acknowledged: false });
+    }
+    const sessionId = (await sessionOf(desk, productCode)).id;
+    expect((await desk.call('POST', `/v1/sync/conflicts/${sessionId}/acknowledge`, { bookingSet })).status).toBe(200);
+    await exchange(desk, hub);
+    expect((await hub.call('GET', manifestUrl)).body.manifest.session.oversold).toMatchObject({ acknowledged: true });
+  });
+
   it('lets a cancellation win over a concurrent edit, on both sides', async () => {
     const { hub, productCode, startTime } = await hubWithSession(10);
     const desk = await node('desk', { instanceNo: 2, hub });
