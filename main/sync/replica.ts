@@ -5,7 +5,7 @@ import { syncLogQueries, type CaptureRow, type OpRow } from '../../db/queries/sy
 import { DomainError } from '../domain/errors';
 import { createHlcClock, decodeHlc, DEFAULT_MAX_FUTURE_MS, encodeHlc } from './hlc';
 import { canonicalJson, keyOf, opFingerprint, type Op } from './op';
-import { SYNCED_ENTITIES, SYNCED_TABLES } from './entities';
+import { ERASED_BOOKING_VALUES, ERASED_PARTICIPANT_VALUES, SYNCED_ENTITIES, SYNCED_TABLES } from './entities';
 import { isVisible, materialize, mergeOp, purgePersonal, type RowState } from './merge';
 import { advanceVector, type Vector } from './vector';
 
@@ -52,7 +52,38 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     for (const row of q.opsOfEntity('customers', entityId)) {
       if (row.change_json !== null) q.rewriteChange(row.arrival, JSON.stringify(purgePersonal(JSON.parse(row.change_json))));
     }
-    q.purgeJournal(String((JSON.parse(entityId) as unknown[])[0]));
+    const customerId = (JSON.parse(entityId) as number[])[0];
+    q.purgeJournal(String(customerId));
+    for (const orderNumber of q.bookingsOfCustomer(customerId)) blank('bookings', keyOf([orderNumber]));
+    for (const participantId of q.participantsOfCustomer(customerId)) blank('participants', keyOf([participantId]));
+  }
+
+  /** Blanks the personal columns of an erased customer's booking or participant: the row and every op of it. */
+  function blank(table: 'bookings' | 'participants', entityId: string): void {
+    const values = table === 'bookings' ? ERASED_BOOKING_VALUES : ERASED_PARTICIPANT_VALUES;
+    const overwrite = (change: Record<string, unknown>) => {
+      const out = { ...change };
+      for (const [column, value] of Object.entries(values)) if (column in out) out[column] = value;
+      return out;
+    };
+    for (const row of q.opsOfEntity(table, entityId)) if (row.change_json !== null) q.rewriteChange(row.arrival, JSON.stringify(overwrite(JSON.parse(row.change_json))));
+    const key = JSON.parse(entityId) as unknown[];
+    const current = q.readRow(table, SYNCED_ENTITIES[table].pk, key);
+    if (current && canonicalJson(overwrite(current)) !== canonicalJson(current)) q.upsertRow(table, SYNCED_ENTITIES[table].pk, overwrite(current));
+  }
+
+  /**
+   * Erasure is final for bookings and participants too: a row of an erased customer touched by
+   * this transaction (an op that arrived after the erasure, or an edit made before a desk heard
+   * of it) is blanked again. Run after a page or a fold, when every row it needs is in place.
+   */
+  function keepErased(touched: readonly { entity: string; entityId: string }[]): void {
+    for (const { entity, entityId } of touched) {
+      if (entity !== 'bookings' && entity !== 'participants') continue;
+      const id = (JSON.parse(entityId) as unknown[])[0];
+      const customerId = entity === 'bookings' ? q.customerOfBooking(String(id)) : q.customerOfParticipant(Number(id));
+      if (customerId !== null && q.rowState('customers', keyOf([customerId]))?.erased) blank(entity, entityId);
+    }
   }
 
   /** Merges one op into its row; `before` is the row as it was before the op, `after` as it is now. */
@@ -103,6 +134,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       q.insertOp(toRow(op));
       applyOp(op, change.before, change.after, true);
     }
+    keepErased(changes.map((c) => ({ entity: c.table, entityId: c.pk })));
     q.saveClock(seq, encodeHlc(clock.last()));
     if (seq > instance.last_seq) q.setVector(origin, seq);
     // Captures made by corrections above are part of these ops already.
@@ -126,7 +158,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     for (const op of ops) {
       if (op.seq <= (seen[op.origin] ?? 0)) {
         const stored = q.opAt(op.origin, op.seq);
-        if (stored && op.entity !== 'customers' && opFingerprint(fromRow(stored)) !== opFingerprint(op)) throw new CloneError(op.origin, op.seq);
+        if (stored && differs(fromRow(stored), op)) throw new CloneError(op.origin, op.seq);
         duplicates++;
         continue;
       }
@@ -148,6 +180,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       applyOp(op, row, row, false);
       applied++;
     }
+    keepErased(ops.filter((op) => op.seq > (before[op.origin] ?? 0)));
     for (const [o, s] of Object.entries(vector)) if (s !== (before[o] ?? 0)) q.setVector(o, s);
     q.saveClock(q.instance().last_seq, encodeHlc(clock.last()));
     q.dropCapturesUpTo(q.lastCaptureId()); // the rows this page wrote are its ops, not ours
@@ -280,6 +313,13 @@ export function unpackClocks(text: string): Record<string, string> {
   const clocks: Record<string, string> = {};
   for (const [column, i] of Object.entries(parsed._c)) clocks[column] = parsed._s[i];
   return clocks;
+}
+
+/** Ops that erasure may have purged are compared by stamp and row only: their content may differ rightly. */
+const PURGEABLE = new Set(['customers', 'bookings', 'participants']);
+function differs(stored: Op, arrived: Op): boolean {
+  if (PURGEABLE.has(arrived.entity)) return stored.hlc !== arrived.hlc || stored.entity !== arrived.entity || stored.entityId !== arrived.entityId || stored.kind !== arrived.kind;
+  return opFingerprint(stored) !== opFingerprint(arrived);
 }
 
 function pick(values: Record<string, unknown>, like: Record<string, unknown>): Record<string, unknown> {

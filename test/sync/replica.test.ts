@@ -154,4 +154,28 @@ describe('sync between a hub and a desk on real SQLite files', () => {
       expect(text).not.toMatch(/Lovelace|ada@example/);
     }
   });
+
+  it('purges an erased customer’s names from their bookings’ and participants’ rows and ops too, on every instance', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const body = aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], { comments: 'Byron family, please call Augusta' });
+    body.items[0].participants = [{ fields: [{ label: 'Full Name', value: 'Augusta Byron' }] }];
+    const sale = await desk.call('POST', '/v1/bookings', body);
+    expect(sale.status, JSON.stringify(sale.body)).toBe(200);
+    await exchange(desk, hub);
+    expect(JSON.stringify(hub.engine.ctx.handle.sqlite.prepare('SELECT change_json FROM sync_ops').all())).toMatch(/Augusta/);
+    expect((await hub.call('DELETE', `/v1/customers/${sale.body.booking.customer.id}`)).status).toBe(200);
+    await exchange(desk, hub);
+    const late = await node('late', { instanceNo: 3, hub });
+    await exchange(late, hub);
+    expect(desk.dump()).toBe(hub.dump());
+    expect(late.dump()).toBe(hub.dump());
+    for (const n of [hub, desk, late]) {
+      const sqlite = n.engine.ctx.handle.sqlite;
+      expect(JSON.stringify(sqlite.prepare('SELECT change_json FROM sync_ops').all())).not.toMatch(/Augusta|Lovelace|ada@example/);
+      expect(JSON.stringify(sqlite.prepare('SELECT * FROM participants').all())).not.toMatch(/Augusta/);
+      expect(JSON.stringify(sqlite.prepare('SELECT * FROM bookings').all())).not.toMatch(/Augusta|Lovelace/);
+    }
+  });
 });
