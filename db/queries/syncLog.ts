@@ -36,6 +36,8 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     ),
     hold: sqlite.prepare<[string, number, string, string]>('INSERT OR IGNORE INTO sync_held (origin, seq, op_json, reason) VALUES (?, ?, ?, ?)'),
     heldCount: sqlite.prepare<[], { n: number }>('SELECT count(*) AS n FROM sync_held'),
+    held: sqlite.prepare<[], { origin: string; seq: number; op_json: string }>('SELECT s.origin, s.seq, h.op_json FROM sync_held h JOIN sync_ops s ON s.origin = h.origin AND s.seq = h.seq ORDER BY s.arrival'),
+    release: sqlite.prepare<[string, number]>('DELETE FROM sync_held WHERE origin = ? AND seq = ?'),
     customerOfBooking: sqlite.prepare<[string], { customer_id: number | null }>('SELECT customer_id FROM bookings WHERE order_number = ?'),
     customerOfParticipant: sqlite.prepare<[number], { customer_id: number | null }>(
       'SELECT b.customer_id FROM participants p JOIN booking_items bi ON bi.id = p.item_id JOIN bookings b ON b.order_number = bi.order_number WHERE p.id = ?',
@@ -86,6 +88,9 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     saveRowState: (r: SyncRowsTable) => void s.saveRowState.run(r.entity, r.entity_id, r.clocks_json, r.born, r.deleted, r.erased),
     hold: (origin: string, seq: number, opJson: string, reason: string) => void s.hold.run(origin, seq, opJson, reason),
     heldCount: () => s.heldCount.get()!.n,
+    /** Held ops in arrival order (the order they would have been applied in). */
+    held: () => s.held.all(),
+    release: (origin: string, seq: number) => void s.release.run(origin, seq),
     purgeJournal: (customerId: string) => void s.purgeJournal.run(customerId),
     customerOfBooking: (orderNumber: string) => s.customerOfBooking.get(orderNumber)?.customer_id ?? null,
     customerOfParticipant: (participantId: number) => s.customerOfParticipant.get(participantId)?.customer_id ?? null,

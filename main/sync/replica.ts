@@ -188,6 +188,30 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   }
 
   /**
+   * Applies the held ops this build now understands (after an upgrade), in arrival order, in one
+   * transaction; `schema` is this build's version (a test passes a newer one to act as the upgrade).
+   */
+  function releaseHeld(schema = SCHEMA_VERSION): number {
+    const owner = catalogueOwner();
+    const released: Op[] = [];
+    q.deferForeignKeys();
+    for (const held of q.held()) {
+      const op = JSON.parse(held.op_json) as Op;
+      const entity = SYNCED_ENTITIES[op.entity];
+      if (op.schema > schema || !entity) continue;
+      if (entity.rule !== 'catalogue' || op.origin === owner) {
+        const row = q.readRow(op.entity, entity.pk, JSON.parse(op.entityId) as unknown[]);
+        applyOp(op, row, row, false);
+      }
+      q.release(held.origin, held.seq);
+      released.push(op);
+    }
+    keepErased(released);
+    q.dropCapturesUpTo(q.lastCaptureId()); // the rows written are these ops, not new ones of ours
+    return released.length;
+  }
+
+  /**
    * The ops `theirs` lacks, in our arrival order, at most `limit` of them and about `maxBytes`;
    * `after` continues from a previous page's cursor.
    */
@@ -230,6 +254,8 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     fold,
     vector: () => q.vector(),
     heldCount: () => q.heldCount(),
+    /** Held ops this build can now apply are applied (one transaction); answers how many. */
+    releaseHeld: (schema?: number) => (q.heldCount() === 0 ? Promise.resolve(0) : inWriteTransaction(handle.db, async () => releaseHeld(schema))),
     setHub: (hub: string | null) => q.setHub(hub),
     /**
      * Applies a page in one IMMEDIATE transaction (nothing awaited inside but the page itself).

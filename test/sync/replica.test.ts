@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
-import { aSyncNode, exchange, type SyncNode } from './nodes';
+import { inWriteTransaction } from '../../db/transaction';
+import { exchangeWith } from '../../main/sync/exchange';
+import { SCHEMA_VERSION } from '../../main/sync/replica';
+import { aSyncNode, directTransport, exchange, type SyncNode } from './nodes';
 
 const nodes: SyncNode[] = [];
 afterEach(async () => {
@@ -177,5 +180,36 @@ describe('sync between a hub and a desk on real SQLite files', () => {
       expect(JSON.stringify(sqlite.prepare('SELECT * FROM participants').all())).not.toMatch(/Augusta/);
       expect(JSON.stringify(sqlite.prepare('SELECT * FROM bookings').all())).not.toMatch(/Augusta|Lovelace/);
     }
+  });
+
+  it('holds ops of a newer schema instead of applying them, and applies them once upgraded', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const sale = (await hub.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).body.booking;
+    const newer = hub.engine.replica.pageFor(desk.engine.replica.vector(), 1000, 1 << 24).ops.map((op) => ({ ...op, schema: SCHEMA_VERSION + 1 }));
+    const result = await desk.engine.replica.apply(newer);
+    expect(result).toMatchObject({ applied: 0, held: newer.length });
+    expect((await desk.call('GET', `/v1/bookings/${sale.orderNumber}`)).status).toBe(404);
+    expect(await desk.engine.replica.releaseHeld()).toBe(0); // this build still does not know that schema
+    expect(await desk.engine.replica.releaseHeld(SCHEMA_VERSION + 1)).toBe(newer.length); // as the upgraded build
+    expect(desk.engine.replica.heldCount()).toBe(0);
+    expect((await desk.call('GET', `/v1/bookings/${sale.orderNumber}`)).status).toBe(200);
+    expect(desk.dump()).toBe(hub.dump());
+  });
+
+  it('reports progress page by page while a desk catches up a backlog', async () => {
+    const { hub } = await hubWithSession();
+    const insert = hub.engine.ctx.handle.sqlite.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
+    await inWriteTransaction(hub.engine.ctx.db, async () => {
+      for (let i = 1; i <= 1200; i++) insert.run(i * 1000 + 1, `Guest ${i}`);
+    });
+    const desk = await node('desk', { instanceNo: 2, hub });
+    const lines: string[] = [];
+    const report = await exchangeWith(desk.side, directTransport(hub), (line) => lines.push(line));
+    expect(report.received).toBeGreaterThan(1200);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines[0]).toMatch(/^received 500 ops, \d+ to go$/);
+    expect(desk.dump()).toBe(hub.dump());
   });
 });
