@@ -114,6 +114,10 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     deleteRow(table: string, pk: readonly string[], key: readonly unknown[]): void {
       statement(`d:${table}`, () => `DELETE FROM "${table}" WHERE ${where(pk)}`).run(...key);
     },
+    /** A page of a table's rows in key order (a snapshot for a joining instance). */
+    rowsPage(table: string, pk: readonly string[], limit: number, offset: number): Record<string, unknown>[] {
+      return statement(`p:${table}`, () => `SELECT * FROM "${table}" ORDER BY ${pk.map((c) => `"${c}"`).join(', ')} LIMIT ? OFFSET ?`).all(limit, offset) as Record<string, unknown>[];
+    },
     /** Every row of a table in key order (canonical dumps, snapshots). */
     allRows(table: string, pk: readonly string[]): Record<string, unknown>[] {
       return sqlite.prepare(`SELECT * FROM "${table}" ORDER BY ${pk.map((c) => `"${c}"`).join(', ')}`).all() as Record<string, unknown>[];

@@ -6,7 +6,7 @@ import { DomainError } from '../domain/errors';
 import { createHlcClock, decodeHlc, DEFAULT_MAX_FUTURE_MS, encodeHlc } from './hlc';
 import { canonicalJson, keyOf, opFingerprint, type Op } from './op';
 import { ERASED_BOOKING_VALUES, ERASED_PARTICIPANT_VALUES, SYNCED_ENTITIES, SYNCED_TABLES } from './entities';
-import { isVisible, materialize, mergeOp, purgePersonal, type RowState } from './merge';
+import { isVisible, joinStates, materialize, mergeOp, purgePersonal, type RowState } from './merge';
 import { advanceVector, type Vector } from './vector';
 
 /** The schema version this build writes and understands (the number of migrations). */
@@ -187,6 +187,70 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     return { applied, duplicates, held, vector };
   }
 
+  /** One page of a snapshot: rows of the synced tables in parent-before-child order, each with its merge state. */
+  function snapshotPage(tableIndex: number, offset: number, limit: number): { rows: SnapshotRow[]; next: { table: number; offset: number } | null } {
+    const rows: SnapshotRow[] = [];
+    let table = tableIndex;
+    let at = offset;
+    while (table < SYNCED_TABLES.length && rows.length < limit) {
+      const name = SYNCED_TABLES[table];
+      const pk = SYNCED_ENTITIES[name].pk;
+      const page = q.rowsPage(name, pk, limit - rows.length, at);
+      for (const row of page) {
+        const state = q.rowState(name, keyOf(pk.map((c) => row[c])));
+        rows.push({ table: name, row, state: state ? { clocks: unpackClocks(state.clocks_json), born: state.born, deleted: state.deleted, erased: state.erased } : null });
+      }
+      at += page.length;
+      if (rows.length < limit) {
+        table++;
+        at = 0;
+      }
+    }
+    return { rows, next: table < SYNCED_TABLES.length ? { table, offset: at } : null };
+  }
+
+  /**
+   * Applies one snapshot page in the caller's transaction: rows and merge states as the peer has
+   * them. With `vector` (the last page), the vector the snapshot was taken at is adopted, so the
+   * exchange that follows sends only what changed since; ops changed meanwhile merge as joins.
+   */
+  function applySnapshotPage(rows: readonly SnapshotRow[], vector: Vector | null): void {
+    fold();
+    q.deferForeignKeys();
+    let latest: string | null = null;
+    for (const { table, row, state } of rows) {
+      const entity = SYNCED_ENTITIES[table];
+      if (!entity) continue;
+      const key = keyOf(entity.pk.map((c) => row[c]));
+      const stored = q.rowState(table, key);
+      if (!state) {
+        if (!stored) q.upsertRow(table, entity.pk, row);
+        continue;
+      }
+      for (const stamp of [state.born, state.deleted, ...Object.values(state.clocks)]) if (stamp && (latest === null || stamp > latest)) latest = stamp;
+      const theirs: RowState = { values: row, ...state };
+      const current = q.readRow(table, entity.pk, entity.pk.map((c) => row[c]));
+      // Our own writes to the row (if any) join with the snapshot's, as their ops would have.
+      const next = stored ? joinStates({ values: current ?? {}, clocks: unpackClocks(stored.clocks_json), born: stored.born, deleted: stored.deleted, erased: stored.erased }, theirs, entity.rule) : theirs;
+      q.saveRowState({ entity: table, entity_id: key, clocks_json: packClocks(next.clocks), born: next.born, deleted: next.deleted, erased: next.erased });
+      const desired = isVisible(next, entity.rule) ? materialize(next, entity.rule) : null;
+      if (desired === null) {
+        if (current) q.deleteRow(table, entity.pk, entity.pk.map((c) => row[c]));
+      } else q.upsertRow(table, entity.pk, desired);
+    }
+    if (latest) {
+      // The peer's stamps are history here: our clock moves past them (never refused: we asked for them).
+      const clock = createHlcClock({ origin, now, last: q.instance().last_hlc ? decodeHlc(q.instance().last_hlc!) : null, maxFutureMs: Number.MAX_SAFE_INTEGER });
+      clock.receive(decodeHlc(latest));
+      q.saveClock(q.instance().last_seq, encodeHlc(clock.last()));
+    }
+    if (vector) {
+      const ours = q.vector();
+      for (const [o, s] of Object.entries(vector)) if (o !== origin && s > (ours[o] ?? 0)) q.setVector(o, s);
+    }
+    q.dropCapturesUpTo(q.lastCaptureId());
+  }
+
   /**
    * Applies the held ops this build now understands (after an upgrade), in arrival order, in one
    * transaction; `schema` is this build's version (a test passes a newer one to act as the upgrade).
@@ -265,6 +329,10 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
      */
     apply: (ops: readonly Op[], hubAheadMs = 0) => inWriteTransaction(handle.db, async () => applyPage(ops, hubAheadMs)),
     pageFor,
+    snapshotPage,
+    applySnapshot: (rows: readonly SnapshotRow[], vector: Vector | null) => inWriteTransaction(handle.db, async () => applySnapshotPage(rows, vector)),
+    /** A fresh or wiped instance: nothing from any other origin yet (it joins from a snapshot). */
+    isFresh: () => Object.keys(q.vector()).every((o) => o === origin),
     /** Every synced row, in key order, as one text: equal on every instance after a full exchange. */
     canonicalDump(): string {
       const tables: Record<string, unknown> = {};
@@ -281,6 +349,13 @@ export type Replica = ReturnType<typeof createReplica>;
 /** The refusal a desk gives when asked to author catalogue data its hub owns. */
 export function catalogueOwnedByHub(what = 'catalogue'): DomainError {
   return new DomainError('CATALOGUE_OWNED_BY_HUB', `The ${what} is managed on the hub this desk syncs with; change it on the hub, and it arrives here with the next sync`);
+}
+
+/** A row as a snapshot carries it, with its merge state. */
+export interface SnapshotRow {
+  table: string;
+  row: Record<string, unknown>;
+  state: { clocks: Record<string, string>; born: string | null; deleted: string | null; erased: string | null } | null;
 }
 
 interface NetChange {
