@@ -45,8 +45,8 @@ export interface ResellersTable { id: number; name: string; alias: string; rate_
 export interface ApiKeysTable {
   id: number;
   name: string;
-  /** The table also accepts 'sync' since 20261124_80 (a peer's key); the domain's Role gains it in issue 16 phase 2. */
-  role: 'supplier' | 'agent' | 'checkin';
+  /** 'sync' since 20261124_80: a peer's key. */
+  role: 'supplier' | 'agent' | 'checkin' | 'sync';
   key_hash: string;
   key_prefix: string;
   reseller_id: Nullable<number>;

@@ -19,7 +19,7 @@ Usage:
   tourdesk serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--demo]
                  [--allowed-host NAME]... [--instance N]
                  [--tls | --tls-cert FILE --tls-key FILE]   HTTPS, for guides' phones
-  tourdesk keys create --role supplier|agent|checkin --name "Hotel desk" [--rate RATE_ID] [--data-dir DIR]
+  tourdesk keys create --role supplier|agent|checkin|sync --name "Hotel desk" [--rate RATE_ID] [--data-dir DIR]
   tourdesk keys list [--data-dir DIR]
   tourdesk keys revoke <key id, its listed prefix (sha256:...) or the key> [--data-dir DIR]
   tourdesk company show [--data-dir DIR]

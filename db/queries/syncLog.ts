@@ -36,6 +36,16 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     ),
     hold: sqlite.prepare<[string, number, string, string]>('INSERT OR IGNORE INTO sync_held (origin, seq, op_json, reason) VALUES (?, ?, ?, ?)'),
     heldCount: sqlite.prepare<[], { n: number }>('SELECT count(*) AS n FROM sync_held'),
+    held: sqlite.prepare<[], { origin: string; seq: number; op_json: string }>('SELECT s.origin, s.seq, h.op_json FROM sync_held h JOIN sync_ops s ON s.origin = h.origin AND s.seq = h.seq ORDER BY s.arrival'),
+    release: sqlite.prepare<[string, number]>('DELETE FROM sync_held WHERE origin = ? AND seq = ?'),
+    customerOfBooking: sqlite.prepare<[string], { customer_id: number | null }>('SELECT customer_id FROM bookings WHERE order_number = ?'),
+    customerOfParticipant: sqlite.prepare<[number], { customer_id: number | null }>(
+      'SELECT b.customer_id FROM participants p JOIN booking_items bi ON bi.id = p.item_id JOIN bookings b ON b.order_number = bi.order_number WHERE p.id = ?',
+    ),
+    bookingsOfCustomer: sqlite.prepare<[number], { order_number: string }>('SELECT order_number FROM bookings WHERE customer_id = ?'),
+    participantsOfCustomer: sqlite.prepare<[number], { id: number }>(
+      'SELECT p.id FROM participants p JOIN booking_items bi ON bi.id = p.item_id JOIN bookings b ON b.order_number = bi.order_number WHERE b.customer_id = ?',
+    ),
     purgeJournal: sqlite.prepare<[string]>(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity IN ('customer', 'customers') AND entity_id = ?`),
   };
   const columnCache = new Map<string, Set<string>>();
@@ -78,7 +88,14 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     saveRowState: (r: SyncRowsTable) => void s.saveRowState.run(r.entity, r.entity_id, r.clocks_json, r.born, r.deleted, r.erased),
     hold: (origin: string, seq: number, opJson: string, reason: string) => void s.hold.run(origin, seq, opJson, reason),
     heldCount: () => s.heldCount.get()!.n,
+    /** Held ops in arrival order (the order they would have been applied in). */
+    held: () => s.held.all(),
+    release: (origin: string, seq: number) => void s.release.run(origin, seq),
     purgeJournal: (customerId: string) => void s.purgeJournal.run(customerId),
+    customerOfBooking: (orderNumber: string) => s.customerOfBooking.get(orderNumber)?.customer_id ?? null,
+    customerOfParticipant: (participantId: number) => s.customerOfParticipant.get(participantId)?.customer_id ?? null,
+    bookingsOfCustomer: (customerId: number) => s.bookingsOfCustomer.all(customerId).map((r) => r.order_number),
+    participantsOfCustomer: (customerId: number) => s.participantsOfCustomer.all(customerId).map((r) => r.id),
     /** The current row of a synced table, or null. */
     readRow(table: string, pk: readonly string[], key: readonly unknown[]): Record<string, unknown> | null {
       return (statement(`r:${table}`, () => `SELECT * FROM "${table}" WHERE ${where(pk)}`).get(...key) as Record<string, unknown> | undefined) ?? null;
@@ -96,6 +113,10 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     },
     deleteRow(table: string, pk: readonly string[], key: readonly unknown[]): void {
       statement(`d:${table}`, () => `DELETE FROM "${table}" WHERE ${where(pk)}`).run(...key);
+    },
+    /** A page of a table's rows in key order (a snapshot for a joining instance). */
+    rowsPage(table: string, pk: readonly string[], limit: number, offset: number): Record<string, unknown>[] {
+      return statement(`p:${table}`, () => `SELECT * FROM "${table}" ORDER BY ${pk.map((c) => `"${c}"`).join(', ')} LIMIT ? OFFSET ?`).all(limit, offset) as Record<string, unknown>[];
     },
     /** Every row of a table in key order (canonical dumps, snapshots). */
     allRows(table: string, pk: readonly string[]): Record<string, unknown>[] {

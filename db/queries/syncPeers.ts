@@ -53,13 +53,16 @@ export interface OversoldRow {
 }
 
 /** Live bookings' seats on every session that holds more than it has. */
-export async function oversoldSessions(db: Kysely<Database>): Promise<OversoldRow[]> {
+/** Sessions holding more seats than they have, one row per booking involved; only `sessionIds` when given. */
+export async function oversoldSessions(db: Kysely<Database>, sessionIds?: readonly number[]): Promise<OversoldRow[]> {
+  if (sessionIds !== undefined && sessionIds.length === 0) return [];
   const live = sql.join([...LIVE_STATUSES].map((s) => sql`${s}`));
+  const only = sessionIds === undefined ? sql`` : sql`AND bi.session_id IN (${sql.join([...sessionIds])})`;
   const result = await sql<OversoldRow>`
     WITH held AS (
       SELECT bi.session_id, bi.order_number, sum(bi.seats_held) AS seats
       FROM booking_items bi JOIN bookings b ON b.order_number = bi.order_number
-      WHERE bi.session_id IS NOT NULL AND b.status IN (${live})
+      WHERE bi.session_id IS NOT NULL AND b.status IN (${live}) ${only}
       GROUP BY bi.session_id, bi.order_number
     ), over AS (
       SELECT h.session_id FROM held h JOIN sessions s ON s.id = h.session_id GROUP BY h.session_id HAVING sum(h.seats) > max(s.seats)

@@ -18,10 +18,8 @@ export type Right =
   | 'public' // no key needed (the API description, which holds no data)
   | 'sync'; // exchange ops with a peer, read sync status
 
-/** `sync` keys (issue 16) may only exchange ops; the domain's Role type gains 'sync' in phase 2, the table already allows it. */
-type KeyRole = Role | 'sync';
-
-const RIGHTS: Record<KeyRole, ReadonlySet<Right>> = {
+/** `sync` keys (issue 16) may only exchange ops and read sync status. */
+const RIGHTS: Record<Role, ReadonlySet<Right>> = {
   supplier: new Set<Right>(['any', 'catalog:read', 'catalog:write', 'availability:read', 'availability:write', 'bookings', 'customers', 'manifest:read', 'checkin', 'system', 'sync']),
   agent: new Set<Right>(['any', 'catalog:read', 'availability:read', 'bookings']),
   checkin: new Set<Right>(['any', 'availability:read', 'manifest:read', 'checkin']),
@@ -30,7 +28,7 @@ const RIGHTS: Record<KeyRole, ReadonlySet<Right>> = {
 
 export function can(actor: Actor, right: Right): boolean {
   if (right === 'public') return true;
-  return actor.role === 'system' || (RIGHTS[actor.role as KeyRole]?.has(right) ?? false);
+  return actor.role === 'system' || (RIGHTS[actor.role]?.has(right) ?? false);
 }
 
 export function requireRight(actor: Actor, right: Right): void {

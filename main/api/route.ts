@@ -6,6 +6,7 @@ import { DomainError } from '../domain/errors';
 import { keyFrom, requireRight, type FailedKeyLimiter, type Right } from './auth';
 import { successStatus, toErrorResponse, warningOf } from './envelope';
 import { EMPTY_JSON_BODY } from './wire';
+import { catalogueOwnedByHub } from '../sync/replica';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -65,6 +66,16 @@ function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: 'body
 }
 
 /**
+ * Writes to the catalogue the hub owns (docs/sync.md): products and their parts, prices, rates,
+ * pickups, categories, extras, sessions and resources. External codes, resellers and vouchers are
+ * not catalogue (desks may write them), nor is anything outside these paths.
+ */
+const CATALOGUE_PATHS = /^\/v1\/(products|availability|categories|extra|pickups|rates|resources)(\/|$)/;
+function authorsCatalogue(def: { method: string; path: string; right: Right }): boolean {
+  return def.method !== 'GET' && (def.right === 'catalog:write' || def.right === 'availability:write') && CATALOGUE_PATHS.test(def.path) && !def.path.endsWith('/externalCodes');
+}
+
+/**
  * Registers one operation: key check, right check, schema validation of params, query and body,
  * then the handler; its result goes out under the requestStatus envelope with 200.
  */
@@ -82,6 +93,8 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
         try {
           const actor = def.right === 'public' ? ANONYMOUS : await authenticate(host, request, reply);
           requireRight(actor, def.right);
+          // A desk refuses catalogue writes before reading the body or doing any work (the op fold refuses them too).
+          if (authorsCatalogue(def) && host.engine.replica.followsHub()) throw catalogueOwnedByHub();
           actors.set(request, actor);
         } catch (error) {
           const mapped = toErrorResponse(error);

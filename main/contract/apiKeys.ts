@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idParam, opt, text } from './common';
 
 /** TourDesk extension: API keys managed from the desk's settings (supplier keys only). */
-export const API_KEY_ROLES = ['supplier', 'agent', 'checkin'] as const;
+export const API_KEY_ROLES = ['supplier', 'agent', 'checkin', 'sync'] as const;
 
 export const apiKeyCreateSchema = z.object({
   name: text(100).pipe(z.string().trim().min(1, 'must not be empty')),

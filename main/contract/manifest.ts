@@ -174,6 +174,20 @@ export const bookingContextSchema = z.object({
 });
 export type BookingContext = z.infer<typeof bookingContextSchema>;
 
+/**
+ * Sync left the session holding more seats than it has (two instances sold the last seats while
+ * apart): every booking stays; a person looks, and acknowledges this set of bookings through
+ * POST /v1/sync/conflicts/:sessionId/acknowledge. A changed set reopens it.
+ */
+export const sessionOversoldSchema = z.object({
+  capacity: z.number(),
+  seatsHeld: z.number(),
+  bookingSet: z.string(),
+  bookings: z.array(z.object({ orderNumber: z.string(), seats: z.number() })),
+  acknowledged: z.boolean(),
+});
+export type SessionOversold = z.infer<typeof sessionOversoldSchema>;
+
 /** The session as a manifest and the day board show it. */
 export const manifestSessionSchema = z.object({
   id: z.number(),
@@ -186,6 +200,8 @@ export const manifestSessionSchema = z.object({
   seats: z.number(),
   seatsAvailable: z.number(),
   checkinClosed: z.boolean(),
+  /** null unless the session is oversold (see sessionOversoldSchema). */
+  oversold: sessionOversoldSchema.nullable(),
 });
 export type ManifestSession = z.infer<typeof manifestSessionSchema>;
 

@@ -15,7 +15,7 @@ export interface Clock {
 /** Who did something: the key's id and role, and the reseller an agent key belongs to. */
 export interface Actor {
   keyId: number | null;
-  role: 'supplier' | 'agent' | 'checkin' | 'system';
+  role: 'supplier' | 'agent' | 'checkin' | 'sync' | 'system';
   resellerId: number | null;
   name: string;
 }

@@ -8,6 +8,8 @@ export const ErrorCodes = {
   PAYLOAD_TOO_LARGE: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  /** A desk that follows a hub tried to change the catalogue (products, prices, rates, sessions): change it on the hub. */
+  CATALOGUE_OWNED_BY_HUB: 403,
   NOT_FOUND: 404,
   /** The only code seen in the wild: "no order found". Kept for a missing booking. */
   '24': 404,

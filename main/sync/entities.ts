@@ -63,6 +63,14 @@ export const CUSTOMER_PERSONAL_FIELDS = [
 ] as const;
 
 /**
+ * What an erased customer's bookings and participants may still hold: their personal columns take
+ * these values, in the rows and in every stored op (a participant's fields are names, dates of
+ * birth, passport numbers; a booking's fields and comments are the guest's own words).
+ */
+export const ERASED_BOOKING_VALUES: Readonly<Record<string, unknown>> = { fields_json: '[]', comments: null };
+export const ERASED_PARTICIPANT_VALUES: Readonly<Record<string, unknown>> = { fields_json: '[]' };
+
+/**
  * Booking status precedence (higher wins a concurrent change, and a status never goes back below
  * one another instance already set): CANCELLED > CONFIRMED > ABANDONED_CART > PENDING_SUPPLIER >
  * PENDING_CUSTOMER > ON_HOLD > NEW > PROCESSING. A confirmed sale beats an abandoned cart (a sale

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { opSchema, type Op } from './op';
 import { measureSkew } from './hlc';
 import { missingCount, type Vector } from './vector';
-import { SCHEMA_VERSION, type Replica } from './replica';
+import { SCHEMA_VERSION, type Replica, type SnapshotRow } from './replica';
 
 /**
  * The exchange protocol, both directions, paged:
@@ -28,6 +28,19 @@ export const pullRequestSchema = helloSchema.extend({
   after: z.number().int().nonnegative().optional(),
 });
 export const pushRequestSchema = helloSchema.extend({ ops: z.array(opSchema).max(5000) });
+export const SNAPSHOT_PAGE_ROWS = 2000;
+export const snapshotRequestSchema = helloSchema.extend({
+  table: z.number().int().min(0).default(0),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(5000).default(SNAPSHOT_PAGE_ROWS),
+});
+export type SnapshotRequest = z.infer<typeof snapshotRequestSchema>;
+export interface SnapshotResponse extends Hello {
+  now: number;
+  vector: Vector;
+  rows: SnapshotRow[];
+  next: { table: number; offset: number } | null;
+}
 export type PullRequest = z.infer<typeof pullRequestSchema>;
 export type PushRequest = z.infer<typeof pushRequestSchema>;
 
@@ -58,6 +71,8 @@ export interface PushResponse {
 export interface PeerTransport {
   pull(request: PullRequest): Promise<PullResponse>;
   push(request: PushRequest): Promise<PushResponse>;
+  /** Optional: a peer that offers snapshots lets a fresh instance join without replaying the log. */
+  snapshot?(request: SnapshotRequest): Promise<SnapshotResponse>;
 }
 
 export interface LocalSide {
@@ -76,6 +91,38 @@ export function answerPull(side: LocalSide, request: PullRequest): PullResponse 
   const page = side.replica.pageFor(request.vector, request.limit, request.maxBytes, request.after);
   const vector = side.replica.vector();
   return { ...helloOf(side), now: side.now(), vector, ops: page.ops, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.ops.length };
+}
+
+/** A page of this instance's synced rows and merge states, with the vector they include. */
+export function answerSnapshot(side: LocalSide, request: SnapshotRequest): SnapshotResponse {
+  const vector = side.replica.vector(); // taken before the rows: anything newer merges again harmlessly
+  const page = side.replica.snapshotPage(request.table, request.offset, request.limit);
+  return { ...helloOf(side), now: side.now(), vector, rows: page.rows, next: page.next };
+}
+
+/**
+ * A fresh or wiped instance joins from the peer's snapshot: rows and merge states page by page,
+ * then the vector of the first page (ops after it come with the normal exchange). Answers the rows taken.
+ */
+async function joinFromSnapshot(side: LocalSide, transport: PeerTransport, onProgress: (line: string) => void): Promise<number> {
+  const me = helloOf(side);
+  let cursor = { table: 0, offset: 0 };
+  let vector: Vector | null = null;
+  let rows = 0;
+  for (;;) {
+    const page = await transport.snapshot!({ origin: me.origin, instanceNo: me.instanceNo, schema: me.schema, table: cursor.table, offset: cursor.offset, limit: SNAPSHOT_PAGE_ROWS });
+    checkPeer(side, page);
+    // Only the hub's snapshot is taken: a hub (or a desk) never takes a desk's rows whole.
+    if (page.origin !== side.replica.catalogueOwner()) return rows;
+    // A newer schema's rows cannot be taken whole: fall back to the op log, which holds what it cannot apply.
+    if (page.schema.max > SCHEMA_VERSION) return rows;
+    vector ??= page.vector;
+    await side.replica.applySnapshot(page.rows, page.next === null ? vector : null);
+    rows += page.rows.length;
+    if (page.next === null) return rows;
+    onProgress(`snapshot: ${rows} rows taken`);
+    cursor = page.next;
+  }
 }
 
 export async function answerPush(side: LocalSide, request: PushRequest): Promise<PushResponse> {
@@ -117,6 +164,10 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
   const me = helloOf(side);
   const base = { origin: me.origin, instanceNo: me.instanceNo, schema: me.schema };
   let received = 0;
+  if (transport.snapshot && side.replica.followsHub() && side.replica.isFresh()) {
+    const rows = await joinFromSnapshot(side, transport, onProgress);
+    if (rows > 0) onProgress(`joined from a snapshot of ${rows} rows`);
+  }
   let after: number | undefined;
   let response: PullResponse;
   let skewMs = 0;
@@ -126,7 +177,8 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
     skewMs = measureSkew(response.now, sentAt, side.now());
     checkPeer(side, response);
     if (response.ops.length > 0) {
-      await side.replica.apply(response.ops);
+      // Only the hub's clock is trusted over ours: a slow desk must still take the hub's ops.
+      await side.replica.apply(response.ops, response.origin === side.replica.catalogueOwner() ? skewMs : 0);
       received += response.ops.length;
       if (response.hasMore) onProgress(`received ${received} ops, ${response.remaining} to go`);
     }

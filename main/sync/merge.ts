@@ -82,6 +82,30 @@ export function materialize(state: RowState, rule: MergeRule): Record<string, un
   return values;
 }
 
+/**
+ * Joins two states of one row (a snapshot's and ours): each column from the side whose stamp is
+ * later (a booking's status by precedence), the later insert and tombstone, the earlier erasure.
+ * The same join mergeOp makes op by op, so a snapshot taken over local writes loses neither side.
+ */
+export function joinStates(ours: RowState, theirs: RowState, rule: MergeRule): RowState {
+  const next: RowState = { values: { ...ours.values }, clocks: { ...ours.clocks }, born: ours.born, deleted: ours.deleted, erased: ours.erased };
+  for (const [column, stamp] of Object.entries(theirs.clocks)) {
+    const mine = next.clocks[column];
+    const take =
+      rule === 'booking' && column === 'status'
+        ? statusRank(theirs.values.status) > statusRank(next.values.status) || (statusRank(theirs.values.status) === statusRank(next.values.status) && (mine === undefined || stamp > mine))
+        : mine === undefined || stamp > mine;
+    if (take) {
+      next.values[column] = theirs.values[column];
+      next.clocks[column] = stamp;
+    }
+  }
+  if (theirs.born !== null) next.born = later(next.born, theirs.born);
+  if (theirs.deleted !== null) next.deleted = later(next.deleted, theirs.deleted);
+  if (theirs.erased !== null) next.erased = earlier(next.erased, theirs.erased);
+  return next;
+}
+
 /** Applies ops in the given order (tests use it to show the order does not matter). */
 export function mergeAll(ops: readonly Pick<Op, 'hlc' | 'kind' | 'change'>[], rule: MergeRule, from: RowState = EMPTY_ROW): RowState {
   return ops.reduce((state, op) => mergeOp(state, op, rule), from);

@@ -3,10 +3,10 @@ import { inWriteTransaction, setBeforeCommit } from '../../db/transaction';
 import { migrations } from '../../db/migrations';
 import { syncLogQueries, type CaptureRow, type OpRow } from '../../db/queries/syncLog';
 import { DomainError } from '../domain/errors';
-import { createHlcClock, decodeHlc, encodeHlc } from './hlc';
+import { createHlcClock, decodeHlc, DEFAULT_MAX_FUTURE_MS, encodeHlc } from './hlc';
 import { canonicalJson, keyOf, opFingerprint, type Op } from './op';
-import { SYNCED_ENTITIES, SYNCED_TABLES } from './entities';
-import { isVisible, materialize, mergeOp, purgePersonal, type RowState } from './merge';
+import { ERASED_BOOKING_VALUES, ERASED_PARTICIPANT_VALUES, SYNCED_ENTITIES, SYNCED_TABLES } from './entities';
+import { isVisible, joinStates, materialize, mergeOp, purgePersonal, type RowState } from './merge';
 import { advanceVector, type Vector } from './vector';
 
 /** The schema version this build writes and understands (the number of migrations). */
@@ -39,8 +39,9 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   const q = syncLogQueries(handle.sqlite);
   const origin = q.instance().origin;
 
-  function clockFrom(instance: ReturnType<typeof q.instance>) {
-    return createHlcClock({ origin, now, last: instance.last_hlc ? decodeHlc(instance.last_hlc) : null, maxFutureMs: options.maxFutureMs });
+  function clockFrom(instance: ReturnType<typeof q.instance>, hubAheadMs = 0) {
+    const maxFutureMs = (options.maxFutureMs ?? DEFAULT_MAX_FUTURE_MS) + Math.max(0, hubAheadMs);
+    return createHlcClock({ origin, now, last: instance.last_hlc ? decodeHlc(instance.last_hlc) : null, maxFutureMs });
   }
 
   function catalogueOwner(): string {
@@ -51,7 +52,38 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     for (const row of q.opsOfEntity('customers', entityId)) {
       if (row.change_json !== null) q.rewriteChange(row.arrival, JSON.stringify(purgePersonal(JSON.parse(row.change_json))));
     }
-    q.purgeJournal(String((JSON.parse(entityId) as unknown[])[0]));
+    const customerId = (JSON.parse(entityId) as number[])[0];
+    q.purgeJournal(String(customerId));
+    for (const orderNumber of q.bookingsOfCustomer(customerId)) blank('bookings', keyOf([orderNumber]));
+    for (const participantId of q.participantsOfCustomer(customerId)) blank('participants', keyOf([participantId]));
+  }
+
+  /** Blanks the personal columns of an erased customer's booking or participant: the row and every op of it. */
+  function blank(table: 'bookings' | 'participants', entityId: string): void {
+    const values = table === 'bookings' ? ERASED_BOOKING_VALUES : ERASED_PARTICIPANT_VALUES;
+    const overwrite = (change: Record<string, unknown>) => {
+      const out = { ...change };
+      for (const [column, value] of Object.entries(values)) if (column in out) out[column] = value;
+      return out;
+    };
+    for (const row of q.opsOfEntity(table, entityId)) if (row.change_json !== null) q.rewriteChange(row.arrival, JSON.stringify(overwrite(JSON.parse(row.change_json))));
+    const key = JSON.parse(entityId) as unknown[];
+    const current = q.readRow(table, SYNCED_ENTITIES[table].pk, key);
+    if (current && canonicalJson(overwrite(current)) !== canonicalJson(current)) q.upsertRow(table, SYNCED_ENTITIES[table].pk, overwrite(current));
+  }
+
+  /**
+   * Erasure is final for bookings and participants too: a row of an erased customer touched by
+   * this transaction (an op that arrived after the erasure, or an edit made before a desk heard
+   * of it) is blanked again. Run after a page or a fold, when every row it needs is in place.
+   */
+  function keepErased(touched: readonly { entity: string; entityId: string }[]): void {
+    for (const { entity, entityId } of touched) {
+      if (entity !== 'bookings' && entity !== 'participants') continue;
+      const id = (JSON.parse(entityId) as unknown[])[0];
+      const customerId = entity === 'bookings' ? q.customerOfBooking(String(id)) : q.customerOfParticipant(Number(id));
+      if (customerId !== null && q.rowState('customers', keyOf([customerId]))?.erased) blank(entity, entityId);
+    }
   }
 
   /** Merges one op into its row; `before` is the row as it was before the op, `after` as it is now. */
@@ -60,7 +92,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     const stored = q.rowState(op.entity, op.entityId);
     const state: RowState = {
       values: before ?? {},
-      clocks: stored ? JSON.parse(stored.clocks_json) : {},
+      clocks: stored ? unpackClocks(stored.clocks_json) : {},
       born: stored?.born ?? null,
       deleted: stored?.deleted ?? null,
       erased: stored?.erased ?? null,
@@ -68,7 +100,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     // A row that existed before sync knew it (never captured) counts as inserted now.
     if (local && before !== null && state.born === null) state.born = op.hlc;
     const next = mergeOp(state, op, entity.rule);
-    q.saveRowState({ entity: op.entity, entity_id: op.entityId, clocks_json: JSON.stringify(next.clocks), born: next.born, deleted: next.deleted, erased: next.erased });
+    q.saveRowState({ entity: op.entity, entity_id: op.entityId, clocks_json: packClocks(next.clocks), born: next.born, deleted: next.deleted, erased: next.erased });
     const key = JSON.parse(op.entityId) as unknown[];
     const desired = isVisible(next, entity.rule) ? materialize(next, entity.rule) : null;
     if (desired === null) {
@@ -89,7 +121,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     const owner = instance.hub_origin;
     if (owner !== null && owner !== origin) {
       const catalogue = changes.find((c) => SYNCED_ENTITIES[c.table]?.rule === 'catalogue');
-      if (catalogue) throw new DomainError('FORBIDDEN', `The catalogue (${catalogue.table.replace(/_/g, ' ')}) is managed on the hub this desk syncs with; change it there`, 403);
+      if (catalogue) throw catalogueOwnedByHub(catalogue.table.replace(/_/g, ' '));
     }
     const clock = clockFrom(instance);
     let seq = instance.last_seq;
@@ -102,6 +134,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       q.insertOp(toRow(op));
       applyOp(op, change.before, change.after, true);
     }
+    keepErased(changes.map((c) => ({ entity: c.table, entityId: c.pk })));
     q.saveClock(seq, encodeHlc(clock.last()));
     if (seq > instance.last_seq) q.setVector(origin, seq);
     // Captures made by corrections above are part of these ops already.
@@ -110,11 +143,11 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   }
 
   /** Applies a page of remote ops in the caller's transaction: insert-if-new, apply, advance. */
-  function applyPage(ops: readonly Op[]): ApplyResult {
+  function applyPage(ops: readonly Op[], hubAheadMs = 0): ApplyResult {
     fold(); // pending local captures are ours, not the page's
     q.deferForeignKeys();
     const instance = q.instance();
-    const clock = clockFrom(instance);
+    const clock = clockFrom(instance, hubAheadMs);
     const before = q.vector();
     const vector = advanceVector(before, ops); // throws on a gap: the page is refused whole
     const owner = instance.hub_origin ?? origin;
@@ -125,7 +158,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     for (const op of ops) {
       if (op.seq <= (seen[op.origin] ?? 0)) {
         const stored = q.opAt(op.origin, op.seq);
-        if (stored && op.entity !== 'customers' && opFingerprint(fromRow(stored)) !== opFingerprint(op)) throw new CloneError(op.origin, op.seq);
+        if (stored && differs(fromRow(stored), op)) throw new CloneError(op.origin, op.seq);
         duplicates++;
         continue;
       }
@@ -147,10 +180,99 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       applyOp(op, row, row, false);
       applied++;
     }
+    keepErased(ops.filter((op) => op.seq > (before[op.origin] ?? 0)));
     for (const [o, s] of Object.entries(vector)) if (s !== (before[o] ?? 0)) q.setVector(o, s);
     q.saveClock(q.instance().last_seq, encodeHlc(clock.last()));
     q.dropCapturesUpTo(q.lastCaptureId()); // the rows this page wrote are its ops, not ours
     return { applied, duplicates, held, vector };
+  }
+
+  /** One page of a snapshot: rows of the synced tables in parent-before-child order, each with its merge state. */
+  function snapshotPage(tableIndex: number, offset: number, limit: number): { rows: SnapshotRow[]; next: { table: number; offset: number } | null } {
+    const rows: SnapshotRow[] = [];
+    let table = tableIndex;
+    let at = offset;
+    while (table < SYNCED_TABLES.length && rows.length < limit) {
+      const name = SYNCED_TABLES[table];
+      const pk = SYNCED_ENTITIES[name].pk;
+      const page = q.rowsPage(name, pk, limit - rows.length, at);
+      for (const row of page) {
+        const state = q.rowState(name, keyOf(pk.map((c) => row[c])));
+        rows.push({ table: name, row, state: state ? { clocks: unpackClocks(state.clocks_json), born: state.born, deleted: state.deleted, erased: state.erased } : null });
+      }
+      at += page.length;
+      if (rows.length < limit) {
+        table++;
+        at = 0;
+      }
+    }
+    return { rows, next: table < SYNCED_TABLES.length ? { table, offset: at } : null };
+  }
+
+  /**
+   * Applies one snapshot page in the caller's transaction: rows and merge states as the peer has
+   * them. With `vector` (the last page), the vector the snapshot was taken at is adopted, so the
+   * exchange that follows sends only what changed since; ops changed meanwhile merge as joins.
+   */
+  function applySnapshotPage(rows: readonly SnapshotRow[], vector: Vector | null): void {
+    fold();
+    q.deferForeignKeys();
+    let latest: string | null = null;
+    for (const { table, row, state } of rows) {
+      const entity = SYNCED_ENTITIES[table];
+      if (!entity) continue;
+      const key = keyOf(entity.pk.map((c) => row[c]));
+      const stored = q.rowState(table, key);
+      if (!state) {
+        if (!stored) q.upsertRow(table, entity.pk, row);
+        continue;
+      }
+      for (const stamp of [state.born, state.deleted, ...Object.values(state.clocks)]) if (stamp && (latest === null || stamp > latest)) latest = stamp;
+      const theirs: RowState = { values: row, ...state };
+      const current = q.readRow(table, entity.pk, entity.pk.map((c) => row[c]));
+      // Our own writes to the row (if any) join with the snapshot's, as their ops would have.
+      const next = stored ? joinStates({ values: current ?? {}, clocks: unpackClocks(stored.clocks_json), born: stored.born, deleted: stored.deleted, erased: stored.erased }, theirs, entity.rule) : theirs;
+      q.saveRowState({ entity: table, entity_id: key, clocks_json: packClocks(next.clocks), born: next.born, deleted: next.deleted, erased: next.erased });
+      const desired = isVisible(next, entity.rule) ? materialize(next, entity.rule) : null;
+      if (desired === null) {
+        if (current) q.deleteRow(table, entity.pk, entity.pk.map((c) => row[c]));
+      } else q.upsertRow(table, entity.pk, desired);
+    }
+    if (latest) {
+      // The peer's stamps are history here: our clock moves past them (never refused: we asked for them).
+      const clock = createHlcClock({ origin, now, last: q.instance().last_hlc ? decodeHlc(q.instance().last_hlc!) : null, maxFutureMs: Number.MAX_SAFE_INTEGER });
+      clock.receive(decodeHlc(latest));
+      q.saveClock(q.instance().last_seq, encodeHlc(clock.last()));
+    }
+    if (vector) {
+      const ours = q.vector();
+      for (const [o, s] of Object.entries(vector)) if (o !== origin && s > (ours[o] ?? 0)) q.setVector(o, s);
+    }
+    q.dropCapturesUpTo(q.lastCaptureId());
+  }
+
+  /**
+   * Applies the held ops this build now understands (after an upgrade), in arrival order, in one
+   * transaction; `schema` is this build's version (a test passes a newer one to act as the upgrade).
+   */
+  function releaseHeld(schema = SCHEMA_VERSION): number {
+    const owner = catalogueOwner();
+    const released: Op[] = [];
+    q.deferForeignKeys();
+    for (const held of q.held()) {
+      const op = JSON.parse(held.op_json) as Op;
+      const entity = SYNCED_ENTITIES[op.entity];
+      if (op.schema > schema || !entity) continue;
+      if (entity.rule !== 'catalogue' || op.origin === owner) {
+        const row = q.readRow(op.entity, entity.pk, JSON.parse(op.entityId) as unknown[]);
+        applyOp(op, row, row, false);
+      }
+      q.release(held.origin, held.seq);
+      released.push(op);
+    }
+    keepErased(released);
+    q.dropCapturesUpTo(q.lastCaptureId()); // the rows written are these ops, not new ones of ours
+    return released.length;
   }
 
   /**
@@ -191,13 +313,26 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   return {
     origin,
     catalogueOwner,
+    /** True on a desk that follows a hub's catalogue (and so must not author one). */
+    followsHub: () => catalogueOwner() !== origin,
     fold,
     vector: () => q.vector(),
     heldCount: () => q.heldCount(),
+    /** Held ops this build can now apply are applied (one transaction); answers how many. */
+    releaseHeld: (schema?: number) => (q.heldCount() === 0 ? Promise.resolve(0) : inWriteTransaction(handle.db, async () => releaseHeld(schema))),
     setHub: (hub: string | null) => q.setHub(hub),
-    /** Applies a page in one IMMEDIATE transaction (nothing awaited inside but the page itself). */
-    apply: (ops: readonly Op[]) => inWriteTransaction(handle.db, async () => applyPage(ops)),
+    /**
+     * Applies a page in one IMMEDIATE transaction (nothing awaited inside but the page itself).
+     * `hubAheadMs`: how far the hub's clock, measured in this exchange, runs ahead of ours. The
+     * hub's clock is the reference: a desk whose clock is slow still takes what the hub has
+     * accepted, instead of refusing it as "from the future" and never syncing again.
+     */
+    apply: (ops: readonly Op[], hubAheadMs = 0) => inWriteTransaction(handle.db, async () => applyPage(ops, hubAheadMs)),
     pageFor,
+    snapshotPage,
+    applySnapshot: (rows: readonly SnapshotRow[], vector: Vector | null) => inWriteTransaction(handle.db, async () => applySnapshotPage(rows, vector)),
+    /** A fresh or wiped instance: nothing from any other origin yet (it joins from a snapshot). */
+    isFresh: () => Object.keys(q.vector()).every((o) => o === origin),
     /** Every synced row, in key order, as one text: equal on every instance after a full exchange. */
     canonicalDump(): string {
       const tables: Record<string, unknown> = {};
@@ -210,6 +345,18 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
 }
 
 export type Replica = ReturnType<typeof createReplica>;
+
+/** The refusal a desk gives when asked to author catalogue data its hub owns. */
+export function catalogueOwnedByHub(what = 'catalogue'): DomainError {
+  return new DomainError('CATALOGUE_OWNED_BY_HUB', `The ${what} is managed on the hub this desk syncs with; change it on the hub, and it arrives here with the next sync`);
+}
+
+/** A row as a snapshot carries it, with its merge state. */
+export interface SnapshotRow {
+  table: string;
+  row: Record<string, unknown>;
+  state: { clocks: Record<string, string>; born: string | null; deleted: string | null; erased: string | null } | null;
+}
 
 interface NetChange {
   table: string;
@@ -238,6 +385,42 @@ function opFromChange(change: NetChange, seq: number, hlc: string): Op | null {
   const diff: Record<string, unknown> = {};
   for (const [column, value] of Object.entries(change.after)) if (canonicalJson(value) !== canonicalJson(change.before[column])) diff[column] = value;
   return Object.keys(diff).length === 0 ? null : { ...base, kind: 'update', change: diff };
+}
+
+/**
+ * A row's field stamps as stored: each distinct stamp once, columns pointing at it. Most rows were
+ * written by one or two ops, so this is a third of one-stamp-per-column; the apply path reads and
+ * writes it for every op (the catch-up bench showed these rows dominating the page's writes).
+ * Older rows stored the plain column -> stamp map, which still reads.
+ */
+export function packClocks(clocks: Record<string, string>): string {
+  const stamps: string[] = [];
+  const index = new Map<string, number>();
+  const columns: Record<string, number> = {};
+  for (const [column, stamp] of Object.entries(clocks)) {
+    let i = index.get(stamp);
+    if (i === undefined) {
+      i = stamps.push(stamp) - 1;
+      index.set(stamp, i);
+    }
+    columns[column] = i;
+  }
+  return JSON.stringify({ _s: stamps, _c: columns });
+}
+
+export function unpackClocks(text: string): Record<string, string> {
+  const parsed = JSON.parse(text) as { _s?: string[]; _c?: Record<string, number> } & Record<string, unknown>;
+  if (!Array.isArray(parsed._s) || typeof parsed._c !== 'object' || parsed._c === null) return parsed as Record<string, string>;
+  const clocks: Record<string, string> = {};
+  for (const [column, i] of Object.entries(parsed._c)) clocks[column] = parsed._s[i];
+  return clocks;
+}
+
+/** Ops that erasure may have purged are compared by stamp and row only: their content may differ rightly. */
+const PURGEABLE = new Set(['customers', 'bookings', 'participants']);
+function differs(stored: Op, arrived: Op): boolean {
+  if (PURGEABLE.has(arrived.entity)) return stored.hlc !== arrived.hlc || stored.entity !== arrived.entity || stored.entityId !== arrived.entityId || stored.kind !== arrived.kind;
+  return opFingerprint(stored) !== opFingerprint(arrived);
 }
 
 function pick(values: Record<string, unknown>, like: Record<string, unknown>): Record<string, unknown> {

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema';
 import { acknowledgedSets, deletePeer, insertAcknowledgement, knownInstances, listPeers, oversoldSessions, peerByUrl, recordPeerAttempt, rememberInstances, upsertPeer } from '../../db/queries/syncPeers';
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
-import { answerPull, answerPush, checkPeer, exchangeWith, helloOf, PairingError, type ExchangeReport, type LocalSide, type PeerTransport, type PullRequest, type PushRequest } from './exchange';
+import { answerPull, answerPush, answerSnapshot, checkPeer, exchangeWith, helloOf, PairingError, type ExchangeReport, type LocalSide, type PeerTransport, type PullRequest, type PushRequest, type SnapshotRequest } from './exchange';
 import { httpTransport } from './peerClient';
 import { bookingSetKey } from './oversell';
 import type { Replica } from './replica';
@@ -42,13 +42,16 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     return ctx.dataDir;
   }
 
-  async function exchange(url: string): Promise<ExchangeReport> {
+  async function exchange(url: string, onProgress: (line: string) => void = () => {}): Promise<ExchangeReport> {
     const peer = await peerByUrl(db, url);
     if (!peer) throw new DomainError('NOT_FOUND', `No peer ${url}`);
     await refreshKnown();
     const attemptAt = now();
     try {
-      const report = await exchangeWith(side, transportFor(url, unseal(dataDir(), peer.key_sealed)));
+      // Ops held for a newer schema are applied once this build knows it (after an upgrade).
+      const released = await replica.releaseHeld();
+      if (released > 0) onProgress(`applied ${released} held ops this version now understands`);
+      const report = await exchangeWith(side, transportFor(url, unseal(dataDir(), peer.key_sealed)), (line) => onProgress(`${url}: ${line}`));
       await rememberInstances(db, { ...report.peer.knownInstances, [report.peer.origin]: report.peer.instanceNo });
       await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_success_at: now(), last_error: null, skew_ms: report.skewMs, ops_to_send: report.opsToSend, ops_to_receive: report.opsToReceive });
       return report;
@@ -109,7 +112,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       const results = [];
       for (const peer of await listPeers(db)) {
         try {
-          const report = await exchange(peer.url);
+          const report = await exchange(peer.url, onProgress);
           onProgress(`${peer.url}: received ${report.received}, sent ${report.sent}`);
           results.push({ url: peer.url, error: null, report });
         } catch (error) {
@@ -121,6 +124,10 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     async answerPull(request: PullRequest) {
       await refreshKnown();
       return answerPull(side, request);
+    },
+    async answerSnapshot(request: SnapshotRequest) {
+      checkPeer(side, { ...request, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
+      return answerSnapshot(side, request);
     },
     async answerPush(request: PushRequest) {
       checkPeer(side, { ...request, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../../db/connection';
 import { createEngine, type Engine } from '../../main/engine';
 import { createServer, LOOPBACK_NAMES, type TourDeskServer } from '../../main/api/server';
-import { answerPull, answerPush, exchangeWith, type LocalSide, type PeerTransport } from '../../main/sync/exchange';
+import { answerPull, answerPush, answerSnapshot, exchangeWith, type LocalSide, type PeerTransport } from '../../main/sync/exchange';
 import { fixedClock, TEST_COMPANY } from '../fixtures/app';
 
 /** One instance for sync tests: a real engine on its own SQLite file, behind the real HTTP server. */
@@ -55,8 +55,9 @@ export async function aSyncNode(name: string, options: { instanceNo: number; hub
 }
 
 /** A transport straight into another node's answer functions (no HTTP), with optional faults. */
-export function directTransport(to: SyncNode, faults: { beforePull?: () => void; beforePush?: () => void } = {}): PeerTransport {
+export function directTransport(to: SyncNode, faults: { beforePull?: () => void; beforePush?: () => void; snapshots?: boolean } = {}): PeerTransport {
   return {
+    ...(faults.snapshots === false ? {} : { snapshot: async (request) => JSON.parse(JSON.stringify(answerSnapshot(to.side, request))) }),
     pull: async (request) => {
       faults.beforePull?.();
       return JSON.parse(JSON.stringify(answerPull(to.side, request)));

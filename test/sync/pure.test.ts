@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ClockAheadError, compareHlc, createHlcClock, decodeHlc, encodeHlc, measureSkew, type Hlc } from '../../main/sync/hlc';
 import { advanceVector, covers, GapError, mergeVectors, missingCount } from '../../main/sync/vector';
-import { EMPTY_ROW, isVisible, materialize, mergeAll, mergeOp, purgePersonal } from '../../main/sync/merge';
+import { EMPTY_ROW, isVisible, joinStates, materialize, mergeAll, mergeOp, purgePersonal } from '../../main/sync/merge';
 import type { MergeRule } from '../../main/sync/entities';
 import { bookingSetKey, oversoldOf } from '../../main/sync/oversell';
 import { canonicalJson } from '../../main/sync/op';
@@ -120,6 +120,20 @@ const opsArb = fc
 
 describe('merge rules', () => {
   for (const rule of RULES) {
+    it(`${rule}: joining a snapshot's state with ours is the same as merging both sets of ops`, () => {
+      fc.assert(
+        fc.property(opsArb, fc.nat(8), (ops, cut) => {
+          const mine = ops.filter((_, i) => i % 2 === 0 || i < cut);
+          const theirs = ops.filter((_, i) => i % 2 === 1 || i < cut);
+          const all = mergeAll(ops, rule);
+          const joined = joinStates(mergeAll(mine, rule), mergeAll(theirs, rule), rule);
+          expect(isVisible(joined, rule)).toBe(isVisible(all, rule));
+          if (isVisible(all, rule)) expect(materialize(joined, rule)).toEqual(materialize(all, rule));
+          expect([joined.born, joined.deleted, joined.erased]).toEqual([all.born, all.deleted, all.erased]);
+        }),
+      );
+    });
+
     it(`${rule}: any order, any duplicates, any grouping give the same row`, () => {
       fc.assert(
         fc.property(opsArb.chain((ops) => fc.tuple(fc.constant(ops), fc.shuffledSubarray(ops, { minLength: ops.length, maxLength: ops.length }), fc.array(fc.nat(Math.max(0, ops.length - 1)), { maxLength: 4 }))), ([ops, shuffled, dupIndexes]) => {
@@ -222,5 +236,16 @@ describe('overselling', () => {
 describe('canonical JSON', () => {
   it('is the same text for the same content in any key order', () => {
     expect(canonicalJson({ b: 1, a: [{ d: 2, c: null }] })).toBe(canonicalJson({ a: [{ c: null, d: 2 }], b: 1 }));
+  });
+});
+
+describe('stored field stamps', () => {
+  it('pack each distinct stamp once and unpack to the same map; the older plain map still reads', async () => {
+    const { packClocks, unpackClocks } = await import('../../main/sync/replica');
+    const clocks = { first_name: '001894665600000-000000-AAAA', email: '001894665600000-000000-AAAA', phone: '001894665600999-000002-BBBB' };
+    expect(unpackClocks(packClocks(clocks))).toEqual(clocks);
+    expect(packClocks(clocks).length).toBeLessThan(JSON.stringify(clocks).length);
+    expect(unpackClocks(JSON.stringify(clocks))).toEqual(clocks);
+    expect(unpackClocks(packClocks({}))).toEqual({});
   });
 });

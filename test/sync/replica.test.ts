@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
-import { aSyncNode, exchange, type SyncNode } from './nodes';
+import { inWriteTransaction } from '../../db/transaction';
+import { exchangeWith } from '../../main/sync/exchange';
+import { SCHEMA_VERSION } from '../../main/sync/replica';
+import { aSyncNode, directTransport, exchange, type SyncNode } from './nodes';
 
 const nodes: SyncNode[] = [];
 afterEach(async () => {
@@ -27,8 +30,8 @@ describe('sync between a hub and a desk on real SQLite files', () => {
   it('gives a new desk the hub’s catalogue, and both identical dumps', async () => {
     const { hub, productCode } = await hubWithSession();
     const desk = await node('desk', { instanceNo: 2, hub });
-    const report = await exchange(desk, hub);
-    expect(report.received).toBeGreaterThan(0);
+    await exchange(desk, hub);
+    expect(desk.engine.replica.vector()).toEqual(hub.engine.replica.vector());
     expect(desk.dump()).toBe(hub.dump());
     expect((await desk.call('GET', `/v1/products/${productCode}`)).body.product.name).toBe('Old Town Walk');
   });
@@ -66,6 +69,27 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     expect(held.n).toBe(2);
   });
 
+  it('shows the oversold flag on the departure board and the manifest, until a person acknowledges the set', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(2);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const a = (await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).body.booking.orderNumber;
+    const b = (await hub.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).body.booking.orderNumber;
+    const manifestUrl = `/v1/manifest?productCode=${productCode}&startTimeLocal=${encodeURIComponent('2030-02-01 09:00:00')}`;
+    expect((await desk.call('GET', manifestUrl)).body.manifest.session.oversold).toBeNull();
+    await exchange(desk, hub);
+    const bookingSet = [a, b].sort().join(',');
+    for (const n of [hub, desk]) {
+      const board = (await n.call('GET', '/v1/manifest/day?date=2030-02-01')).body.sessions;
+      expect(board[0].oversold).toEqual({ capacity: 2, seatsHeld: 3, bookingSet, bookings: expect.arrayContaining([{ orderNumber: a, seats: 2 }, { orderNumber: b, seats: 1 }]), acknowledged: false });
+      expect((await n.call('GET', manifestUrl)).body.manifest.session.oversold).toMatchObject({ seatsHeld: 3, bookingSet, acknowledged: false });
+    }
+    const sessionId = (await sessionOf(desk, productCode)).id;
+    expect((await desk.call('POST', `/v1/sync/conflicts/${sessionId}/acknowledge`, { bookingSet })).status).toBe(200);
+    await exchange(desk, hub);
+    expect((await hub.call('GET', manifestUrl)).body.manifest.session.oversold).toMatchObject({ acknowledged: true });
+  });
+
   it('lets a cancellation win over a concurrent edit, on both sides', async () => {
     const { hub, productCode, startTime } = await hubWithSession(10);
     const desk = await node('desk', { instanceNo: 2, hub });
@@ -90,7 +114,32 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     await exchange(desk, hub);
     const refused = await desk.call('POST', '/v1/products', aProduct({ name: 'Desk Tour' }));
     expect(refused.status).toBe(403);
-    expect(refused.body.requestStatus.error.errorMessage).toMatch(/managed on the hub/);
+    expect(refused.body.requestStatus.error).toMatchObject({ errorCode: 'CATALOGUE_OWNED_BY_HUB', errorMessage: expect.stringMatching(/change it on the hub/) });
+  });
+
+  it('gives a sync key the exchange and status only: bookings and the catalogue stay closed to it', async () => {
+    const { hub } = await hubWithSession();
+    const { key } = await hub.engine.apiKeys.create({ role: 'sync', name: 'desk 2 peer key' });
+    const as = (method: 'GET' | 'POST', url: string) => hub.app.inject({ method, url, headers: { host: '127.0.0.1', apikey: key } });
+    expect((await as('GET', '/v1/sync/status')).statusCode).toBe(200);
+    expect((await as('GET', '/v1/bookings')).statusCode).toBe(403);
+    expect((await as('GET', '/v1/products')).statusCode).toBe(403);
+    expect((await hub.engine.apiKeys.list()).find((k) => k.name === 'desk 2 peer key')?.role).toBe('sync');
+  });
+
+  it('refuses a session change on a desk before doing any work, and the hub’s change arrives', async () => {
+    const { hub, productCode } = await hubWithSession(4);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const sessionId = (await sessionOf(desk, productCode)).id;
+    const before = desk.dump();
+    const refused = await desk.call('PUT', `/v1/availability/${sessionId}`, { seats: 9 });
+    expect(refused.status).toBe(403);
+    expect(refused.body.requestStatus.error.errorCode).toBe('CATALOGUE_OWNED_BY_HUB');
+    expect(desk.dump()).toBe(before);
+    expect((await hub.call('PUT', `/v1/availability/${sessionId}`, { seats: 9 })).status).toBe(200);
+    await exchange(desk, hub);
+    expect((await sessionOf(desk, productCode)).seats).toBe(9);
   });
 
   it('purges an erased customer’s personal data from the op log on every instance', async () => {
@@ -107,5 +156,88 @@ describe('sync between a hub and a desk on real SQLite files', () => {
       const text = JSON.stringify(n.engine.ctx.handle.sqlite.prepare("SELECT change_json FROM sync_ops WHERE entity = 'customers'").all());
       expect(text).not.toMatch(/Lovelace|ada@example/);
     }
+  });
+
+  it('purges an erased customer’s names from their bookings’ and participants’ rows and ops too, on every instance', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const body = aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], { comments: 'Byron family, please call Augusta' });
+    body.items[0].participants = [{ fields: [{ label: 'Full Name', value: 'Augusta Byron' }] }];
+    const sale = await desk.call('POST', '/v1/bookings', body);
+    expect(sale.status, JSON.stringify(sale.body)).toBe(200);
+    await exchange(desk, hub);
+    expect(JSON.stringify(hub.engine.ctx.handle.sqlite.prepare('SELECT change_json FROM sync_ops').all())).toMatch(/Augusta/);
+    expect((await hub.call('DELETE', `/v1/customers/${sale.body.booking.customer.id}`)).status).toBe(200);
+    await exchange(desk, hub);
+    const late = await node('late', { instanceNo: 3, hub });
+    await exchange(late, hub);
+    expect(desk.dump()).toBe(hub.dump());
+    expect(late.dump()).toBe(hub.dump());
+    for (const n of [hub, desk, late]) {
+      const sqlite = n.engine.ctx.handle.sqlite;
+      expect(JSON.stringify(sqlite.prepare('SELECT change_json FROM sync_ops').all())).not.toMatch(/Augusta|Lovelace|ada@example/);
+      expect(JSON.stringify(sqlite.prepare('SELECT * FROM participants').all())).not.toMatch(/Augusta/);
+      expect(JSON.stringify(sqlite.prepare('SELECT * FROM bookings').all())).not.toMatch(/Augusta|Lovelace/);
+    }
+  });
+
+  it('holds ops of a newer schema instead of applying them, and applies them once upgraded', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const sale = (await hub.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).body.booking;
+    const newer = hub.engine.replica.pageFor(desk.engine.replica.vector(), 1000, 1 << 24).ops.map((op) => ({ ...op, schema: SCHEMA_VERSION + 1 }));
+    const result = await desk.engine.replica.apply(newer);
+    expect(result).toMatchObject({ applied: 0, held: newer.length });
+    expect((await desk.call('GET', `/v1/bookings/${sale.orderNumber}`)).status).toBe(404);
+    expect(await desk.engine.replica.releaseHeld()).toBe(0); // this build still does not know that schema
+    expect(await desk.engine.replica.releaseHeld(SCHEMA_VERSION + 1)).toBe(newer.length); // as the upgraded build
+    expect(desk.engine.replica.heldCount()).toBe(0);
+    expect((await desk.call('GET', `/v1/bookings/${sale.orderNumber}`)).status).toBe(200);
+    expect(desk.dump()).toBe(hub.dump());
+  });
+
+  it('reports progress page by page while a desk catches up a backlog', async () => {
+    const { hub } = await hubWithSession();
+    const insert = hub.engine.ctx.handle.sqlite.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
+    await inWriteTransaction(hub.engine.ctx.db, async () => {
+      for (let i = 1; i <= 1200; i++) insert.run(i * 1000 + 998, `Guest ${i}`); // an instance number nobody here uses
+    });
+    const desk = await node('desk', { instanceNo: 2, hub });
+    const lines: string[] = [];
+    const report = await exchangeWith(desk.side, directTransport(hub, { snapshots: false }), (line) => lines.push(line));
+    expect(report.received).toBeGreaterThan(1200);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines[0]).toMatch(/^received 500 ops, \d+ to go$/);
+    expect(desk.dump()).toBe(hub.dump());
+  });
+
+  it('lets a fresh desk join from a snapshot plus vector instead of replaying the log, then continue op by op', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const insert = hub.engine.ctx.handle.sqlite.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
+    await inWriteTransaction(hub.engine.ctx.db, async () => {
+      for (let i = 1; i <= 2500; i++) insert.run(i * 1000 + 998, `Guest ${i}`); // an instance number nobody here uses
+    });
+    const erased = (await hub.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).body.booking;
+    expect((await hub.call('DELETE', `/v1/customers/${erased.customer.id}`)).status).toBe(200);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    const lines: string[] = [];
+    const report = await exchangeWith(desk.side, directTransport(hub), (line) => lines.push(line));
+    expect(lines).toContain('snapshot: 2000 rows taken');
+    expect(lines.at(-1)).toMatch(/^joined from a snapshot of \d+ rows$/);
+    expect(report.received).toBe(0); // nothing of the hub's log replayed
+    expect(desk.dump()).toBe(hub.dump());
+    expect(desk.engine.replica.vector()).toEqual(hub.engine.replica.vector());
+    const sqlite = desk.engine.ctx.handle.sqlite;
+    expect((sqlite.prepare('SELECT count(*) AS n FROM sync_ops').get() as { n: number }).n).toBeLessThan(5);
+    // Merge states came along: the erasure stays final, and later changes flow both ways as ops.
+    expect((sqlite.prepare('SELECT erased FROM sync_rows WHERE entity = ? AND entity_id = ?').get('customers', JSON.stringify([erased.customer.id])) as { erased: string | null }).erased).not.toBeNull();
+    expect((await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).status).toBe(200);
+    expect((await hub.call('DELETE', `/v1/bookings/${erased.orderNumber}`)).status).toBe(200);
+    const next = await exchange(desk, hub);
+    expect(next.received).toBeGreaterThan(0);
+    expect(next.sent).toBeGreaterThan(0);
+    expect(desk.dump()).toBe(hub.dump());
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
 import { idParam } from '../../contract/common';
-import { pullRequestSchema, pushRequestSchema } from '../../sync/exchange';
+import { pullRequestSchema, pushRequestSchema, snapshotRequestSchema } from '../../sync/exchange';
 import { DomainError } from '../../domain/errors';
 import { PairingError } from '../../sync/exchange';
 import { GapError } from '../../sync/vector';
@@ -30,6 +30,15 @@ export function registerSyncRoutes(host: RouteHost): void {
     right: 'sync',
     body: pullRequestSchema,
     handler: async ({ body, engine }) => refusingAsConflict(() => engine.sync.answerPull(body)),
+  });
+  defineRoute(host, {
+    method: 'POST',
+    path: '/v1/sync/snapshot',
+    summary: 'A page of this instance’s synced rows with their merge states and the vector they include (a fresh instance joins from it)',
+    tag: 'Sync',
+    right: 'sync',
+    body: snapshotRequestSchema,
+    handler: async ({ body, engine }) => refusingAsConflict(() => engine.sync.answerSnapshot(body)),
   });
   defineRoute(host, {
     method: 'POST',

@@ -1,7 +1,7 @@
 import type { BookingItemsTable, BookingsTable, ParticipantsTable } from '../../../db/schema';
 import type { EventRow, SessionRows } from '../../../db/queries/manifest';
 import type { SessionResourceRow } from '../../../db/queries/departures';
-import type { CancelledBooking, Manifest, ManifestBooking, ManifestConflict, ManifestSession, PickupTotals } from '../../contract/manifest';
+import type { CancelledBooking, Manifest, ManifestBooking, ManifestConflict, ManifestSession, PickupTotals, SessionOversold } from '../../contract/manifest';
 import { countStates, stateOf, type DerivedState } from './state';
 import { bookingView, historyView, participantView, pickupView, type ViewContext } from './manifestView';
 import type { ResolvedSession } from './manifests';
@@ -10,7 +10,7 @@ import { toIso, toLocal } from '../time';
 
 /** Pure assembly of a session's manifest from the rows the manifest loaders read. */
 
-export function sessionView(resolved: ResolvedSession, seatsHeld: number, closed: boolean): ManifestSession {
+export function sessionView(resolved: ResolvedSession, seatsHeld: number, closed: boolean, oversold: SessionOversold | null = null): ManifestSession {
   const { session, product, timezone } = resolved;
   return {
     id: session.id,
@@ -23,6 +23,7 @@ export function sessionView(resolved: ResolvedSession, seatsHeld: number, closed
     seats: session.seats,
     seatsAvailable: Math.max(0, session.seats - seatsHeld),
     checkinClosed: closed,
+    oversold,
   };
 }
 
@@ -52,9 +53,11 @@ export interface ManifestInputs {
   view: ViewContext;
   seatsHeld: number;
   resources: SessionResourceRow[];
+  /** The sync conflict on the session, if it is oversold. */
+  oversold?: SessionOversold | null;
 }
 
-export function assembleManifest({ resolved, rows, derived, view, seatsHeld, resources }: ManifestInputs): Omit<Manifest, 'version'> {
+export function assembleManifest({ resolved, rows, derived, view, seatsHeld, resources, oversold = null }: ManifestInputs): Omit<Manifest, 'version'> {
   const historyOf = eventsByParticipant(rows.events);
   const itemById = new Map(rows.items.map((i) => [i.id, i]));
   const bookings: ManifestBooking[] = [];
@@ -81,7 +84,7 @@ export function assembleManifest({ resolved, rows, derived, view, seatsHeld, res
   }
   bookings.sort((a, b) => a.orderNumber.localeCompare(b.orderNumber));
   return {
-    session: sessionView(resolved, seatsHeld, derived.closed),
+    session: sessionView(resolved, seatsHeld, derived.closed, oversold),
     bookings,
     cancelled,
     conflicts,

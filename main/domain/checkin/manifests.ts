@@ -14,6 +14,7 @@ import { countStates, deriveCheckinState } from './state';
 import { DomainError } from '../errors';
 import { toEvent, type ViewContext } from './manifestView';
 import { assembleManifest, sessionView } from './manifestAssembly';
+import { oversoldBySession } from './oversold';
 import type { DayBoardSession, Manifest, ManifestVersion } from '../../contract/manifest';
 import { findSession } from '../availability/sessionRef';
 import { localDate, parseTimeParam, toIso } from '../time';
@@ -80,7 +81,8 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
     const view: ViewContext = { timezone: resolved.timezone, keyNames: await apiKeyNames(ctx.db) };
     const seatsHeld = (await seatsHeldBySession(ctx.db, [sessionId])).get(sessionId) ?? 0;
     const resources = await resourcesOfSession(ctx.db, sessionId);
-    return { ...assembleManifest({ resolved, rows, derived, view, seatsHeld, resources }), version };
+    const oversold = (await oversoldBySession(ctx.db, [sessionId])).get(sessionId) ?? null;
+    return { ...assembleManifest({ resolved, rows, derived, view, seatsHeld, resources, oversold }), version };
   }
 
   return {
@@ -113,6 +115,7 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
       const start = DateTime.fromMillis(from, { zone }).startOf('day').toMillis();
       const sessions = await sessionsStartingBetween(ctx.db, start, to, paging);
       const held = await seatsHeldBySession(ctx.db, sessions.map((s) => s.id));
+      const oversold = await oversoldBySession(ctx.db, sessions.map((s) => s.id));
       const out: DayBoardSession[] = [];
       for (const session of sessions) {
         const product = await deps.products.rowOrThrow(ctx.db, session.product_code);
@@ -121,7 +124,7 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
         const events = await loadSessionEvents(ctx.db, session.id);
         const derived = deriveCheckinState(events.map(toEvent));
         const resources = (await resourcesOfSession(ctx.db, session.id)).map((r) => ({ id: r.id, name: r.name }));
-        out.push({ ...sessionView({ session, product, timezone }, held.get(session.id) ?? 0, derived.closed), ...countStates(derived, participantIds), resources, pickupCount: await pickupParticipantCount(ctx.db, session.id) });
+        out.push({ ...sessionView({ session, product, timezone }, held.get(session.id) ?? 0, derived.closed, oversold.get(session.id) ?? null), ...countStates(derived, participantIds), resources, pickupCount: await pickupParticipantCount(ctx.db, session.id) });
       }
       return out;
     },

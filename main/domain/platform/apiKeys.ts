@@ -12,8 +12,9 @@ import {
   revokeApiKey,
 } from '../../../db/queries/apiKeys';
 
-export type Role = 'supplier' | 'agent' | 'checkin';
-export const ROLES: Role[] = ['supplier', 'agent', 'checkin'];
+/** `sync`: a peer's key (issue 16); it may only exchange ops and read sync status. */
+export type Role = 'supplier' | 'agent' | 'checkin' | 'sync';
+export const ROLES: Role[] = ['supplier', 'agent', 'checkin', 'sync'];
 
 export interface ApiKeyInfo {
   id: number;

@@ -1,0 +1,108 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../db/connection';
+import { inWriteTransaction } from '../../db/transaction';
+import { createEngine, type Engine } from '../../main/engine';
+import { createServer, LOOPBACK_NAMES } from '../../main/api/server';
+import { exchangeWith, PAGE_LIMIT, type LocalSide, type PeerTransport, type PullRequest, type PushRequest } from '../../main/sync/exchange';
+import type { BenchRow } from '../types';
+
+const OPS = Number(process.env.BENCH_SYNC_OPS ?? 100_000);
+
+const customer = (i: number) => ({
+  id: i * 1000 + 1,
+  first_name: `Guest${i}`,
+  last_name: 'Traveller',
+  email: `guest${i}@bench.example`,
+  phone: `+61 400 ${String(i).padStart(6, '0')}`,
+  city: 'Sydney',
+  country_code: 'AU',
+  created_at: 1_894_665_600_000 + i,
+  updated_at: 1_894_665_600_000 + i,
+});
+const COLUMNS = Object.keys(customer(0));
+
+/** The exchange over real HTTP on loopback, counting the bytes that cross it. */
+function countingTransport(baseUrl: string, key: string, counter: { sent: number; received: number }): PeerTransport {
+  async function post<T>(path: string, body: unknown): Promise<T> {
+    const text = JSON.stringify(body);
+    counter.sent += Buffer.byteLength(text);
+    const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { apikey: key, 'content-type': 'application/json' }, body: text });
+    const answer = await response.text();
+    counter.received += Buffer.byteLength(answer);
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${answer.slice(0, 200)}`);
+    return JSON.parse(answer) as T;
+  }
+  return { pull: (r: PullRequest) => post('/v1/sync/pull', r), push: (r: PushRequest) => post('/v1/sync/push', r) };
+}
+
+async function anEngine(dir: string, instanceNo: number): Promise<Engine> {
+  const handle = await openDatabase(join(dir, 'tourdesk.sqlite'), { migrate: true });
+  return createEngine({ db: handle, config: { dataDir: dir, instanceNo } });
+}
+
+/**
+ * Catching up a 100,000-op backlog: a desk pulls every page from a hub over loopback HTTP (paged,
+ * each page applied in one transaction with its ops, merge states and vector), against inserting
+ * the same rows with raw better-sqlite3 into the same table, one transaction per page of the same
+ * size, same pragmas. Also bytes on the wire per op.
+ */
+export default async function (): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tourdesk-bench-sync-'));
+  const rawDir = mkdtempSync(join(dir, 'r-'));
+  const hub = await anEngine(mkdtempSync(join(dir, 'h-')), 1);
+  const desk = await anEngine(mkdtempSync(join(dir, 'd-')), 2);
+  try {
+    // The backlog: OPS customers written on the hub (each row one op, folded by the capture triggers).
+    await hub.companies.configure({ companyName: 'Bench Tours', alias: 'bench', currency: 'AUD', timezone: 'Australia/Sydney', locale: 'en_AU', email: 'b@bench.example' });
+    const insert = hub.ctx.handle.sqlite.prepare(`INSERT INTO customers (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
+    for (let start = 0; start < OPS; start += 10_000) {
+      await inWriteTransaction(hub.ctx.db, async () => {
+        for (let i = start; i < Math.min(OPS, start + 10_000); i++) insert.run(...Object.values(customer(i)));
+      });
+    }
+    const { key } = await hub.apiKeys.create({ role: 'sync', name: 'bench desk' });
+    const app = await createServer({ engine: hub, allowedHosts: LOOPBACK_NAMES });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    desk.replica.setHub(hub.replica.origin);
+    const side: LocalSide = { replica: desk.replica, instanceNo: 2, now: () => Date.now(), knownInstances: () => ({}) };
+    const counter = { sent: 0, received: 0 };
+    const started = process.hrtime.bigint();
+    const report = await exchangeWith(side, countingTransport(url, key, counter));
+    const syncSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    await app.close();
+    if (report.received < OPS) throw new Error(`caught up only ${report.received} of ${OPS} ops`);
+
+    // Baseline: the same rows, raw better-sqlite3, same table definition and pragmas, a transaction per page.
+    const raw = new Database(join(rawDir, 'raw.sqlite'));
+    raw.pragma('journal_mode = WAL');
+    raw.pragma('synchronous = FULL');
+    const ddl = (hub.ctx.handle.sqlite.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'customers'").get() as { sql: string }).sql;
+    raw.exec(ddl);
+    const rawInsert = raw.prepare(`INSERT INTO customers (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
+    const page = raw.transaction((from: number, to: number) => {
+      for (let i = from; i < to; i++) rawInsert.run(...Object.values(customer(i)));
+    });
+    const rawStarted = process.hrtime.bigint();
+    for (let start = 0; start < OPS; start += PAGE_LIMIT) page(start, Math.min(OPS, start + PAGE_LIMIT));
+    const rawSeconds = Number(process.hrtime.bigint() - rawStarted) / 1e9;
+    raw.close();
+
+    const opsPerSecond = report.received / syncSeconds;
+    const rawPerSecond = OPS / rawSeconds;
+    const bytesPerOp = (counter.sent + counter.received) / report.received;
+    process.stderr.write(`sync catch-up: ${report.received} ops in ${syncSeconds.toFixed(1)} s = ${opsPerSecond.toFixed(0)} ops/s; raw inserts ${rawPerSecond.toFixed(0)} rows/s; ratio ${(opsPerSecond / rawPerSecond).toFixed(3)}× (goal ≥ 0.3×); ${bytesPerOp.toFixed(0)} bytes per op\n`);
+    return [
+      { name: `sync: catch up ${OPS} ops over loopback`, unit: 'ops/s', subject: opsPerSecond, baseline: rawPerSecond, baselineName: 'raw better-sqlite3 inserts of the same rows, a transaction per page', higherIsBetter: true },
+      { name: 'sync: bytes on the wire per op (both ways)', unit: 'bytes/op', subject: bytesPerOp, baseline: JSON.stringify(customer(OPS)).length, baselineName: 'the row as compact JSON', higherIsBetter: false },
+    ];
+  } finally {
+    await hub.close();
+    await desk.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
