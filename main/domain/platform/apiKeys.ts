@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EngineContext, Actor } from '../context';
 import { SYSTEM_ACTOR } from '../context';
 import { DomainError } from '../errors';
+import { findResellerById } from '../../../db/queries/resellers';
 import {
   countActiveApiKeys,
   findActiveKeyIdsMatching,
@@ -59,6 +60,11 @@ export function createApiKeys(ctx: EngineContext) {
       if (!ROLES.includes(input.role)) throw new DomainError('VALIDATION_ERROR', `role must be one of ${ROLES.join(', ')}`);
       if (!input.name.trim()) throw new DomainError('VALIDATION_ERROR', 'A key needs a name');
       let resellerId = input.resellerId ?? null;
+      if (resellerId !== null) {
+        // Only an agent key belongs to a reseller, and only to one that exists (the row is a foreign key).
+        if (input.role !== 'agent') throw new DomainError('VALIDATION_ERROR', `resellerId is for agent keys only, not ${input.role} keys`);
+        if (!(await findResellerById(ctx.db, resellerId))) throw new DomainError('VALIDATION_ERROR', `No reseller with id ${resellerId}`);
+      }
       if (input.role === 'agent' && resellerId === null) {
         resellerId = await ctx.write(actor, async (tx) => {
           const id = ctx.ids.nextId();
