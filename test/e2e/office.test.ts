@@ -42,9 +42,12 @@ afterAll(async () => {
 /** Collects what must never happen on a screen: failed requests, HTTP errors, console errors. */
 function watch(page: Page): string[] {
   const problems: string[] = [];
-  page.on('requestfailed', (r) => problems.push(`failed ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
+  // A poll the page itself abandoned when it navigated (ERR_ABORTED), and requests made while the test
+  // has taken the browser offline (ERR_INTERNET_DISCONNECTED), are not failures of the app.
+  const expected = (text: string | undefined) => /ERR_ABORTED|ERR_INTERNET_DISCONNECTED/.test(text ?? '');
+  page.on('requestfailed', (r) => !expected(r.failure()?.errorText) && problems.push(`failed ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
   page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.request().method()} ${r.url()}`));
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  page.on('console', (m) => m.type() === 'error' && !expected(m.text()) && problems.push(`console: ${m.text()}`));
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   return problems;
 }

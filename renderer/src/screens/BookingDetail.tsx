@@ -28,13 +28,14 @@ const formOf = (b: Booking): EditForm => ({
 });
 
 /**
- * PUT replaces the supported parts whole, so the body repeats what is kept: the stored customer
- * (its other fields), the booking fields; items are left out and stay as they are.
+ * PUT replaces the supported parts whole and clears what is left out (participant fields, pickups),
+ * so the body is the booking as GET answered it with the edited fields changed.
  */
 function updateBody(b: Booking, form: EditForm) {
   const { name: _derived, ...storedCustomer } = b.customer ?? ({} as NonNullable<Booking['customer']>);
   const blank = (v: string) => (v.trim() === '' ? undefined : v.trim());
   return {
+    ...b,
     customer: { ...storedCustomer, firstName: blank(form.firstName), lastName: blank(form.lastName), email: blank(form.email), phone: blank(form.phone) },
     fields: b.fields,
     resellerReference: blank(form.resellerReference),

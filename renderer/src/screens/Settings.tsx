@@ -149,7 +149,8 @@ function ApiKeys({ ownKeyId }: { ownKeyId: number | null }) {
                   </td>
                   <td>{ROLE_WORDS[k.role] ?? k.role}</td>
                   <td>
-                    <code>{k.prefix}…</code>
+                    {/* Keys are listed by a prefix of their hash (never of the key): 8 hex digits tell them apart. */}
+                    <code title="the start of the key's SHA-256 hash">{k.prefix.replace(/^sha256:/, '#')}</code>
                   </td>
                   <td>{when(k.lastUsedAt)}</td>
                   <td>
