@@ -17,7 +17,7 @@ const booking = (orderNumber: string, people: ReturnType<typeof person>[], paid 
   participants: people,
 });
 const aManifest = (bookings: ManifestBooking[], closed = false): Manifest => ({
-  session: { id: 7, productCode: 'P', productName: 'Reef', startTime: '2030-01-01T02:00:00Z', endTime: '2030-01-01T04:00:00Z', startTimeLocal: '2030-01-01 13:00:00', endTimeLocal: '2030-01-01 15:00:00', seats: 20, seatsAvailable: 10, checkinClosed: closed },
+  session: { id: 7, productCode: 'P', productName: 'Reef', startTime: '2030-01-01T02:00:00Z', endTime: '2030-01-01T04:00:00Z', startTimeLocal: '2030-01-01 13:00:00', endTimeLocal: '2030-01-01 15:00:00', seats: 20, seatsAvailable: 10, checkinClosed: closed, oversold: null },
   bookings,
   cancelled: [{ orderNumber: 'T1-9', customer: { name: 'Sam Gone' }, participantCount: 1, cancelledAtLocal: '2030-01-01 11:00:00', participants: [{ id: 90, position: 0, name: 'Sam Gone', checkin: { state: 'EXPECTED' } }] }],
   conflicts: [],

@@ -27,7 +27,7 @@ const aBookingOf = (orderNumber: string, participants: Participant[], due = 0): 
   participants,
 });
 const aManifest = (id: number, startTimeLocal: string, bookings: ManifestBooking[], checkinClosed = false): Manifest => ({
-  session: { id, productCode: `P${id}`, productName: `Tour ${id}`, startTime: '', endTime: '', startTimeLocal, endTimeLocal: startTimeLocal, seats: 30, seatsAvailable: 10, checkinClosed },
+  session: { id, productCode: `P${id}`, productName: `Tour ${id}`, startTime: '', endTime: '', startTimeLocal, endTimeLocal: startTimeLocal, seats: 30, seatsAvailable: 10, checkinClosed, oversold: null },
   bookings,
   cancelled: [],
   conflicts: [],

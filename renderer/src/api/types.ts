@@ -1,27 +1,10 @@
-/** The parts of the /v1 answers the desk screens read (see docs/api.md, "Manifests and check-in"). */
-export interface DaySession {
-  id: number;
-  productCode: string;
-  productName: string;
-  startTime: string;
-  endTime: string;
-  startTimeLocal: string;
-  endTimeLocal: string;
-  seats: number;
-  seatsAvailable: number;
-  checkinClosed: boolean;
-  booked: number;
-  checkedIn: number;
-  noShow: number;
-  remaining: number;
-  /** Set by engines that flag an oversold session or a sync conflict on the board (optional: older engines omit them). */
-  oversold?: boolean;
-  conflict?: boolean;
-  conflicts?: number;
-  /** Optional extras some engines add to the board: resources and pickup count. */
-  resources?: { name: string }[];
-  pickupCount?: number;
-}
+/**
+ * The /v1 answers the desk screens read. Shapes the contract defines are imported from it as types
+ * (main/contract/), so a renamed field is a compile error here as in the API and the domain.
+ */
+import type * as ManifestContract from '../../../main/contract/manifest';
+
+export type DaySession = ManifestContract.DayBoardSession;
 
 export interface Totals {
   booked: number;
@@ -69,7 +52,7 @@ export interface ManifestBooking {
 }
 
 export interface Manifest {
-  session: Omit<DaySession, 'booked' | 'checkedIn' | 'noShow' | 'remaining'>;
+  session: ManifestContract.ManifestSession;
   bookings: ManifestBooking[];
   cancelled: {
     orderNumber: string;

@@ -15,10 +15,9 @@ type BoardState = { key: 'open' | 'boarding' | 'closed' | 'alert' | 'past'; word
 
 /** A colour and a word (never colour alone) for where a departure stands. */
 export function boardStateOf(s: DaySession, now: number): BoardState {
-  const oversold = s.oversold === true || s.booked > s.seats;
-  const conflict = s.conflict === true || (s.conflicts ?? 0) > 0;
-  if (oversold) return { key: 'alert', word: 'Oversold', icon: '▲' };
-  if (conflict) return { key: 'alert', word: 'Conflict', icon: '▲' };
+  // `oversold` is the open sync conflict the engine reports (an object, null when there is none).
+  if (s.oversold !== null && !s.oversold.acknowledged) return { key: 'alert', word: 'Conflict', icon: '▲' };
+  if (s.oversold !== null || s.booked > s.seats) return { key: 'alert', word: 'Oversold', icon: '▲' };
   if (s.checkinClosed) return { key: 'closed', word: 'Closed', icon: '■' };
   const start = Date.parse(s.startTime);
   const end = Date.parse(s.endTime);
