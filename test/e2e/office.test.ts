@@ -42,7 +42,8 @@ afterAll(async () => {
 /** Collects what must never happen on a screen: failed requests, HTTP errors, console errors. */
 function watch(page: Page): string[] {
   const problems: string[] = [];
-  page.on('requestfailed', (r) => problems.push(`failed ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
+  // A request the test's own reload or navigation cut off (ERR_ABORTED) is not a failure of the app.
+  page.on('requestfailed', (r) => r.failure()?.errorText !== 'net::ERR_ABORTED' && problems.push(`failed ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
   page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.request().method()} ${r.url()}`));
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
