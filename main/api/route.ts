@@ -121,6 +121,9 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
           const body = parse(def.body, sent, 'body');
           where = undefined;
           const result = await def.handler({ query, params, body, actor, engine: host.engine, raw: request, reply });
+          // "Last used" for the settings screen, noted only for an answered request (a refusal changes nothing),
+          // and before the answer leaves, so no write lands after it; a failed note never fails the request.
+          await host.engine.keyUse.noteUse(actor.keyId).catch((error) => request.log.warn({ err: error }, 'could not note the key use'));
           if (result instanceof RawResponse) {
             reply.status(200).type(result.contentType).headers(result.headers);
             return reply.send(result.body);
@@ -144,11 +147,7 @@ async function authenticate(host: RouteHost, request: FastifyRequest, reply: Fas
   const key = keyFrom(request);
   if (!key) throw new DomainError('UNAUTHORIZED', 'An API key is required: send it as the apiKey header or the apiKey query parameter');
   const actor = await host.engine.apiKeys.verify(key);
-  if (actor) {
-    // "Last used" for the settings screen; a failed note never fails the request.
-    host.engine.keyUse.noteUse(actor.keyId).catch((error) => request.log.warn({ err: error }, 'could not note the key use'));
-    return actor;
-  }
+  if (actor) return actor;
   const waitSeconds = host.limiter.fail(request.ip);
   if (waitSeconds > 0) {
     reply.header('retry-after', String(waitSeconds));
