@@ -1,3 +1,4 @@
+import type { ApiKeyAnswer } from '../../contract/apiKeys';
 import { createHash } from 'node:crypto';
 import type { EngineContext, Actor } from '../context';
 import { SYSTEM_ACTOR } from '../context';
@@ -17,17 +18,8 @@ import {
 export type Role = 'supplier' | 'agent' | 'checkin' | 'sync';
 export const ROLES: Role[] = ['supplier', 'agent', 'checkin', 'sync'];
 
-export interface ApiKeyInfo {
-  id: number;
-  name: string;
-  role: Role;
-  prefix: string;
-  resellerId: number | null;
-  resellerName: string | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revoked: boolean;
-}
+/** A key as lists show it: the contract's answer shape (never the key itself). */
+export type ApiKeyInfo = ApiKeyAnswer;
 
 /** Keys are random and long, so a fast hash is enough; only the hash and a short prefix are stored. */
 export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
