@@ -39,12 +39,20 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     held: sqlite.prepare<[], { origin: string; seq: number; op_json: string }>('SELECT s.origin, s.seq, h.op_json FROM sync_held h JOIN sync_ops s ON s.origin = h.origin AND s.seq = h.seq ORDER BY s.arrival'),
     release: sqlite.prepare<[string, number]>('DELETE FROM sync_held WHERE origin = ? AND seq = ?'),
     customerOfBooking: sqlite.prepare<[string], { customer_id: number | null }>('SELECT customer_id FROM bookings WHERE order_number = ?'),
-    customerOfParticipant: sqlite.prepare<[number], { customer_id: number | null }>(
-      'SELECT b.customer_id FROM participants p JOIN booking_items bi ON bi.id = p.item_id JOIN bookings b ON b.order_number = bi.order_number WHERE p.id = ?',
+    /** Every customer a booking's ops ever named: a booking edited away from its customer still holds what they wrote. */
+    customersInBookingOps: sqlite.prepare<[string], { customer_id: number }>(
+      `SELECT DISTINCT json_extract(change_json, '$.customer_id') AS customer_id FROM sync_ops
+        WHERE entity = 'bookings' AND entity_id = ? AND json_extract(change_json, '$.customer_id') IS NOT NULL`,
     ),
-    bookingsOfCustomer: sqlite.prepare<[number], { order_number: string }>('SELECT order_number FROM bookings WHERE customer_id = ?'),
-    participantsOfCustomer: sqlite.prepare<[number], { id: number }>(
-      'SELECT p.id FROM participants p JOIN booking_items bi ON bi.id = p.item_id JOIN bookings b ON b.order_number = bi.order_number WHERE b.customer_id = ?',
+    bookingOfParticipant: sqlite.prepare<[number], { order_number: string }>(
+      'SELECT bi.order_number FROM participants p JOIN booking_items bi ON bi.id = p.item_id WHERE p.id = ?',
+    ),
+    bookingsOfCustomer: sqlite.prepare<[number, number], { order_number: string }>(
+      `SELECT order_number FROM bookings WHERE customer_id = ?
+       UNION SELECT json_extract(entity_id, '$[0]') FROM sync_ops WHERE entity = 'bookings' AND json_extract(change_json, '$.customer_id') = ?`,
+    ),
+    participantsOfBooking: sqlite.prepare<[string], { id: number }>(
+      'SELECT p.id FROM participants p JOIN booking_items bi ON bi.id = p.item_id WHERE bi.order_number = ?',
     ),
     purgeJournal: sqlite.prepare<[string]>(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity IN ('customer', 'customers') AND entity_id = ?`),
   };
@@ -92,10 +100,17 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     held: () => s.held.all(),
     release: (origin: string, seq: number) => void s.release.run(origin, seq),
     purgeJournal: (customerId: string) => void s.purgeJournal.run(customerId),
-    customerOfBooking: (orderNumber: string) => s.customerOfBooking.get(orderNumber)?.customer_id ?? null,
-    customerOfParticipant: (participantId: number) => s.customerOfParticipant.get(participantId)?.customer_id ?? null,
-    bookingsOfCustomer: (customerId: number) => s.bookingsOfCustomer.all(customerId).map((r) => r.order_number),
-    participantsOfCustomer: (customerId: number) => s.participantsOfCustomer.all(customerId).map((r) => r.id),
+    /** The booking's customer now and every customer its ops ever named (an edit can clear or change the link). */
+    customersOfBooking(orderNumber: string): number[] {
+      const ids = new Set(s.customersInBookingOps.all(JSON.stringify([orderNumber])).map((r) => Number(r.customer_id)));
+      const current = s.customerOfBooking.get(orderNumber)?.customer_id;
+      if (current != null) ids.add(current);
+      return [...ids];
+    },
+    bookingOfParticipant: (participantId: number) => s.bookingOfParticipant.get(participantId)?.order_number ?? null,
+    /** Bookings that hold or ever held this customer. */
+    bookingsOfCustomer: (customerId: number) => s.bookingsOfCustomer.all(customerId, customerId).map((r) => r.order_number),
+    participantsOfBooking: (orderNumber: string) => s.participantsOfBooking.all(orderNumber).map((r) => r.id),
     /** The current row of a synced table, or null. */
     readRow(table: string, pk: readonly string[], key: readonly unknown[]): Record<string, unknown> | null {
       return (statement(`r:${table}`, () => `SELECT * FROM "${table}" WHERE ${where(pk)}`).get(...key) as Record<string, unknown> | undefined) ?? null;

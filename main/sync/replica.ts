@@ -54,8 +54,10 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     }
     const customerId = (JSON.parse(entityId) as number[])[0];
     q.purgeJournal(String(customerId));
-    for (const orderNumber of q.bookingsOfCustomer(customerId)) blank('bookings', keyOf([orderNumber]));
-    for (const participantId of q.participantsOfCustomer(customerId)) blank('participants', keyOf([participantId]));
+    for (const orderNumber of q.bookingsOfCustomer(customerId)) {
+      blank('bookings', keyOf([orderNumber]));
+      for (const participantId of q.participantsOfBooking(orderNumber)) blank('participants', keyOf([participantId]));
+    }
   }
 
   /** Blanks the personal columns of an erased customer's booking or participant: the row and every op of it. */
@@ -81,8 +83,10 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     for (const { entity, entityId } of touched) {
       if (entity !== 'bookings' && entity !== 'participants') continue;
       const id = (JSON.parse(entityId) as unknown[])[0];
-      const customerId = entity === 'bookings' ? q.customerOfBooking(String(id)) : q.customerOfParticipant(Number(id));
-      if (customerId !== null && q.rowState('customers', keyOf([customerId]))?.erased) blank(entity, entityId);
+      const orderNumber = entity === 'bookings' ? String(id) : q.bookingOfParticipant(Number(id));
+      if (orderNumber === null) continue;
+      const customers = q.customersOfBooking(orderNumber);
+      if (customers.some((customerId) => q.rowState('customers', keyOf([customerId]))?.erased)) blank(entity, entityId);
     }
   }
 

@@ -34,7 +34,9 @@ async function signedIn(viewport = { width: 1280, height: 800 }, path = '/'): Pr
   // The favicon's 404 is the shell's (another change adds one); it is the only console line without a page request.
   page.on('console', (m) => m.type() === 'error' && !(m.text().includes('Failed to load resource') && m.location().url.endsWith('/favicon.ico')) && problems.push(`console: ${m.text()} ${m.location().url}`));
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+  // A request the page abandoned because the test navigated or closed it (ERR_ABORTED) is not a failure of the app;
+  // every other network failure is.
+  page.on('requestfailed', (r) => !/ERR_ABORTED/.test(r.failure()?.errorText ?? '') && problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
   page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
   await page.goto(baseUrl);
   await page.getByLabel('API key').fill(t.keys.supplier);

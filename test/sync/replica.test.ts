@@ -182,6 +182,27 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     }
   });
 
+  it('purges what an erased customer wrote in a booking that an edit has since detached from them', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const sale = await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }], { comments: 'Augusta asked for a window seat' }));
+    expect(sale.status, JSON.stringify(sale.body)).toBe(200);
+    // A PUT without customer data clears the booking's link to its customer (full replacement).
+    const edit = await desk.call('PUT', `/v1/bookings/${sale.body.booking.orderNumber}`, { resellerReference: 'WINDOW-1' });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    expect(edit.body.booking.customer ?? null).toBeNull();
+    await exchange(desk, hub);
+    expect((await desk.call('DELETE', `/v1/customers/${sale.body.booking.customer.id}`)).status).toBe(200);
+    await exchange(desk, hub);
+    expect(desk.dump()).toBe(hub.dump());
+    for (const n of [hub, desk]) {
+      const sqlite = n.engine.ctx.handle.sqlite;
+      expect(JSON.stringify(sqlite.prepare('SELECT change_json FROM sync_ops').all())).not.toMatch(/Augusta|Lovelace|ada@example/);
+      expect(JSON.stringify(sqlite.prepare('SELECT * FROM bookings').all())).not.toMatch(/Augusta/);
+    }
+  });
+
   it('holds ops of a newer schema instead of applying them, and applies them once upgraded', async () => {
     const { hub, productCode, startTime } = await hubWithSession(10);
     const desk = await node('desk', { instanceNo: 2, hub });
