@@ -7,21 +7,8 @@ import { answerPull, answerPush, answerSnapshot, checkPeer, exchangeWith, helloO
 import { httpTransport } from './peerClient';
 import { bookingSetKey } from './oversell';
 import type { Replica } from './replica';
+import type { PeerStatus, SyncStatus } from '../contract/sync';
 import { seal, unseal } from './secret';
-
-export interface PeerStatus {
-  url: string;
-  origin: string | null;
-  instanceNo: number | null;
-  lastSuccessAt: string | null;
-  lastAttemptAt: string | null;
-  lastError: string | null;
-  clockSkewMs: number | null;
-  opsToSend: number | null;
-  opsToReceive: number | null;
-  /** "Not synced since 08:12" rather than a dot. */
-  summary: string;
-}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -133,7 +120,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       checkPeer(side, { ...request, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
       return answerPush(side, request);
     },
-    async status() {
+    async status(): Promise<SyncStatus> {
       return { instance: { origin: replica.origin, instanceNo, catalogueOwner: replica.catalogueOwner(), heldOps: replica.heldCount() }, peers: await this.peers() };
     },
     /** Sessions holding more seats than they have, with the bookings involved; acknowledged ones say so. */

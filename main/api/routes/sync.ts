@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
 import { idParam } from '../../contract/common';
+import type { SyncStatus } from '../../contract/sync';
 import { pullRequestSchema, pushRequestSchema, snapshotRequestSchema } from '../../sync/exchange';
 import { DomainError } from '../../domain/errors';
 import { PairingError } from '../../sync/exchange';
@@ -56,7 +57,7 @@ export function registerSyncRoutes(host: RouteHost): void {
     summary: 'This instance’s identity and, per peer, the last successful exchange, ops waiting, last error and clock skew',
     tag: 'Sync',
     right: 'sync',
-    handler: async ({ engine }) => engine.sync.status(),
+    handler: async ({ engine }): Promise<SyncStatus> => engine.sync.status(),
   });
   defineRoute(host, {
     method: 'GET',

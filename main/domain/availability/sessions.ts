@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Database, ProductsTable, SessionsTable } from '../../../db/schema';
-import type { SessionCreateBody, SessionUpdateBody } from '../../contract/availability';
+import type { SessionAnswer, SessionCreateBody, SessionUpdateBody } from '../../contract/availability';
 import { liveBookingCount, seatsHeldBySession } from '../../../db/queries/seats';
 import {
   deleteSession,
@@ -18,25 +18,14 @@ import { findOverridesOfSessions, replaceSessionOverrides } from '../../../db/qu
 import { findPriceOptionsOfProduct, findPriceOptionsOfProducts } from '../../../db/queries/products';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
-import type { ProductsService, PriceOption } from '../catalogue/products';
+import type { ProductsService } from '../catalogue/products';
 import { DomainError } from '../errors';
 import { fromIso, fromLocal, toIso, toLocal } from '../time';
 import { effectiveOption, resolveOverrides } from './priceOptions';
 import { createAvailabilitySearch } from './search';
 
-/** A session as the API shows it. Synthetic sessions (NO_DATE / DATE_ENQUIRY products) have no id. */
-export interface Session {
-  id?: number;
-  productCode: string;
-  startTime: string;
-  startTimeLocal: string;
-  endTime: string;
-  endTimeLocal: string;
-  allDay: boolean;
-  seats: number;
-  seatsAvailable: number;
-  priceOptions: PriceOption[];
-}
+/** A session as the API shows it. */
+export type Session = SessionAnswer;
 
 /** Identifies a stored session: its id, or productCode + startTimeLocal (the non-deprecated form). */
 export type SessionKey = { sessionId: number } | { productCode: string; startTimeLocal: string };

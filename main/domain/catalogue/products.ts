@@ -20,7 +20,7 @@ import {
 } from '../../../db/queries/products';
 import { pickupListExists } from '../../../db/queries/pickups';
 import { findExistingExtraIds } from '../../../db/queries/extras';
-import type { ProductBody, ProductUpdateBody, PriceOptionBody } from '../../contract/products';
+import type { ProductBody, ProductUpdateBody, PriceOptionAnswer, PriceOptionBody } from '../../contract/products';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import { DomainError } from '../errors';
@@ -30,16 +30,8 @@ import { imageToApi } from './productImages';
 import { detailsJson, flatColumns, flatFields } from './productColumns';
 import type { ProductSearchQuery } from '../../contract/products';
 
-export interface PriceOption {
-  id: number;
-  label: string;
-  price: number;
-  priceGroupType?: string;
-  minQuantity?: number;
-  maxQuantity?: number;
-  seatsUsed: number;
-  productCode: string;
-}
+/** A price option as the API answers it. */
+export type PriceOption = PriceOptionAnswer;
 
 export type Product = Record<string, unknown> & {
   productCode: string;

@@ -11,7 +11,7 @@ import {
   voucherSoldByReseller,
   type VoucherRow,
 } from '../../../db/queries/vouchers';
-import type { VoucherBody } from '../../contract/vouchers';
+import type { VoucherBody, VoucherSearch } from '../../contract/vouchers';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import { DomainError } from '../errors';
@@ -34,12 +34,6 @@ export interface Voucher {
   currency: string | null;
   productCode?: string;
   categoryId?: number;
-}
-
-export interface VoucherSearch {
-  search?: string;
-  limit: number;
-  offset: number;
 }
 
 export interface CreateOptions {

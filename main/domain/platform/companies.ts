@@ -6,33 +6,10 @@ import { findCompanyByAlias, findFirstCompany, insertCompany, updateCompany } fr
 import { DomainError } from '../errors';
 import { CURRENCIES } from '../money';
 import { isValidTimezone } from '../time';
+import type { CompanyAnswer, CompanyInput } from '../../contract/settings';
 
-export interface CompanyInput {
-  alias?: string;
-  companyName: string;
-  description?: string | null;
-  currency: string;
-  timezone: string;
-  locale?: string;
-  email?: string | null;
-  phone?: string | null;
-  website?: string | null;
-  addressLine?: string | null;
-  addressLine2?: string | null;
-  city?: string | null;
-  state?: string | null;
-  postCode?: string | null;
-  countryCode?: string | null;
-  latitude?: number | null;
-  longitude?: number | null;
-  logoUrl?: string | null;
-}
-
-export interface Company extends Required<Omit<CompanyInput, 'alias' | 'locale'>> {
-  id: number;
-  alias: string;
-  locale: string;
-}
+/** The supplier company as the API answers it. */
+export type Company = CompanyAnswer;
 
 export function companyAliasFrom(name: string): string {
   return name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '').slice(0, 40) || 'company';
