@@ -75,3 +75,25 @@ export interface InstanceAnswer {
     dataFolder?: string | null;
   };
 }
+
+/** One backup file of the data folder (TourDesk extension). */
+export const backupRecordSchema = z.object({
+  file: z.string(),
+  /** When it was made (ISO 8601). */
+  time: z.string(),
+  bytes: z.number().int(),
+  mediaFiles: z.number().int(),
+  /** Made by the daily schedule rather than `tourdesk backup`. */
+  automatic: z.boolean(),
+});
+export type BackupRecord = z.infer<typeof backupRecordSchema>;
+
+/** GET /v1/system/backups: the last backup and the automatic daily ones kept. */
+export const backupsAnswerSchema = z.object({
+  lastBackup: backupRecordSchema.nullable(),
+  automaticBackups: z.array(backupRecordSchema.pick({ file: true, time: true, bytes: true })),
+  /** Where backups go; null for an engine without a data folder (tests, in memory). */
+  backupFolder: z.string().nullable(),
+  keepDays: z.number().int(),
+});
+export type BackupsAnswer = z.infer<typeof backupsAnswerSchema>;

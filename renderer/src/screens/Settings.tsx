@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ApiKeyAnswer, ApiKeyCreated } from '../../../main/contract/apiKeys';
-import type { CompanyAnswer } from '../../../main/contract/settings';
+import type { BackupsAnswer as Backups, CompanyAnswer } from '../../../main/contract/settings';
 import { api } from '../api/client';
 import { plainWords } from '../api/plainWords';
 import { useConnection } from '../store/connection';
@@ -12,12 +12,6 @@ import { PairPhone } from './PairPhone';
 
 /** The company fields the settings screen edits (PUT /v1/company takes these). */
 type Company = Pick<CompanyAnswer, 'companyName' | 'timezone' | 'currency' | 'email' | 'phone' | 'website'>;
-interface Backups {
-  lastBackup: { file: string; time: string; bytes: number; automatic: boolean } | null;
-  automaticBackups: { file: string; time: string; bytes: number }[];
-  backupFolder: string | null;
-  keepDays: number;
-}
 
 const ROLE_WORDS: Record<string, string> = { supplier: 'Office (everything)', agent: 'Agent (their own bookings)', checkin: 'Check-in (scan and tick off)' };
 
