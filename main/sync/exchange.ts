@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { opSchema, type Op } from './op';
 import { measureSkew } from './hlc';
 import { missingCount, type Vector } from './vector';
-import { SCHEMA_VERSION, type Replica, type SnapshotRow } from './replica';
+import { opJsonOfRow, SCHEMA_VERSION, type Replica, type SnapshotRow } from './replica';
 
 /**
  * The exchange protocol, both directions, paged:
@@ -91,6 +91,18 @@ export function answerPull(side: LocalSide, request: PullRequest): PullResponse 
   const page = side.replica.pageFor(request.vector, request.limit, request.maxBytes, request.after);
   const vector = side.replica.vector();
   return { ...helloOf(side), now: side.now(), vector, ops: page.ops, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.ops.length };
+}
+
+/**
+ * The same answer as JSON text, for HTTP: the ops' change texts go out as stored, not parsed and
+ * serialized again (on a catch-up that was a third of the serving side's time). `envelope` is the
+ * text of the fields that go first (the API's requestStatus).
+ */
+export function answerPullJson(side: LocalSide, request: PullRequest, envelope: Record<string, unknown> = {}): string {
+  const page = side.replica.pageRowsFor(request.vector, request.limit, request.maxBytes, request.after);
+  const vector = side.replica.vector();
+  const head = { ...envelope, ...helloOf(side), now: side.now(), vector, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.rows.length };
+  return `${JSON.stringify(head).slice(0, -1)},"ops":[${page.rows.map(opJsonOfRow).join(',')}]}`;
 }
 
 /** A page of this instance's synced rows and merge states, with the vector they include. */
