@@ -92,16 +92,23 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   const where = (pk: readonly string[]) => pk.map((c) => `"${c}" = ?`).join(' AND ');
 
   /**
-   * Shapes known in the current transaction. Cleared by `beginWork` at the start of each one: a
-   * shape added by a transaction that then rolled back must not be remembered (its id may be
-   * reused for other columns, also by another process writing the same file).
+   * Shapes by columns and by id. A shape read from sync_shapes that this connection did not add
+   * itself is committed (another writer's uncommitted rows are invisible here) and never changes, so
+   * it is kept; one this connection added is kept only until the next transaction begins
+   * (`beginWork`), since that transaction may have rolled back and the id be reused for other
+   * columns, also by another process writing the same file. Then it is read again.
    */
   const shapeIds = new Map<string, number>();
   const shapeColumns = new Map<number, string[]>();
+  const addedHere = new Set<number>();
   const shapeOf = (columns: string): number => {
     let id = shapeIds.get(columns);
     if (id === undefined) {
-      id = (s.shapeByColumns.get(columns) ?? s.addShape.get(columns)!).id;
+      id = s.shapeByColumns.get(columns)?.id;
+      if (id === undefined) {
+        id = s.addShape.get(columns)!.id;
+        addedHere.add(id);
+      }
       shapeIds.set(columns, id);
     }
     return id;
@@ -116,13 +123,19 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     }
     return columns;
   };
-
   /**
    * Shapes by their columns comma-joined, for column lists without a comma in any name (those
    * come only from a peer's op, and take the slow path below): such a list is the only one of its
    * length that joins to its text, so the cached id is exact.
    */
   const plainShapes = new Map<string, { id: number; length: number }>();
+  const forgetShapesAddedHere = () => {
+    if (addedHere.size === 0) return;
+    for (const [columns, id] of shapeIds) if (addedHere.has(id)) shapeIds.delete(columns);
+    for (const [joined, shape] of plainShapes) if (addedHere.has(shape.id)) plainShapes.delete(joined);
+    for (const id of addedHere) shapeColumns.delete(id);
+    addedHere.clear();
+  };
 
   function shapeOfColumns(names: string[]): number {
     const joined = names.join(',');
@@ -169,11 +182,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     saveClock: (lastSeq: number, lastHlc: string | null) => void s.saveClock.run(lastSeq, lastHlc),
     setHub: (origin: string | null) => void s.setHub.run(origin),
     /** Called at the start of the replica's work in each transaction (see shapeIds). */
-    beginWork() {
-      shapeIds.clear();
-      shapeColumns.clear();
-      plainShapes.clear();
-    },
+    beginWork: forgetShapesAddedHere,
     /** The capture triggers record nothing until `resumeCapture`, in this transaction (see CAPTURE_PAUSED_ID). */
     pauseCapture: () => void s.pauseCapture.run(),
     resumeCapture: () => void s.resumeCapture.run(),

@@ -80,13 +80,19 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
    * of it) is blanked again. Run after a page or a fold, when every row it needs is in place.
    */
   function keepErased(touched: readonly { entity: string; entityId: string }[]): void {
+    // A booking and its participants ask the same question: answered once per booking.
+    const erasedBooking = new Map<string, boolean>();
     for (const { entity, entityId } of touched) {
       if (entity !== 'bookings' && entity !== 'participants') continue;
       const id = (JSON.parse(entityId) as unknown[])[0];
       const orderNumber = entity === 'bookings' ? String(id) : q.bookingOfParticipant(Number(id));
       if (orderNumber === null) continue;
-      const customers = q.customersOfBooking(orderNumber);
-      if (customers.some((customerId) => q.rowState('customers', keyOf([customerId]))?.erased)) blank(entity, entityId);
+      let erased = erasedBooking.get(orderNumber);
+      if (erased === undefined) {
+        erased = q.customersOfBooking(orderNumber).some((customerId) => q.rowState('customers', keyOf([customerId]))?.erased);
+        erasedBooking.set(orderNumber, erased);
+      }
+      if (erased) blank(entity, entityId);
     }
   }
 
