@@ -417,8 +417,11 @@ export interface SyncOpsTable {
   entity: string;
   entity_id: string;
   kind: 'insert' | 'update' | 'delete';
+  /** The change without its null columns (20261126_92); those are listed by `null_columns`. */
   change_json: Nullable<string>;
   schema: number;
+  /** 20261126_92: the sync_shapes id of the columns the change sets to null; NULL when none are left out. */
+  null_columns: Nullable<number>;
 }
 export interface SyncVectorTable { origin: string; seq: number }
 /**

@@ -10,6 +10,9 @@ import { captureStatements } from '../syncCapture';
  *   per shape column: which stamp it has) only when there is more than one stamp. A row written
  *   by one insert is then a shape id and one stamp. Still keyed (entity, entity_id) WITHOUT ROWID:
  *   with rows this small one b-tree beats a rowid table plus a unique index on the same key.
+ * - sync_ops.null_columns: the shape of the columns an op's change set to null, which its
+ *   change_json then leaves out (a customer insert is mostly nulls: about half its bytes). NULL: none
+ *   left out (every op stored before this).
  * - the capture triggers are re-made so the replica can pause them while it writes rows that are
  *   ops already (a remote page, its own corrections): they used to be captured and deleted again.
  * The conversion below is this migration's own copy of the encoding (frozen with it).
@@ -27,6 +30,7 @@ const statements = [
      erased TEXT,
      PRIMARY KEY (entity, entity_id)
    ) WITHOUT ROWID, STRICT`,
+  `ALTER TABLE sync_ops ADD COLUMN null_columns INTEGER`,
 ];
 
 /** The synced tables and their keys as of this migration (frozen; main/sync/entities.ts has the rules). */

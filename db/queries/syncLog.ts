@@ -9,6 +9,8 @@ import { CAPTURE_PAUSED_ID } from '../syncCapture';
  * SQLite's own table_info, never from an op.
  */
 export type OpRow = Omit<SyncOpsTable, 'arrival'> & { arrival: number };
+/** An op to store: its change as an object (stored without its null columns, see null_columns). */
+export type NewOpRow = Omit<OpRow, 'arrival' | 'change_json' | 'null_columns'> & { change: Record<string, unknown> | null };
 export type CaptureRow = Required<SyncCaptureTable> & { id: number };
 
 /** A row's merge state as stored: field stamps, latest insert, tombstone and erasure. */
@@ -30,14 +32,14 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     dropCaptures: sqlite.prepare<[number]>('DELETE FROM sync_capture WHERE id > 0 AND id <= ?'),
     pauseCapture: sqlite.prepare<[]>(`INSERT INTO sync_capture (id, tbl, pk) VALUES (${CAPTURE_PAUSED_ID}, '', '')`),
     resumeCapture: sqlite.prepare<[]>(`DELETE FROM sync_capture WHERE id = ${CAPTURE_PAUSED_ID}`),
-    insertOp: sqlite.prepare<[string, number, string, string, string, string, string | null, number]>(
-      'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    insertOp: sqlite.prepare<[string, number, string, string, string, string, string | null, number, number | null]>(
+      'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     opAt: sqlite.prepare<[string, number], OpRow>('SELECT * FROM sync_ops WHERE origin = ? AND seq = ?'),
     opsFrom: sqlite.prepare<[number, number], OpRow>('SELECT * FROM sync_ops WHERE arrival > ? ORDER BY arrival LIMIT ?'),
     arrivalOf: sqlite.prepare<[string, number], { arrival: number }>('SELECT arrival FROM sync_ops WHERE origin = ? AND seq = ?'),
     opsOfEntity: sqlite.prepare<[string, string], OpRow>('SELECT * FROM sync_ops WHERE entity = ? AND entity_id = ?'),
-    rewriteChange: sqlite.prepare<[string | null, number]>('UPDATE sync_ops SET change_json = ? WHERE arrival = ?'),
+    rewriteChange: sqlite.prepare<[string | null, number | null, number]>('UPDATE sync_ops SET change_json = ?, null_columns = ? WHERE arrival = ?'),
     vector: sqlite.prepare<[], { origin: string; seq: number }>('SELECT origin, seq FROM sync_vector'),
     setVector: sqlite.prepare<[string, number]>('INSERT INTO sync_vector (origin, seq) VALUES (?, ?) ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq'),
     rowState: sqlite.prepare<[string, string], SyncRowsTable>('SELECT * FROM sync_rows WHERE entity = ? AND entity_id = ?'),
@@ -135,6 +137,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     for (const [joined, shape] of plainShapes) if (addedHere.has(shape.id)) plainShapes.delete(joined);
     for (const id of addedHere) shapeColumns.delete(id);
     addedHere.clear();
+    nullTexts.clear();
   };
 
   function shapeOfColumns(names: string[]): number {
@@ -145,6 +148,31 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     const id = shapeOf(plain ? joined : JSON.stringify(names));
     if (plain) plainShapes.set(joined, { id, length: names.length });
     return id;
+  }
+
+  /** A change as stored: the JSON of its non-null columns, and the shape of the null ones (or null). */
+  function splitChange(change: Record<string, unknown> | null): { json: string | null; nulls: number | null } {
+    if (change === null) return { json: null, nulls: null };
+    let nullNames: string[] | null = null;
+    for (const column in change) {
+      if (change[column] !== null) continue;
+      (nullNames ??= []).push(column);
+    }
+    if (nullNames === null) return { json: JSON.stringify(change), nulls: null };
+    const rest: Record<string, unknown> = {};
+    for (const column in change) if (change[column] !== null) rest[column] = change[column];
+    return { json: JSON.stringify(rest), nulls: shapeOfColumns(nullNames) };
+  }
+
+  /** `"a":null,"b":null` for a shape of null columns, made once per shape. */
+  const nullTexts = new Map<number, string>();
+  function nullText(id: number): string {
+    let text = nullTexts.get(id);
+    if (text === undefined) {
+      text = columnsOfShape(id).map((c) => `${JSON.stringify(c)}:null`).join(',');
+      if (!addedHere.has(id)) nullTexts.set(id, text);
+    }
+    return text;
   }
 
   /** Stamps as stored: the distinct ones space-separated; per column the index of its own (48 + i), unless all share one. */
@@ -190,12 +218,33 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     lastCaptureId: () => s.lastCapture.get()?.id ?? 0,
     dropCapturesAfter: (id: number) => void s.dropCapturesAfter.run(id),
     dropCapturesUpTo: (id: number) => void s.dropCaptures.run(id),
-    insertOp: (op: Omit<OpRow, 'arrival'>) => void s.insertOp.run(op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, op.change_json, op.schema),
+    insertOp(op: NewOpRow): void {
+      const { json, nulls } = splitChange(op.change);
+      s.insertOp.run(op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls);
+    },
+    /** A stored op's change as the op had it (its null columns back, after the others). */
+    changeOf(row: OpRow): Record<string, unknown> | null {
+      if (row.change_json === null) return null;
+      const change = JSON.parse(row.change_json) as Record<string, unknown>;
+      if (row.null_columns !== null) for (const column of columnsOfShape(row.null_columns)) if (!(column in change)) change[column] = null;
+      return change;
+    },
+    /** The same as JSON text, without parsing the stored text (it was written by JSON.stringify). */
+    changeJsonOf(row: OpRow): string {
+      if (row.change_json === null) return 'null';
+      if (row.null_columns === null) return row.change_json;
+      const nulls = nullText(row.null_columns);
+      if (nulls === '') return row.change_json;
+      return row.change_json === '{}' ? `{${nulls}}` : `${row.change_json.slice(0, -1)},${nulls}}`;
+    },
     opAt: (origin: string, seq: number) => s.opAt.get(origin, seq),
     opsAfter: (arrival: number, limit: number) => s.opsFrom.all(arrival, limit),
     arrivalOf: (origin: string, seq: number) => s.arrivalOf.get(origin, seq)?.arrival ?? null,
     opsOfEntity: (entity: string, entityId: string) => s.opsOfEntity.all(entity, entityId),
-    rewriteChange: (arrival: number, changeJson: string | null) => void s.rewriteChange.run(changeJson, arrival),
+    rewriteChange(arrival: number, change: Record<string, unknown> | null): void {
+      const { json, nulls } = splitChange(change);
+      s.rewriteChange.run(json, nulls, arrival);
+    },
     vector: () => Object.fromEntries(s.vector.all().map((r) => [r.origin, r.seq])) as Record<string, number>,
     setVector: (origin: string, seq: number) => void s.setVector.run(origin, seq),
     rowState(entity: string, entityId: string): StoredRowState | null {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { opSchema, type Op } from './op';
 import { measureSkew } from './hlc';
 import { missingCount, type Vector } from './vector';
-import { opJsonOfRow, SCHEMA_VERSION, type Replica, type SnapshotRow } from './replica';
+import { SCHEMA_VERSION, type Replica, type SnapshotRow } from './replica';
 
 /**
  * The exchange protocol, both directions, paged:
@@ -102,7 +102,7 @@ export function answerPullJson(side: LocalSide, request: PullRequest, envelope: 
   const page = side.replica.pageRowsFor(request.vector, request.limit, request.maxBytes, request.after);
   const vector = side.replica.vector();
   const head = { ...envelope, ...helloOf(side), now: side.now(), vector, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.rows.length };
-  return `${JSON.stringify(head).slice(0, -1)},"ops":[${page.rows.map(opJsonOfRow).join(',')}]}`;
+  return `${JSON.stringify(head).slice(0, -1)},"ops":[${page.rows.map(side.replica.opJsonOfRow).join(',')}]}`;
 }
 
 /** A page of this instance's synced rows and merge states, with the vector they include. */

@@ -1,7 +1,7 @@
 import type { DbHandle } from '../../db/connection';
 import { inWriteTransaction, setBeforeCommit } from '../../db/transaction';
 import { migrations } from '../../db/migrations';
-import { syncLogQueries, type CaptureRow, type OpRow } from '../../db/queries/syncLog';
+import { syncLogQueries, type CaptureRow, type NewOpRow, type OpRow } from '../../db/queries/syncLog';
 import { DomainError } from '../domain/errors';
 import { createHlcClock, decodeHlc, DEFAULT_MAX_FUTURE_MS, encodeHlc } from './hlc';
 import { canonicalJson, keyOf, opFingerprint, type Op } from './op';
@@ -50,7 +50,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
 
   function erase(entityId: string): void {
     for (const row of q.opsOfEntity('customers', entityId)) {
-      if (row.change_json !== null) q.rewriteChange(row.arrival, JSON.stringify(purgePersonal(JSON.parse(row.change_json))));
+      if (row.change_json !== null) q.rewriteChange(row.arrival, purgePersonal(q.changeOf(row)));
     }
     const customerId = (JSON.parse(entityId) as number[])[0];
     q.purgeJournal(String(customerId));
@@ -68,7 +68,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       for (const [column, value] of Object.entries(values)) if (column in out) out[column] = value;
       return out;
     };
-    for (const row of q.opsOfEntity(table, entityId)) if (row.change_json !== null) q.rewriteChange(row.arrival, JSON.stringify(overwrite(JSON.parse(row.change_json))));
+    for (const row of q.opsOfEntity(table, entityId)) if (row.change_json !== null) q.rewriteChange(row.arrival, overwrite(q.changeOf(row)!));
     const key = JSON.parse(entityId) as unknown[];
     const current = q.readRow(table, SYNCED_ENTITIES[table].pk, key);
     if (current && canonicalJson(overwrite(current)) !== canonicalJson(current)) q.upsertRow(table, SYNCED_ENTITIES[table].pk, overwrite(current));
@@ -187,7 +187,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     for (const op of ops) {
       if (op.seq <= (seen[op.origin] ?? 0)) {
         const stored = q.opAt(op.origin, op.seq);
-        if (stored && differs(fromRow(stored), op)) throw new CloneError(op.origin, op.seq);
+        if (stored && differs(opOfRow(stored), op)) throw new CloneError(op.origin, op.seq);
         duplicates++;
         continue;
       }
@@ -338,7 +338,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       if (rows.length === 0) return { rows: page, cursor, hasMore: false };
       for (const row of rows) {
         if (row.seq > (sent[row.origin] ?? 0)) {
-          const size = (row.change_json?.length ?? 4) + 200;
+          const size = q.changeJsonOf(row).length + 200; // as it goes out, null columns included
           if (page.length >= limit || (page.length > 0 && bytes + size > maxBytes)) return { rows: page, cursor, hasMore: true };
           page.push(row);
           bytes += size;
@@ -351,7 +351,17 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
 
   function pageFor(theirs: Vector, limit: number, maxBytes: number, after?: number): { ops: Op[]; cursor: number; hasMore: boolean } {
     const page = pageRowsFor(theirs, limit, maxBytes, after);
-    return { ops: page.rows.map(fromRow), cursor: page.cursor, hasMore: page.hasMore };
+    return { ops: page.rows.map(opOfRow), cursor: page.cursor, hasMore: page.hasMore };
+  }
+
+  function opOfRow(row: OpRow): Op {
+    return { origin: row.origin, seq: row.seq, hlc: row.hlc, entity: row.entity, entityId: row.entity_id, kind: row.kind, change: q.changeOf(row), schema: row.schema };
+  }
+
+  /** An op row as the op's JSON text, its change spliced in as stored (no parse, no serialize). */
+  function opJsonOfRow(row: OpRow): string {
+    const text = JSON.stringify;
+    return `{"origin":${text(row.origin)},"seq":${row.seq},"hlc":${text(row.hlc)},"entity":${text(row.entity)},"entityId":${text(row.entity_id)},"kind":${text(row.kind)},"change":${q.changeJsonOf(row)},"schema":${row.schema}}`;
   }
 
   return {
@@ -374,6 +384,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     apply: (ops: readonly Op[], hubAheadMs = 0) => inWriteTransaction(handle.db, async () => applyPage(ops, hubAheadMs)),
     pageFor,
     pageRowsFor,
+    opJsonOfRow,
     snapshotPage,
     applySnapshot: (rows: readonly SnapshotRow[], vector: Vector | null) => inWriteTransaction(handle.db, async () => applySnapshotPage(rows, vector)),
     /** A fresh or wiped instance: nothing from any other origin yet (it joins from a snapshot). */
@@ -452,18 +463,8 @@ function sameRow(desired: Record<string, unknown>, stored: Record<string, unknow
   return true;
 }
 
-function toRow(op: Op): Omit<OpRow, 'arrival'> {
-  return { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entity_id: op.entityId, kind: op.kind, change_json: op.change === null ? null : JSON.stringify(op.change), schema: op.schema };
-}
-
-/** An op row as the op's JSON text, its change spliced in as stored (written by JSON.stringify, so valid JSON). */
-export function opJsonOfRow(row: OpRow): string {
-  const text = JSON.stringify;
-  return `{"origin":${text(row.origin)},"seq":${row.seq},"hlc":${text(row.hlc)},"entity":${text(row.entity)},"entityId":${text(row.entity_id)},"kind":${text(row.kind)},"change":${row.change_json ?? 'null'},"schema":${row.schema}}`;
-}
-
-export function fromRow(row: OpRow): Op {
-  return { origin: row.origin, seq: row.seq, hlc: row.hlc, entity: row.entity, entityId: row.entity_id, kind: row.kind, change: row.change_json === null ? null : JSON.parse(row.change_json), schema: row.schema };
+function toRow(op: Op): NewOpRow {
+  return { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entity_id: op.entityId, kind: op.kind, change: op.change, schema: op.schema };
 }
 
 export { keyOf };

@@ -77,4 +77,23 @@ describe('stored merge states', () => {
     insert.run(2001);
     expect(q.captures().map((c) => c.pk)).toEqual(['[2001]']);
   });
+
+  it('store an op without its null columns and give it back whole, as an object and as JSON text', async () => {
+    const { sqlite } = await aDatabase();
+    const q = syncLogQueries(sqlite);
+    const op = { origin: 'AAAA', seq: 1, hlc: A, entity: 'customers', entity_id: '[1]', kind: 'insert' as const, schema: 1 };
+    const change = { id: 1, first_name: 'Ada', middle_name: null, email: null, marketing: 0 };
+    q.beginWork();
+    q.insertOp({ ...op, change });
+    q.insertOp({ ...op, seq: 2, change: { email: null } });
+    q.insertOp({ ...op, seq: 3, kind: 'delete', change: null });
+    q.insertOp({ ...op, seq: 4, change: {} });
+    q.beginWork();
+    const rows = q.opsAfter(0, 10);
+    expect(rows[0].change_json).toBe('{"id":1,"first_name":"Ada","marketing":0}');
+    expect(rows.map((r) => q.changeOf(r))).toEqual([change, { email: null }, null, {}]);
+    expect(rows.map((r) => JSON.parse(q.changeJsonOf(r)))).toEqual([change, { email: null }, null, {}]);
+    q.rewriteChange(rows[0].arrival, { ...change, first_name: null });
+    expect(q.changeOf(q.opsAfter(0, 1)[0])).toEqual({ ...change, first_name: null });
+  });
 });
