@@ -21,6 +21,26 @@ export interface StoredRowState {
   erased: string | null;
 }
 
+/**
+ * `names.join(',')`, remembering the last list: a page's ops mostly have one shape, and giving back
+ * the same string (its hash already computed) saves the join and the hashing of the map lookup
+ * that follows, per op.
+ */
+function joinLikeLast(): (names: readonly string[]) => string {
+  let last: readonly string[] = [];
+  let joined = '';
+  return (names) => {
+    if (names.length === last.length) {
+      let same = true;
+      for (let i = 0; i < names.length && same; i++) same = names[i] === last[i];
+      if (same) return joined;
+    }
+    last = names;
+    joined = names.join(',');
+    return joined;
+  };
+}
+
 export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   const s = {
     instance: sqlite.prepare<[], SyncInstanceTable>('SELECT * FROM sync_instance WHERE id = 1'),
@@ -90,7 +110,11 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     }
     return st;
   };
-  const upserts = new Map<string, { st: BetterSqlite3.Statement; columns: string[]; length: number }>();
+  const upserts = new Map<string, Map<string, { st: BetterSqlite3.Statement; columns: string[]; length: number }>>();
+  const joinUpsert = joinLikeLast();
+  const joinColumns = joinLikeLast();
+  // Stamped columns and null columns alternate per op: each kind keeps its own last list.
+  const joinNulls = joinLikeLast();
   const where = (pk: readonly string[]) => pk.map((c) => `"${c}" = ?`).join(' AND ');
 
   /**
@@ -140,8 +164,8 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     nullTexts.clear();
   };
 
-  function shapeOfColumns(names: string[]): number {
-    const joined = names.join(',');
+  function shapeOfColumns(names: string[], join = joinColumns): number {
+    const joined = join(names);
     const cached = plainShapes.get(joined);
     if (cached !== undefined && cached.length === names.length) return cached.id;
     const plain = !names.some((c) => c.includes(',')) && !joined.startsWith('[');
@@ -161,7 +185,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     if (nullNames === null) return { json: JSON.stringify(change), nulls: null };
     const rest: Record<string, unknown> = {};
     for (const column in change) if (change[column] !== null) rest[column] = change[column];
-    return { json: JSON.stringify(rest), nulls: shapeOfColumns(nullNames) };
+    return { json: JSON.stringify(rest), nulls: shapeOfColumns(nullNames, joinNulls) };
   }
 
   /** `"a":null,"b":null` for a shape of null columns, made once per shape. */
@@ -284,8 +308,9 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     upsertRow(table: string, pk: readonly string[], values: Record<string, unknown>): void {
       // Keyed by the values' own column order, so a row of a known shape costs no filter or sort.
       const names = Object.keys(values);
-      const key = `${table}:${names.join(',')}`;
-      let upsert = upserts.get(key);
+      const byTable = upserts.get(table) ?? upserts.set(table, new Map()).get(table)!;
+      const key = joinUpsert(names);
+      let upsert = byTable.get(key);
       if (!upsert || upsert.length !== names.length) {
         const known = columnsOf(table);
         const columns = Object.keys(values).filter((c) => known.has(c)).sort();
@@ -296,7 +321,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
         );
         upsert = { st, columns, length: names.length };
         // As with shapes: only a list without commas in its names is the one list its key names.
-        if (!names.some((c) => c.includes(','))) upserts.set(key, upsert);
+        if (!names.some((c) => c.includes(','))) byTable.set(key, upsert);
       }
       const args = new Array<unknown>(upsert.columns.length);
       for (let i = 0; i < args.length; i++) args[i] = values[upsert.columns[i]];
