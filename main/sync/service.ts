@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema';
 import { acknowledgedSets, deletePeer, insertAcknowledgement, knownInstances, listPeers, oversoldSessions, peerByUrl, recordPeerAttempt, rememberInstances, upsertPeer } from '../../db/queries/syncPeers';
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
-import { answerPull, answerPush, answerSnapshot, checkPeer, exchangeWith, helloOf, PairingError, type ExchangeReport, type LocalSide, type PeerTransport, type PullRequest, type PushRequest, type SnapshotRequest } from './exchange';
+import { answerPull, answerPullJson, answerPush, answerSnapshot, checkPeer, exchangeWith, helloOf, PairingError, type ExchangeReport, type LocalSide, type PeerTransport, type PullRequest, type PushRequest, type SnapshotRequest } from './exchange';
 import { httpTransport } from './peerClient';
 import { bookingSetKey } from './oversell';
 import type { Replica } from './replica';
@@ -111,6 +111,11 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     async answerPull(request: PullRequest) {
       await refreshKnown();
       return answerPull(side, request);
+    },
+    /** answerPull as JSON text (HTTP), `envelope`'s fields first. */
+    async answerPullJson(request: PullRequest, envelope: Record<string, unknown>) {
+      await refreshKnown();
+      return answerPullJson(side, request, envelope);
     },
     async answerSnapshot(request: SnapshotRequest) {
       checkPeer(side, { ...request, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
