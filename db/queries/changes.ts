@@ -66,7 +66,8 @@ export function areaChangeToken(sqlite: BetterSqlite3.Database): (area: ChangeAr
       sqlite.exec(`CREATE TEMP TRIGGER IF NOT EXISTS tourdesk_cache_${table}_${event} AFTER ${when} ON main.${table} BEGIN ${call} END`);
     }
   }
-  const version = sqlite.prepare('SELECT data_version FROM pragma_data_version').pluck();
+  // The PRAGMA itself: half the cost of the pragma_data_version table function (~6 µs a call here).
+  const version = sqlite.prepare('PRAGMA data_version').pluck();
   const token = (area: ChangeArea) => `${version.get() as number}:${counters[area]}`;
   areaTokens.set(sqlite, token);
   return token;
