@@ -17,12 +17,15 @@ export function changeToken(sqlite: BetterSqlite3.Database): () => string {
 
 /**
  * What each cache is made from: the tables (and, for api_keys, the columns: `last_used_at` is
- * written once a minute per key and changes no answer) whose writes make it stale.
+ * written once a minute per key and changes no answer) whose writes make it stale. A cache whose
+ * answer also reads another table (a voucher search narrowed by the bookings of a reseller) does
+ * not cache that answer.
  */
 const CHANGE_AREAS = {
   keys: { api_keys: ['name', 'role', 'key_hash', 'key_prefix', 'reseller_id', 'revoked_at'] },
   company: { companies: null },
   products: { products: null, price_options: null, product_extras: null, product_images: null, companies: null },
+  vouchers: { vouchers: null, voucher_redemptions: null },
 } satisfies Record<string, Record<string, readonly string[] | null>>;
 
 export type ChangeArea = keyof typeof CHANGE_AREAS;
