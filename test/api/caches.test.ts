@@ -98,4 +98,21 @@ describe('caches of what rarely changes', () => {
     t.clock.set('2030-08-01T00:00:00Z');
     expect(await find('CACHE1')).toMatchObject({ status: 'EXPIRED', remainingValue: 75 });
   });
+
+  it('rebuilds a polled manifest after any write, here or by another process, and reuses it while nothing changed', async () => {
+    const session = t.engine.ctx.handle.sqlite;
+    const product = await t.engine.products.create({ name: 'Manifest Cruise', priceOptions: [{ label: 'Adult', price: 10 }] }, SYSTEM_ACTOR);
+    const start = '2031-03-01T00:00:00Z'; // after the clock the voucher test moved
+    session.prepare('INSERT INTO sessions (id, product_code, start_at, end_at, all_day, seats, created_at, updated_at) VALUES (880001, ?, ?, ?, 0, 40, 0, 0)').run(product.productCode, Date.parse(start), Date.parse(start) + 3_600_000);
+    const booked = await t.call('POST', '/v1/bookings', { body: { customer: { firstName: 'Ada', lastName: 'Lovelace' }, items: [{ productCode: product.productCode, startTime: start, quantities: [{ optionLabel: 'Adult', value: 2 }] }] } });
+    expect(booked.status).toBe(200);
+    const first = await t.engine.manifests.get({ sessionId: 880001 });
+    expect(first.bookings[0].customer?.lastName).toBe('Lovelace');
+    expect(await t.engine.manifests.get({ sessionId: 880001 })).toBe(first);
+    other.prepare('UPDATE customers SET last_name = ? WHERE last_name = ?').run('Byron', 'Lovelace');
+    const renamed = await t.engine.manifests.get({ sessionId: 880001 });
+    expect(renamed.bookings[0].customer?.lastName).toBe('Byron');
+    session.prepare('UPDATE sessions SET seats = 30 WHERE id = 880001').run();
+    expect((await t.engine.manifests.get({ sessionId: 880001 })).session.seats).toBe(30);
+  });
 });

@@ -18,7 +18,7 @@ import { oversoldBySession } from './oversold';
 import type { DayBoardSession, Manifest, ManifestVersion } from '../../contract/manifest';
 import { findSession } from '../availability/sessionRef';
 import { localDate, parseTimeParam, toIso } from '../time';
-import { areaChangeToken } from '../../../db/queries/changes';
+import { areaChangeToken, changeToken } from '../../../db/queries/changes';
 
 /** How the manifest operations name a session: its id, or productCode + startTime/startTimeLocal. */
 export interface ManifestSessionRef {
@@ -39,8 +39,13 @@ export interface ManifestDeps {
   companies: CompaniesService;
 }
 
+/** Manifests kept for polling (a desk's sessions of the day). */
+const MANIFESTS_CACHED = 20;
+
 export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
   const changes = areaChangeToken(ctx.handle.sqlite);
+  const databaseToken = changeToken(ctx.handle.sqlite);
+  const manifests = new Map<string, { token: string; manifest: Manifest }>();
   let names: { token: string; byId: Map<number, string> } | null = null;
 
   /**
@@ -110,8 +115,22 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
     timezoneOf,
     keyNames,
 
+    /**
+     * A manifest is reused while the database did not change at all (no write on this connection,
+     * no commit by another process): desks and phones poll it, and between two scans they all get
+     * the one built after the last change. Kept only when no write landed while it was read.
+     */
     async get(ref: ManifestSessionRef): Promise<Manifest> {
-      return build(ref);
+      const key = JSON.stringify([ref.sessionId, ref.productCode, ref.startTime, ref.startTimeLocal]);
+      const token = databaseToken();
+      const known = manifests.get(key);
+      if (known && known.token === token) return known.manifest;
+      const manifest = await build(ref);
+      if (databaseToken() === token) {
+        if (manifests.size >= MANIFESTS_CACHED) manifests.clear();
+        manifests.set(key, { token, manifest });
+      }
+      return manifest;
     },
 
     /** The session's manifest fingerprint: a handful of aggregates, for clients that poll for changes. */
