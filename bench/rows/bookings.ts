@@ -79,7 +79,7 @@ export default async function (): Promise<BenchRow[]> {
     for (let n = 0; n < BOOKINGS; n++) one.immediate(n);
     const rawPerSecond = BOOKINGS / ((performance.now() - rawStart) / 1000);
     await engine.close();
-    return [{ name: 'POST /v1/bookings (3 participants)', unit: 'bookings/s', subject: Math.round(apiPerSecond), baseline: Math.round(rawPerSecond), baselineName: 'raw better-sqlite3 inserts of the same rows + op log, one transaction each (goal ≤ 2×)', higherIsBetter: true }];
+    return [{ name: 'POST /v1/bookings (3 participants)', unit: 'bookings/s', subject: Math.round(apiPerSecond), baseline: Math.round(rawPerSecond), baselineName: 'raw better-sqlite3 inserts of the same rows + op log, one transaction each', higherIsBetter: true, goal: 2 }];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
