@@ -9,6 +9,7 @@ import * as m20261124_80 from './20261124_80_sync';
 import * as m20261125_90 from './20261125_90_agent_payments';
 import * as m20261125_91 from './20261125_91_key_prefix_hash';
 import * as m20261126_92 from './20261126_92_sync_row_stamps';
+import * as m20261126_93 from './20261126_93_perf_indexes';
 
 export interface Migration {
   name: string;
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   { name: '20261125_90_agent_payments', up: m20261125_90.up },
   { name: '20261125_91_key_prefix_hash', up: m20261125_91.up },
   { name: '20261126_92_sync_row_stamps', up: m20261126_92.up },
+  { name: '20261126_93_perf_indexes', up: m20261126_93.up },
 ];

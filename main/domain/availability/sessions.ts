@@ -38,11 +38,12 @@ const REPEATED_HOUR_MS = 2 * 3_600_000;
  * seats live bookings hold, price options = the product's options with the session's overrides.
  * Bookings and manifests show sessions through this too.
  */
-export async function sessionsToApi(db: Kysely<Database>, rows: SessionsTable[], defaultTimezone: string): Promise<Session[]> {
+/** `known`: the sessions' products when the caller has read them already (a search has). */
+export async function sessionsToApi(db: Kysely<Database>, rows: SessionsTable[], defaultTimezone: string, known?: readonly { product_code: string; currency: string; timezone: string | null }[]): Promise<Session[]> {
   if (rows.length === 0) return [];
   const codes = [...new Set(rows.map((r) => r.product_code))];
   const ids = rows.map((r) => r.id);
-  const [products, options, held] = await Promise.all([findSessionProducts(db, codes), findPriceOptionsOfProducts(db, codes), seatsHeldBySession(db, ids)]);
+  const [products, options, held] = await Promise.all([known ?? findSessionProducts(db, codes), findPriceOptionsOfProducts(db, codes), seatsHeldBySession(db, ids)]);
   const overrides = await findOverridesOfSessions(db, ids);
   const productOf = new Map(products.map((p) => [p.product_code, p]));
   return rows.map((row) => {

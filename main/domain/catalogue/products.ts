@@ -20,6 +20,7 @@ import {
 } from '../../../db/queries/products';
 import { pickupListExists } from '../../../db/queries/pickups';
 import { findExistingExtraIds } from '../../../db/queries/extras';
+import { areaChangeToken } from '../../../db/queries/changes';
 import type { ProductBody, ProductUpdateBody, PriceOptionAnswer, PriceOptionBody } from '../../contract/products';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
@@ -54,7 +55,15 @@ export function priceOptionToApi(row: PriceOptionsTable, currency: string): Pric
   return option;
 }
 
+/** How many product answers the cache holds (a catalogue is tens of products, rarely hundreds). */
+const PRODUCTS_CACHED = 500;
+
 export function createProducts(ctx: EngineContext, companies: CompaniesService) {
+  // A product answer is read far more often than written; it is kept while nothing it is made of
+  // (product, options, extras, images, company) changed here, in another process or by sync.
+  const changes = areaChangeToken(ctx.handle.sqlite);
+  let answers: { token: string; byCode: Map<string, Product> } = { token: '', byCode: new Map() };
+
   async function rowOrThrow(db: Kysely<Database>, productCode: string): Promise<ProductsTable> {
     const row = await findLiveProduct(db, productCode);
     if (!row) throw new DomainError('NOT_FOUND', `Product ${productCode} was not found`);
@@ -154,7 +163,13 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
 
   const service = {
     async get(productCode: string): Promise<Product> {
-      return (await toApi(ctx.db, [await rowOrThrow(ctx.db, productCode)]))[0];
+      const token = changes('products');
+      if (answers.token !== token) answers = { token, byCode: new Map() };
+      const known = answers.byCode.get(productCode);
+      if (known) return known;
+      const product = (await toApi(ctx.db, [await rowOrThrow(ctx.db, productCode)]))[0];
+      if (answers.token === token && answers.byCode.size < PRODUCTS_CACHED) answers.byCode.set(productCode, product);
+      return product;
     },
 
     async search(query: ProductSearch): Promise<Product[]> {

@@ -1,7 +1,7 @@
 import type { EngineContext, Actor } from '../context';
 import { SYSTEM_ACTOR } from '../context';
 import type { CompaniesTable } from '../../../db/schema';
-import { changeToken } from '../../../db/queries/changes';
+import { areaChangeToken } from '../../../db/queries/changes';
 import { findCompanyByAlias, findFirstCompany, insertCompany, updateCompany } from '../../../db/queries/companies';
 import { DomainError } from '../errors';
 import { CURRENCIES } from '../money';
@@ -42,8 +42,10 @@ function toApi(row: CompaniesTable): Company {
 export function createCompanies(ctx: EngineContext) {
   // The company is read on almost every request, so it is cached; but `tourdesk company set` (another
   // process) or a sync peer may change it while the server runs, so the cache holds only while the
-  // database's change token is the one read before the company was loaded.
-  const currentToken = changeToken(ctx.handle.sqlite);
+  // company's change token is the one read before the company was loaded (bookings and scans, which
+  // write all the time, do not move it).
+  const changes = areaChangeToken(ctx.handle.sqlite);
+  const currentToken = () => changes('company');
   let cached: { company: Company | null; token: string } | null = null;
 
   async function supplierOrNull(): Promise<Company | null> {
