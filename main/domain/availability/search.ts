@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { PriceOptionsTable } from '../../../db/schema';
 import type { AvailabilitySearch } from '../../contract/availability';
 import { findLiveSearchProducts, findSearchPriceOptions, sessionsInRangesReader, type SearchProduct, type SessionRangeGroup, type SessionWithHeld } from '../../../db/queries/availabilitySearch';
-import { areaChangeToken } from '../../../db/queries/changes';
+import { areaChangeToken, changeToken } from '../../../db/queries/changes';
 import type { EngineContext } from '../context';
 import type { Session } from './sessions';
 import { sessionsToApi } from './sessions';
@@ -53,6 +53,9 @@ function startOfDay(now: number, zone: string, memo: Map<string, number>): numbe
   return start;
 }
 
+/** How many answers are kept while the database is unchanged (a desk repeats a few searches). */
+const ANSWERS_CACHED = 50;
+
 /** How many products' search facts the cache holds (a catalogue is tens of products, rarely hundreds). */
 const PRODUCTS_CACHED = 500;
 
@@ -68,6 +71,12 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
   // another process or by sync. Seats and sessions are read fresh on every search.
   const changes = areaChangeToken(ctx.handle.sqlite);
   let facts: { token: string; byCode: Map<string, ProductFacts> } = { token: '', byCode: new Map() };
+  // A whole answer is kept only while nothing at all was written: the whole-database token moves
+  // on every commit here (total_changes) or by another process (data_version), so a booking, a
+  // session or a price change anywhere empties it. Keyed by the resolved ranges (today's start
+  // when no start is sent), never by the raw query alone.
+  const databaseChanged = changeToken(ctx.handle.sqlite);
+  let answers: { token: string; byKey: Map<string, { sessions: Session[]; warnings: string[] }> } = { token: '', byKey: new Map() };
 
   /** The live products among `codes` with their price options (position order); a deleted or unknown code is absent. */
   async function productFacts(codes: string[]): Promise<Map<string, ProductFacts>> {
@@ -155,6 +164,8 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
    * (bounds inclusive); products without inventory answer one all-day session per local date.
    */
   return async function search(query: AvailabilitySearch): Promise<{ sessions: Session[]; warnings: string[] }> {
+    // Read before anything it guards is loaded: an answer is never older than its token.
+    const token = databaseChanged();
     const defaultZone = await companyZone();
     const codes = [...new Set(query.productCode)];
     const known = await productFacts(codes);
@@ -164,6 +175,19 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
     const now = ctx.clock.now().getTime();
     const startOfToday = new Map<string, number>();
     const ranges = products.map((p) => rangeOf(p, p.timezone ?? defaultZone, query, now, startOfToday));
+    const key = JSON.stringify([defaultZone, query.minAvailability, query.offset, query.limit, ranges.map((r) => [r.product.product_code, r.zone, r.lower, r.upper])]);
+    if (answers.token !== token) answers = { token, byKey: new Map() };
+    const cache = answers;
+    const cached = cache.byKey.get(key);
+    if (cached) return { sessions: cached.sessions, warnings: [...cached.warnings] };
+    const answer = await searchUncached(query, ranges, defaultZone, known);
+    if (cache.byKey.size >= ANSWERS_CACHED) cache.byKey.delete(cache.byKey.keys().next().value!);
+    cache.byKey.set(key, { sessions: answer.sessions, warnings: [...answer.warnings] });
+    return answer;
+  };
+
+  async function searchUncached(query: AvailabilitySearch, ranges: Range[], defaultZone: string, known: Map<string, ProductFacts>): Promise<{ sessions: Session[]; warnings: string[] }> {
+    const products = ranges.map((r) => r.product);
     const warnings: string[] = [];
     const wanted = query.offset + query.limit;
     const stored = await storedEntries(
@@ -184,5 +208,5 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
     const options = [...known.values()].flatMap((f) => f.options);
     const mapped = new Map((await sessionsToApi(ctx.db, rows, defaultZone, { products, options })).map((s) => [s.id, s]));
     return { sessions: page.map((e) => e.synthetic ?? mapped.get(e.row!.id)!), warnings };
-  };
+  }
 }
