@@ -1,8 +1,8 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { CompiledQuery, Kysely } from 'kysely';
 import type { DbHandle } from '../connection';
 import type { Database, PriceOptionsTable, ProductsTable, SessionsTable } from '../schema';
 import { LIVE_STATUSES } from '../../main/contract/enums';
-import { pageReader } from './pages';
 
 /** What an availability search needs of a product (not its descriptions and terms). */
 const SEARCH_COLUMNS = ['product_code', 'currency', 'timezone', 'booking_mode'] as const satisfies readonly (keyof ProductsTable)[];
@@ -43,13 +43,14 @@ function parametersOf(groups: SessionRangeGroup[], page: { limit: number; offset
  * Reads pages of the sessions in the given ranges, by start, product and id, each with the seats
  * live bookings hold (one correlated sum per row of the page: the same statement a hand-written
  * search would run). One `product_code IN (…) AND start_at BETWEEN …` per group lets SQLite use
- * the (product_code, start_at) index. A search never runs inside a transaction, so its pages are
- * read as arrays (see pageReader). Building and compiling the query cost more than running it, so
- * it is compiled once per shape (how many groups, codes and bounds) and run with fresh parameters.
+ * the (product_code, start_at) index. Building and compiling the query cost more than running it, so
+ * it is compiled (and prepared) once per shape (how many groups, codes and bounds) and run with fresh
+ * parameters. Rows are read as arrays and named here with a fixed shape (as pageReader does, but
+ * without its generic naming loop); the read takes Kysely's connection lock like any query on `db`,
+ * so it never sees another request's transaction half-way. Never call it inside a transaction.
  */
 export function sessionsInRangesReader(handle: DbHandle) {
-  const readPage = pageReader(handle);
-  const shapes = new Map<string, CompiledQuery<SessionWithHeld>>();
+  const shapes = new Map<string, { statement: BetterSqlite3.Statement; at: number[] }>();
   const build = (groups: SessionRangeGroup[], page: { limit: number; offset?: number }) => {
     const inRanges = handle.db
       .selectFrom('sessions')
@@ -87,18 +88,39 @@ export function sessionsInRangesReader(handle: DbHandle) {
   return function readSessionsInRanges(groups: SessionRangeGroup[], page: { limit: number; offset?: number }): Promise<SessionWithHeld[]> {
     const shape = `${groups.map((g) => `${g.codes.length}${g.upper === undefined ? 'o' : 'c'}`).join(',')}|${page.offset === undefined ? '' : 'o'}`;
     const parameters = parametersOf(groups, page);
-    let compiled = shapes.get(shape);
-    if (!compiled) {
-      compiled = build(groups, page).compile() as CompiledQuery<SessionWithHeld>;
+    let prepared = shapes.get(shape);
+    if (!prepared) {
+      const compiled = build(groups, page).compile() as CompiledQuery<SessionWithHeld>;
       // The parameter order is ours to know: check it once against what Kysely bound.
       if (compiled.parameters.length !== parameters.length || compiled.parameters.some((p, i) => p !== parameters[i])) {
         throw new Error(`sessionsInRangesReader: unexpected parameter order in ${compiled.sql}`);
       }
+      const statement = handle.sqlite.prepare(compiled.sql).raw(true);
+      const names = statement.columns().map((c) => c.name);
+      const at = SESSION_COLUMNS.map((name) => names.indexOf(name));
+      if (at.includes(-1)) throw new Error(`sessionsInRangesReader: a column is missing from ${compiled.sql}`);
+      prepared = { statement, at };
       if (shapes.size >= 100) shapes.delete(shapes.keys().next().value!);
-      shapes.set(shape, compiled);
+      shapes.set(shape, prepared);
     }
-    const withParameters: CompiledQuery<SessionWithHeld> = { ...compiled, parameters };
-    const query: Compilable<SessionWithHeld> = { compile: () => withParameters };
-    return readPage(query);
+    const { statement, at } = prepared;
+    const [id, productCode, startAt, endAt, allDay, seats, createdAt, updatedAt, seatsHeld] = at;
+    return handle.db.connection().execute(async () =>
+      (statement.all(...parameters) as unknown[][]).map(
+        (c): SessionWithHeld => ({
+          id: c[id] as number,
+          product_code: c[productCode] as string,
+          start_at: c[startAt] as number,
+          end_at: c[endAt] as number,
+          all_day: c[allDay] as SessionsTable['all_day'],
+          seats: c[seats] as number,
+          created_at: c[createdAt] as number,
+          updated_at: c[updatedAt] as number,
+          seats_held: c[seatsHeld] as number,
+        }),
+      ),
+    );
   };
 }
+
+const SESSION_COLUMNS = ['id', 'product_code', 'start_at', 'end_at', 'all_day', 'seats', 'created_at', 'updated_at', 'seats_held'] as const satisfies readonly (keyof SessionWithHeld)[];
