@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { opSchema, type Op, type WireOp } from './op';
 import { measureSkew } from './hlc';
-import { missingCount, type Vector } from './vector';
+import { advanceVector, missingCount, type Vector } from './vector';
 import { SCHEMA_VERSION, type Replica, type SnapshotRow } from './replica';
 
 /**
@@ -223,14 +223,31 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
     const rows = await joinFromSnapshot(side, transport, onProgress);
     if (rows > 0) onProgress(`joined from a snapshot of ${rows} rows`);
   }
-  let after: number | undefined;
   let response: PullResponse;
   let skewMs = 0;
-  for (;;) {
+  // Pipelined: the next page is asked for while this one applies (the peer reads it meanwhile).
+  // Safe because pages apply in order, each in its own transaction with the vector advanced last:
+  // the request carries the vector this page leaves (advanceVector, the same one apply computes)
+  // and the cursor after it; if this page fails, the exchange stops and the early answer is dropped.
+  const pull = (vector: Vector, after: number | undefined) => {
     const sentAt = side.now();
-    response = pullOps(await transport.pull({ ...base, vector: side.replica.vector(), limit: PAGE_LIMIT, maxBytes: PAGE_MAX_BYTES, after, wire: WIRE_COMPACT }));
-    skewMs = measureSkew(response.now, sentAt, side.now());
+    const answer = transport.pull({ ...base, vector, limit: PAGE_LIMIT, maxBytes: PAGE_MAX_BYTES, after, wire: WIRE_COMPACT }).then((r) => ({ response: pullOps(r), skewMs: measureSkew(r.now, sentAt, side.now()) }));
+    answer.catch(() => {}); // awaited below, unless a failed apply ends the exchange first
+    return answer;
+  };
+  let next = pull(side.replica.vector(), undefined);
+  for (;;) {
+    ({ response, skewMs } = await next);
     checkPeer(side, response);
+    let predicted: Vector | null = null;
+    if (response.hasMore) {
+      try {
+        predicted = advanceVector(side.replica.vector(), response.ops);
+      } catch {
+        // a page with a gap: apply refuses it below, so nothing is asked for after it
+      }
+      if (predicted) next = pull(predicted, response.cursor);
+    }
     if (response.ops.length > 0) {
       // Only the hub's clock is trusted over ours: a slow desk must still take the hub's ops.
       await side.replica.apply(response.ops, response.origin === side.replica.catalogueOwner() ? skewMs : 0);
@@ -238,7 +255,7 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
       if (response.hasMore) onProgress(`received ${received} ops, ${response.remaining} to go`);
     }
     if (!response.hasMore) break;
-    after = response.cursor;
+    if (!predicted) next = pull(side.replica.vector(), response.cursor);
   }
   let theirs = response.vector;
   let sent = 0;
