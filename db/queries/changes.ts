@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import type { DbHandle } from '../connection';
 
 /**
  * A token that changes whenever the database may have changed: SQLite's `data_version` moves when
@@ -13,4 +14,9 @@ export function changeToken(sqlite: BetterSqlite3.Database): () => string {
     const row = statement.get() as { version: number; changes: number };
     return `${row.version}:${row.changes}`;
   };
+}
+
+/** The change token of either dialect: on the PostgreSQL hub, notifications from every hub process (db/postgres/changes.ts). */
+export function changeTokenOf(handle: DbHandle): () => string {
+  return handle.dialect === 'postgres' ? handle.postgres!.changeToken() : changeToken(handle.sqlite);
 }

@@ -1,7 +1,7 @@
 import type { EngineContext, Actor } from '../context';
 import { SYSTEM_ACTOR } from '../context';
 import type { CompaniesTable } from '../../../db/schema';
-import { changeToken } from '../../../db/queries/changes';
+import { changeTokenOf } from '../../../db/queries/changes';
 import { findCompanyByAlias, findFirstCompany, insertCompany, updateCompany } from '../../../db/queries/companies';
 import { DomainError } from '../errors';
 import { CURRENCIES } from '../money';
@@ -66,7 +66,7 @@ export function createCompanies(ctx: EngineContext) {
   // The company is read on almost every request, so it is cached; but `tourdesk company set` (another
   // process) or a sync peer may change it while the server runs, so the cache holds only while the
   // database's change token is the one read before the company was loaded.
-  const currentToken = changeToken(ctx.handle.sqlite);
+  const currentToken = changeTokenOf(ctx.handle);
   let cached: { company: Company | null; token: string } | null = null;
 
   async function supplierOrNull(): Promise<Company | null> {
