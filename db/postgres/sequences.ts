@@ -29,8 +29,14 @@ interface Lease {
   name: 'global' | 'order';
   next: number;
   end: number; // exclusive
+  /** The size of the next lease. */
   block: number;
+  /** The size of the current one. */
+  leased: number;
 }
+
+/** A write that needs more ids than this in one go is not one TourDesk makes; leases stop growing here. */
+const MAX_BLOCK = 100_000;
 
 const MAX_SEQ = Math.floor((Number.MAX_SAFE_INTEGER - 999) / 1000);
 
@@ -38,23 +44,27 @@ export function leasedIds(db: Kysely<Database>, instanceNo: number, options: { g
   if (!Number.isInteger(instanceNo) || instanceNo < 1 || instanceNo > 999) throw new Error('instanceNo must be 1..999');
   const random = options.random ?? randomBytes;
   const leases: Record<'global' | 'order', Lease> = {
-    global: { name: 'global', next: 0, end: 0, block: options.globalBlock ?? 200 },
-    order: { name: 'order', next: 0, end: 0, block: options.orderBlock ?? 20 },
+    global: { name: 'global', next: 0, end: 0, block: options.globalBlock ?? 200, leased: options.globalBlock ?? 200 },
+    order: { name: 'order', next: 0, end: 0, block: options.orderBlock ?? 20, leased: options.orderBlock ?? 20 },
   };
   let refilling: Promise<void> | null = null;
 
   async function refill(lease: Lease): Promise<void> {
-    const { rows } = await sql<{ value: number }>`UPDATE sequences SET value = value + ${lease.block} WHERE name = ${lease.name} RETURNING value`.execute(db);
+    // The block size as asked for: a write running dry meanwhile doubles lease.block for the next lease.
+    const block = lease.block;
+    const { rows } = await sql<{ value: number }>`UPDATE sequences SET value = value + ${block} WHERE name = ${lease.name} RETURNING value`.execute(db);
     const end = Number(rows[0].value) + 1;
     if (end - 1 > MAX_SEQ) throw new Error(`The ${lease.name} sequence passed ${MAX_SEQ}: ids would exceed 2^53-1`);
-    lease.next = end - lease.block;
+    lease.next = end - block;
     lease.end = end;
+    lease.leased = block;
   }
 
   function take(lease: Lease): number {
     if (lease.next >= lease.end) {
-      // The write that ran dry retries; the next lease is larger, so a big write gets through.
-      lease.block *= 2;
+      // The write that ran dry retries; the next lease is twice the current one (however many writes
+      // ran dry on it), so a big write gets through and the sequence does not leap.
+      lease.block = Math.min(MAX_BLOCK, Math.max(lease.block, lease.leased * 2));
       throw new IdLeaseExhausted(lease.name);
     }
     return lease.next++;

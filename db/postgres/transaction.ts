@@ -13,8 +13,18 @@ import type { Database } from '../schema';
  * SELECT … FOR UPDATE added (and kept up to date) at each of them; a rule added later is covered
  * too. The price is a retry when two writes collide (the last seats of one session); the work is
  * re-run from the start on a fresh snapshot, so a retried sale sees the seats the other one took.
+ *
+ * Optimistic first, then taking turns: a write runs side by side with the others; once PostgreSQL
+ * has aborted it, its retries wait for a hub-wide advisory lock (taken before BEGIN, so the retry's
+ * snapshot is taken after the previous holder committed). Writes that do not collide (different
+ * sessions) keep running in parallel; writes that do (many clients on one session) queue instead
+ * of aborting each other over and over, so a hot session runs at one-writer speed, as on SQLite,
+ * rather than starving in retries.
  */
 export const MAX_ATTEMPTS = 50;
+
+/** The advisory lock key that retried writes take turns on (any fixed number; TourDesk uses no other). */
+const WRITE_TURN = 2_126_022;
 
 export function isRetryableWrite(error: unknown): boolean {
   for (let e = error as { code?: string; retryWrite?: boolean; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
@@ -34,22 +44,29 @@ export async function inPostgresTransaction<T>(db: Kysely<Database>, work: (conn
   for (let attempt = 1; ; attempt++) {
     await options.beforeAttempt?.();
     try {
+      const takingTurns = attempt > 1;
       return await db.connection().execute(async (conn) => {
-        await sql`begin isolation level serializable`.execute(conn);
+        if (takingTurns) await sql`SELECT pg_advisory_lock(${WRITE_TURN})`.execute(conn);
         try {
-          const result = await work(conn);
-          if (!options.dryRun) await options.beforeCommit?.(conn);
-          await sql.raw(options.dryRun ? 'rollback' : 'commit').execute(conn);
-          return result;
-        } catch (error) {
-          await sql`rollback`.execute(conn).catch(() => undefined);
-          throw error;
+          await sql`begin isolation level serializable`.execute(conn);
+          try {
+            const result = await work(conn);
+            if (!options.dryRun) await options.beforeCommit?.(conn);
+            await sql.raw(options.dryRun ? 'rollback' : 'commit').execute(conn);
+            return result;
+          } catch (error) {
+            await sql`rollback`.execute(conn).catch(() => undefined);
+            throw error;
+          }
+        } finally {
+          // A connection that broke has lost the lock with its session on the server.
+          if (takingTurns) await sql`SELECT pg_advisory_unlock(${WRITE_TURN})`.execute(conn).catch(() => undefined);
         }
       });
     } catch (error) {
       if (!isRetryableWrite(error) || attempt >= MAX_ATTEMPTS) throw error;
-      // Jittered backoff, growing: colliding writers spread out instead of colliding again.
-      await sleep(Math.random() * Math.min(100, 2 * 2 ** Math.min(attempt, 6)));
+      // A little jitter before queueing for the turn lock, so a burst does not arrive in lockstep.
+      if (attempt > 5) await sleep(Math.random() * 10);
     }
   }
 }
