@@ -129,8 +129,10 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
     });
     const removed = existing.filter((e) => !kept.has(e.id)).map((e) => e.id);
     if (removed.length) await deletePriceOptions(tx.db, removed);
-    // Labels are unique per product: park kept rows under temporary labels before renaming.
-    for (const { id } of plan) if (id !== undefined) await updatePriceOption(tx.db, id, { label: `\u0000${id}` });
+    // Labels are unique per product: park kept rows under temporary labels before renaming. A parked
+    // label is longer than any the contract accepts (120), so it clashes with none; no NUL in it, as
+    // PostgreSQL's text cannot hold one (the hub on PostgreSQL).
+    for (const { id } of plan) if (id !== undefined) await updatePriceOption(tx.db, id, { label: `${'~'.repeat(121)}${id}` });
     for (const { option, position, id } of plan) {
       const values = {
         position,
