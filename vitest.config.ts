@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  * the fuzz suites (they fingerprint the SQLite file).
  */
 const POSTGRES_SUITES = ['test/api/*.test.ts'];
-const NOT_ON_POSTGRES = ['test/api/cli.test.ts', 'test/api/backup.test.ts', 'test/api/pairing.test.ts', 'test/api/fuzz-*.test.ts'];
+const NOT_ON_POSTGRES = ['test/api/cli.test.ts', 'test/api/backup.test.ts', 'test/api/pairing.test.ts', 'test/api/fuzz-*.test.ts', 'test/api/caches.test.ts'];
 
 export default defineConfig({
   test: {

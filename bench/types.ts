@@ -6,4 +6,6 @@ export interface BenchRow {
   baseline: number;
   baselineName: string;
   higherIsBetter: boolean;
+  /** The cost (× the baseline) this row must stay at or under, when it has one (issue 20's table). */
+  goal?: number;
 }

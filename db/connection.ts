@@ -4,6 +4,7 @@ import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Pool } from 'pg';
 import type { Database } from './schema';
 import type { Dialect } from './dialect';
+import type { ChangeArea } from './queries/changes';
 import { migrations } from './migrations';
 
 export interface DbHandle {
@@ -14,7 +15,7 @@ export interface DbHandle {
   /** The one better-sqlite3 connection under it, shared with the few raw prepared statements (SQLite only: throws on PostgreSQL). */
   sqlite: BetterSqlite3.Database;
   /** The PostgreSQL pool and URL (PostgreSQL only). */
-  postgres?: { pool: Pool; url: string; changeToken(): () => string };
+  postgres?: { pool: Pool; url: string; areaToken(): (area: ChangeArea) => string };
   /** False when the file carries a newer schema than this build knows: reads only. */
   writable: boolean;
   close(): Promise<void>;

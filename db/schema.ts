@@ -398,6 +398,7 @@ export interface Database {
   sync_ops: SyncOpsTable;
   sync_vector: SyncVectorTable;
   sync_rows: SyncRowsTable;
+  sync_shapes: SyncShapesTable;
   sync_held: SyncHeldTable;
   sync_peers: SyncPeersTable;
   sync_instances: SyncInstancesTable;
@@ -416,11 +417,21 @@ export interface SyncOpsTable {
   entity: string;
   entity_id: string;
   kind: 'insert' | 'update' | 'delete';
+  /** The change without its null columns (20261126_92); those are listed by `null_columns`. */
   change_json: Nullable<string>;
   schema: number;
+  /** 20261126_92: the sync_shapes id of the columns the change sets to null; NULL when none are left out. */
+  null_columns: Nullable<number>;
 }
 export interface SyncVectorTable { origin: string; seq: number }
-export interface SyncRowsTable { entity: string; entity_id: string; clocks_json: string; born: Nullable<string>; deleted: Nullable<string>; erased: Nullable<string> }
+/**
+ * 20261126_92_sync_row_stamps: a row's merge state. `shape` names its stamped columns (sync_shapes),
+ * `stamps` its distinct stamps (space-separated), `marks` one character per shape column (48 + the
+ * index of its stamp), NULL when every column has the one stamp.
+ */
+export interface SyncRowsTable { entity: string; entity_id: string; shape: number; stamps: string; marks: Nullable<string>; born: Nullable<string>; deleted: Nullable<string>; erased: Nullable<string> }
+/** 20261126_92_sync_row_stamps: each distinct comma-separated list of stamped columns, once. */
+export interface SyncShapesTable { id: number | undefined; columns: string }
 export interface SyncHeldTable { origin: string; seq: number; op_json: string; reason: string }
 export interface SyncPeersTable {
   url: string;

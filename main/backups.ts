@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { backupDatabase, integrityOf, isInUse } from '../db/backup';
 import { migrations } from '../db/migrations';
 import { DATABASE_FILE } from './config';
+import type { BackupRecord, BackupsAnswer } from './contract/settings';
 import { makeDataFolderPrivate, makeTreePrivate, PRIVATE_DIR, PRIVATE_FILE } from './dataFolder';
 
 /**
@@ -18,13 +19,7 @@ const LAST_BACKUP_FILE = 'last.json';
 const AUTO_PREFIX = 'tourdesk-auto-';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export interface BackupRecord {
-  file: string;
-  time: string;
-  bytes: number;
-  mediaFiles: number;
-  automatic: boolean;
-}
+export type { BackupRecord };
 
 export class BackupError extends Error {}
 
@@ -98,7 +93,7 @@ export function lastBackup(dataDir: string): BackupRecord | null {
 }
 
 /** The automatic backups kept in the data folder, newest first. */
-export function automaticBackups(dataDir: string): { file: string; time: string; bytes: number }[] {
+export function automaticBackups(dataDir: string): BackupsAnswer['automaticBackups'] {
   const folder = join(dataDir, BACKUP_FOLDER);
   if (!existsSync(folder)) return [];
   return readdirSync(folder)

@@ -82,7 +82,7 @@ export default async function (): Promise<BenchRow[]> {
     try {
       const baseline = await rps(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`);
       const subject = await rps(url, { apiKey: key });
-      searchRow = { name: `GET /v1/vouchers?limit=100 (${VOUCHERS} vouchers, ${REDEMPTIONS} redemptions)`, unit: 'req/s', subject, baseline, baselineName: 'bare node:http, same JSON from memory', higherIsBetter: true };
+      searchRow = { name: `GET /v1/vouchers?limit=100 (${VOUCHERS} vouchers, ${REDEMPTIONS} redemptions)`, unit: 'req/s', subject, baseline, baselineName: 'bare node:http, same JSON from memory', higherIsBetter: true, goal: 3 };
     } finally {
       await new Promise((r) => bare.close(r));
       await app.close();

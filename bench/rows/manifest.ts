@@ -1,4 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { Agent, createServer as createHttpServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../db/connection';
@@ -21,6 +24,27 @@ const timeAsync = async (fn: () => Promise<unknown>) => {
   await fn();
   return Number(process.hrtime.bigint() - start) / 1e6;
 };
+
+/** POSTs each body to `url` one after another over one kept-alive connection; answers each round trip in ms. */
+async function postRoundTrips(url: string, bodies: string[], headers: Record<string, string>): Promise<number[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const post = (body: string) =>
+    new Promise<void>((resolve, reject) => {
+      const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        if (res.statusCode !== 200) reject(new Error(`${url}: ${res.statusCode}`));
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const samples: number[] = [];
+  const warmUp = 50;
+  for (const body of bodies.slice(0, warmUp)) await post(body);
+  for (const body of bodies.slice(warmUp)) samples.push(await timeAsync(() => post(body)));
+  agent.destroy();
+  return samples;
+}
 
 /**
  * Scans through the real server (fastify.inject, real engine on a real SQLite file) against a bare
@@ -66,6 +90,35 @@ export default async function (): Promise<BenchRow[]> {
     const lookupSamples: number[] = [];
     for (let i = 0; i < SCANS; i++) lookupSamples.push(time(() => lookup.get(codes[(i * 7919) % codes.length])));
 
+    // Over real HTTP: the scan against a bare node:http server doing the same indexed lookup and a
+    // committed insert of the scan (IMMEDIATE transaction, same connection and pragmas: WAL, synchronous=FULL).
+    const HTTP_SCANS = Number(process.env.BENCH_MANIFEST_HTTP_SCANS ?? 2_000);
+    const scanBodies = () => Array.from({ length: HTTP_SCANS + 50 }, (_, i) => JSON.stringify({ code: codes[(i * 7919) % codes.length], sessionId: session.id, eventId: randomUUID(), device: 'bench' }));
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const httpScans = await postRoundTrips(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1/manifest/scan`, scanBodies(), { apikey: key });
+    const insertScan = handle.sqlite.prepare(
+      "INSERT INTO checkin_events (event_id, kind, session_id, order_number, participant_id, code, result, device, api_key_id, occurred_at, recorded_at, answer_json) VALUES (?, 'SCAN', ?, ?, ?, ?, 'ALREADY_CHECKED_IN', ?, NULL, ?, ?, ?)",
+    );
+    const committedScan = handle.sqlite.transaction((input: { code: string; sessionId: number; eventId: string; device: string }) => {
+      const found = lookup.get(input.code) as { id: number; order_number: string; status: string; fields_json: string };
+      const answer = JSON.stringify({ eventId: input.eventId, result: 'ALREADY_CHECKED_IN', orderNumber: found.order_number, participant: { id: found.id, fields: JSON.parse(found.fields_json) } });
+      const now = Date.now();
+      insertScan.run(input.eventId, input.sessionId, found.order_number, found.id, input.code, input.device, now, now, answer);
+      return answer;
+    });
+    const bare = createHttpServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const answer = committedScan.immediate(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"scan":${answer}}`);
+      });
+    });
+    await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+    const bareScans = await postRoundTrips(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`, scanBodies(), {});
+    await new Promise((r) => bare.close(r));
+
     const ROUNDS = 40;
     const manifestSamples: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
@@ -76,15 +129,26 @@ export default async function (): Promise<BenchRow[]> {
          FROM booking_items i JOIN bookings b ON b.order_number = i.order_number LEFT JOIN customers c ON c.id = b.customer_id
          JOIN participants p ON p.item_id = i.id WHERE i.session_id = ? ORDER BY b.order_number, p.position`,
     );
+    // The same GET when the manifest must be rebuilt: a write (a guide's note on a participant's
+    // booking, through the same connection) lands before each one.
+    const touch = handle.sqlite.prepare('UPDATE bookings SET updated_at = updated_at + 1 WHERE order_number = (SELECT order_number FROM booking_items WHERE session_id = ? LIMIT 1)');
+    const rebuiltSamples: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      touch.run(session.id);
+      rebuiltSamples.push(await timeAsync(() => app.inject({ method: 'GET', url: `/v1/manifest?sessionId=${session.id}`, headers })));
+    }
     const directSamples: number[] = [];
     for (let i = 0; i < ROUNDS; i++) directSamples.push(time(() => JSON.stringify(direct.all(session.id))));
     await app.close();
 
-    const row = (name: string, subject: number, baseline: number, baselineName: string): BenchRow => ({ name, unit: 'ms', subject, baseline, baselineName, higherIsBetter: false });
+    const row = (name: string, subject: number, baseline: number, baselineName: string, goal?: number): BenchRow => ({ name, unit: 'ms', subject, baseline, baselineName, higherIsBetter: false, goal });
     return [
+      row(`scan over HTTP p50 (${HTTP_SCANS} scans, keep-alive, one at a time)`, percentile(httpScans, 50), percentile(bareScans, 50), 'bare node:http: same indexed lookup + committed insert, p50'),
+      row(`scan over HTTP p99 (${HTTP_SCANS} scans)`, percentile(httpScans, 99), percentile(bareScans, 99), 'bare node:http: same indexed lookup + committed insert, p99', 2),
       row(`manifest: scan p50 (${SCANS} scans, HTTP inject)`, percentile(scanSamples, 50), percentile(lookupSamples, 50), 'better-sqlite3 indexed barcode lookup p50'),
-      row(`manifest: scan p99 (${SCANS} scans, HTTP inject)`, percentile(scanSamples, 99), percentile(lookupSamples, 99), 'better-sqlite3 indexed barcode lookup p99'),
-      row('manifest: GET /v1/manifest, 1,000 participants (median)', percentile(manifestSamples, 50), percentile(directSamples, 50), 'one SQLite join of the same rows (median)'),
+      row(`manifest: scan p99 (${SCANS} scans, HTTP inject; trend)`, percentile(scanSamples, 99), percentile(lookupSamples, 99), 'better-sqlite3 indexed barcode lookup p99'),
+      row('manifest: GET /v1/manifest, 1,000 participants (median)', percentile(manifestSamples, 50), percentile(directSamples, 50), 'one SQLite join of the same rows (median)', 3),
+      row('manifest: GET /v1/manifest after a write (rebuilt; median, trend)', percentile(rebuiltSamples, 50), percentile(directSamples, 50), 'one SQLite join of the same rows (median)'),
     ];
   } finally {
     await engine.close();

@@ -8,6 +8,8 @@ import * as m20261123_70 from './20261123_70_checkin';
 import * as m20261124_80 from './20261124_80_sync';
 import * as m20261125_90 from './20261125_90_agent_payments';
 import * as m20261125_91 from './20261125_91_key_prefix_hash';
+import * as m20261126_92 from './20261126_92_sync_row_stamps';
+import * as m20261126_93 from './20261126_93_perf_indexes';
 import * as pg from '../postgres/migrations';
 
 export interface Migration {
@@ -32,4 +34,6 @@ export const migrations: Migration[] = [
   { name: '20261124_80_sync', up: m20261124_80.up, postgres: pg.sync },
   { name: '20261125_90_agent_payments', up: m20261125_90.up, postgres: pg.agentPayments },
   { name: '20261125_91_key_prefix_hash', up: m20261125_91.up },
+  { name: '20261126_92_sync_row_stamps', up: m20261126_92.up, postgres: pg.syncRowStamps },
+  { name: '20261126_93_perf_indexes', up: m20261126_93.up },
 ];

@@ -1,14 +1,16 @@
 import pg from 'pg';
+import { CHANGE_AREA_TABLES, type ChangeArea } from '../queries/changes';
 
 /**
- * The PostgreSQL side of db/queries/changes.ts: a token that changes whenever a cached table may
- * have changed. Every hub process LISTENs on `tourdesk_changes`; the triggers on cached tables
- * (db/postgres/migrations.ts) notify at commit, in this process or any other. While the listening
- * connection is not up, every call returns a new token, so nothing is served from a cache that
- * could be stale; it reconnects by itself.
+ * The PostgreSQL side of db/queries/changes.ts: per area, a token that changes whenever a table the
+ * area's cache is made from may have changed. Every hub process LISTENs on `tourdesk_changes`; the
+ * statement triggers on those tables (db/postgres/migrations.ts) notify the table's name at commit,
+ * in this process or any other. While the listening connection is not up, every call returns a new
+ * token, so nothing is served from a cache that could be stale; it reconnects by itself.
  */
-export function postgresChangeToken(url: string): { token(): string; close(): Promise<void> } {
+export function postgresChangeToken(url: string): { token(area: ChangeArea): string; close(): Promise<void> } {
   let generation = 0;
+  const byTable = new Map<string, number>();
   let listening = false;
   let closed = false;
   let client: pg.Client | null = null;
@@ -28,7 +30,7 @@ export function postgresChangeToken(url: string): { token(): string; close(): Pr
     };
     next.on('error', lost);
     next.on('end', lost);
-    next.on('notification', () => void generation++);
+    next.on('notification', (message) => void byTable.set(message.payload ?? '', (byTable.get(message.payload ?? '') ?? 0) + 1));
     next
       .connect()
       .then(() => next.query('LISTEN tourdesk_changes'))
@@ -43,7 +45,12 @@ export function postgresChangeToken(url: string): { token(): string; close(): Pr
 
   let unique = 0;
   return {
-    token: () => (listening ? `${generation}` : `down:${generation}:${unique++}`),
+    token: (area) => {
+      if (!listening) return `down:${generation}:${unique++}`;
+      let sum = 0;
+      for (const table of CHANGE_AREA_TABLES[area]) sum += byTable.get(table) ?? 0;
+      return `${generation}:${sum}`;
+    },
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);

@@ -64,7 +64,7 @@ export async function openPostgres(url: string, options: PostgresOpenOptions = {
         pool,
         url,
         // One LISTEN connection per process, made when a cache first asks.
-        changeToken: () => (changes ??= postgresChangeToken(url)).token,
+        areaToken: () => (changes ??= postgresChangeToken(url)).token,
       },
       writable,
       async close() {

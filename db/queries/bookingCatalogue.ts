@@ -1,11 +1,22 @@
 import type { Kysely } from 'kysely';
 import type { Database, ExtrasTable, PriceOptionsTable, ProductsTable, SessionPriceOptionsTable } from '../schema';
+import { fixedQuery } from './compiled';
 
-/** The catalogue and reseller rows a booking is planned and priced against (read inside its transaction). */
+/**
+ * The catalogue and reseller rows a booking is planned and priced against (read inside its
+ * transaction). Every booking reads these, so the fixed-shape ones are compiled once.
+ */
+const bookableProduct = fixedQuery((db, productCode: string) => db.selectFrom('products').selectAll().where('product_code', '=', productCode).where('deleted_at', 'is', null));
+const priceOptionsOf = fixedQuery((db, productCode: string) => db.selectFrom('price_options').selectAll().where('product_code', '=', productCode).orderBy('position'));
+const overridesOf = fixedQuery((db, sessionId: number) => db.selectFrom('session_price_options').selectAll().where('session_id', '=', sessionId));
+const extrasOfferedWith = fixedQuery((db, productCode: string) =>
+  db.selectFrom('product_extras').innerJoin('extras', 'extras.id', 'product_extras.extra_id').selectAll('extras').where('product_extras.product_code', '=', productCode),
+);
 
 /** A product that may be booked (not deleted). */
 export async function findBookableProduct(db: Kysely<Database>, productCode: string): Promise<ProductsTable | undefined> {
-  return db.selectFrom('products').selectAll().where('product_code', '=', productCode).where('deleted_at', 'is', null).executeTakeFirst();
+  const [row] = await bookableProduct(db, productCode);
+  return row;
 }
 
 /** A product as stored, deleted or not (an existing booking's product). */
@@ -14,20 +25,15 @@ export async function getProduct(db: Kysely<Database>, productCode: string): Pro
 }
 
 export async function listPriceOptions(db: Kysely<Database>, productCode: string): Promise<PriceOptionsTable[]> {
-  return db.selectFrom('price_options').selectAll().where('product_code', '=', productCode).orderBy('position').execute();
+  return priceOptionsOf(db, productCode);
 }
 
 export async function listSessionPriceOverrides(db: Kysely<Database>, sessionId: number): Promise<SessionPriceOptionsTable[]> {
-  return db.selectFrom('session_price_options').selectAll().where('session_id', '=', sessionId).execute();
+  return overridesOf(db, sessionId);
 }
 
 export async function listExtrasOfferedWith(db: Kysely<Database>, productCode: string): Promise<ExtrasTable[]> {
-  return db
-    .selectFrom('product_extras')
-    .innerJoin('extras', 'extras.id', 'product_extras.extra_id')
-    .selectAll('extras')
-    .where('product_extras.product_code', '=', productCode)
-    .execute();
+  return extrasOfferedWith(db, productCode) as Promise<ExtrasTable[]>;
 }
 
 /** The reseller's id when it exists. */

@@ -16,7 +16,89 @@ export function changeToken(sqlite: BetterSqlite3.Database): () => string {
   };
 }
 
-/** The change token of either dialect: on the PostgreSQL hub, notifications from every hub process (db/postgres/changes.ts). */
+/**
+ * What each cache is made from: the tables (and, for api_keys, the columns: `last_used_at` is
+ * written once a minute per key and changes no answer) whose writes make it stale. A cache whose
+ * answer also reads another table (a voucher search narrowed by the bookings of a reseller) does
+ * not cache that answer.
+ */
+const CHANGE_AREAS = {
+  keys: { api_keys: ['name', 'role', 'key_hash', 'key_prefix', 'reseller_id', 'revoked_at'] },
+  company: { companies: null },
+  products: { products: null, price_options: null, product_extras: null, product_images: null, companies: null },
+  vouchers: { vouchers: null, voucher_redemptions: null },
+} satisfies Record<string, Record<string, readonly string[] | null>>;
+
+export type ChangeArea = keyof typeof CHANGE_AREAS;
+
+/** The tables each area watches, for the PostgreSQL hub's notifications (db/postgres/changes.ts). */
+export const CHANGE_AREA_TABLES: Record<ChangeArea, string[]> = Object.fromEntries(Object.entries(CHANGE_AREAS).map(([area, of]) => [area, Object.keys(of)])) as Record<ChangeArea, string[]>;
+/** api_keys' watched columns (its last_used_at changes no answer). */
+export const KEY_COLUMNS = CHANGE_AREAS.keys.api_keys;
+
+const areaTokens = new WeakMap<BetterSqlite3.Database, (area: ChangeArea) => string>();
+
+/**
+ * A change token per area, for caches of what rarely changes (keys, the company, products) that
+ * must stay valid while bookings and scans write all the time (the whole-database `changeToken`
+ * moves on every write). This connection's writes to an area's tables are counted by TEMP
+ * triggers (they live in this connection only, are no part of the file's schema and fire for
+ * every statement on it, whichever code path wrote: a service, a sync apply, a migration-free
+ * import); another process's commits move `data_version`. A rolled-back write still counts: a
+ * cache reloads once for nothing, never serves a stale row. Read the token before loading what
+ * it guards. SQLite only; a PostgreSQL hub needs its own (e.g. LISTEN/NOTIFY or a counter row).
+ */
+export function areaChangeToken(sqlite: BetterSqlite3.Database): (area: ChangeArea) => string {
+  const existing = areaTokens.get(sqlite);
+  if (existing) return existing;
+  const counters: Record<string, number> = Object.fromEntries(Object.keys(CHANGE_AREAS).map((a) => [a, 0]));
+  sqlite.function('tourdesk_area_changed', { varargs: true, deterministic: false }, (...areas: unknown[]) => {
+    for (const area of areas) counters[area as string]++;
+    return null;
+  });
+  const tables = new Map<string, { areas: string[]; columns: string[] | null }>();
+  for (const [area, of] of Object.entries(CHANGE_AREAS) as [string, Record<string, readonly string[] | null>][]) {
+    for (const [table, columns] of Object.entries(of)) {
+      const entry = tables.get(table) ?? { areas: [], columns: [] };
+      entry.areas.push(area);
+      // A table watched whole by one area is watched whole.
+      entry.columns = columns === null || entry.columns === null ? null : [...entry.columns, ...columns];
+      tables.set(table, entry);
+    }
+  }
+  const exists = sqlite.prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").pluck();
+  for (const [table, { areas, columns }] of tables) {
+    if (!exists.get(table)) continue; // an old file opened without migrating: this build writes no such table
+    const call = `SELECT tourdesk_area_changed(${areas.map((a) => `'${a}'`).join(', ')});`;
+    const update = columns === null ? 'UPDATE' : `UPDATE OF ${columns.map((c) => `"${c}"`).join(', ')}`;
+    for (const [event, when] of [['insert', 'INSERT'], ['update', update], ['delete', 'DELETE']]) {
+      sqlite.exec(`CREATE TEMP TRIGGER IF NOT EXISTS tourdesk_cache_${table}_${event} AFTER ${when} ON main.${table} BEGIN ${call} END`);
+    }
+  }
+  // The PRAGMA itself: half the cost of the pragma_data_version table function (~6 µs a call here).
+  const version = sqlite.prepare('PRAGMA data_version').pluck();
+  const token = (area: ChangeArea) => `${version.get() as number}:${counters[area]}`;
+  areaTokens.set(sqlite, token);
+  return token;
+}
+
+/**
+ * The change tokens of either dialect. On the PostgreSQL hub an area's token moves with the
+ * notifications every hub process's commits send (db/postgres/changes.ts); the whole-database
+ * token is new on every call there (nothing is cached on it: PostgreSQL has no cheap counter of
+ * every commit).
+ */
+export function areaChangeTokenOf(handle: DbHandle): (area: ChangeArea) => string {
+  return handle.dialect === 'postgres' ? handle.postgres!.areaToken() : areaChangeToken(handle.sqlite);
+}
+
 export function changeTokenOf(handle: DbHandle): () => string {
-  return handle.dialect === 'postgres' ? handle.postgres!.changeToken() : changeToken(handle.sqlite);
+  if (handle.dialect !== 'postgres') return changeToken(handle.sqlite);
+  let unique = 0;
+  return () => `uncached:${unique++}`;
+}
+
+/** Whether `db` is a transaction's connection rather than the handle's own (caches keep only reads made outside one). */
+export function readsInTransaction(handle: DbHandle, db: unknown): boolean {
+  return handle.dialect === 'postgres' ? db !== handle.db : handle.sqlite.inTransaction;
 }

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, SessionsTable } from '../schema';
+import { fixedQuery } from './compiled';
 
 /** Sessions: one departure of an INVENTORY product, with its capacity (seats held are derived, see seats.ts). */
 
@@ -13,8 +14,12 @@ export async function findSessionsByIds(db: Kysely<Database>, sessionIds: number
 }
 
 /** The product's session starting exactly at `startAt` (a product has at most one). */
+/** Every booking item finds its session by product and start: compiled once. */
+const sessionStartingAt = fixedQuery((db, productCode: string, startAt: number) => db.selectFrom('sessions').selectAll().where('product_code', '=', productCode).where('start_at', '=', startAt));
+
 export async function findSessionStartingAt(db: Kysely<Database>, productCode: string, startAt: number): Promise<SessionsTable | undefined> {
-  return db.selectFrom('sessions').selectAll().where('product_code', '=', productCode).where('start_at', '=', startAt).executeTakeFirst();
+  const [row] = await sessionStartingAt(db, productCode, startAt);
+  return row;
 }
 
 /** Just the id of the product's session starting at `startAt`, for clash checks and lookups by time. */

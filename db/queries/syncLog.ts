@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SyncCaptureTable, SyncInstanceTable, SyncOpsTable, SyncRowsTable } from '../schema';
+import { CAPTURE_PAUSED_ID } from '../syncCapture';
 
 /**
  * The op log, vectors, row merge states and captured changes: prepared once on the shared
@@ -8,32 +9,67 @@ import type { SyncCaptureTable, SyncInstanceTable, SyncOpsTable, SyncRowsTable }
  * SQLite's own table_info, never from an op.
  */
 export type OpRow = Omit<SyncOpsTable, 'arrival'> & { arrival: number };
+/** An op to store: its change as an object (stored without its null columns, see null_columns). */
+export type NewOpRow = Omit<OpRow, 'arrival' | 'change_json' | 'null_columns'> & { change: Record<string, unknown> | null };
 export type CaptureRow = Required<SyncCaptureTable> & { id: number };
+
+/** A row's merge state as stored: field stamps, latest insert, tombstone and erasure. */
+export interface StoredRowState {
+  clocks: Record<string, string>;
+  born: string | null;
+  deleted: string | null;
+  erased: string | null;
+}
+
+/**
+ * `names.join(',')`, remembering the last list: a page's ops mostly have one shape, and giving back
+ * the same string (its hash already computed) saves the join and the hashing of the map lookup
+ * that follows, per op.
+ */
+function joinLikeLast(): (names: readonly string[]) => string {
+  let last: readonly string[] = [];
+  let joined = '';
+  return (names) => {
+    if (names.length === last.length) {
+      let same = true;
+      for (let i = 0; i < names.length && same; i++) same = names[i] === last[i];
+      if (same) return joined;
+    }
+    last = names;
+    joined = names.join(',');
+    return joined;
+  };
+}
 
 export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   const s = {
     instance: sqlite.prepare<[], SyncInstanceTable>('SELECT * FROM sync_instance WHERE id = 1'),
     saveClock: sqlite.prepare<[number, string | null]>('UPDATE sync_instance SET last_seq = ?, last_hlc = ? WHERE id = 1'),
     setHub: sqlite.prepare<[string | null]>('UPDATE sync_instance SET hub_origin = ? WHERE id = 1'),
-    captures: sqlite.prepare<[], CaptureRow>('SELECT * FROM sync_capture ORDER BY id'),
-    lastCapture: sqlite.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM sync_capture'),
+    captures: sqlite.prepare<[], CaptureRow>('SELECT * FROM sync_capture WHERE id > 0 ORDER BY id'),
+    lastCapture: sqlite.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM sync_capture WHERE id > 0'),
     dropCapturesAfter: sqlite.prepare<[number]>('DELETE FROM sync_capture WHERE id > ?'),
-    dropCaptures: sqlite.prepare<[number]>('DELETE FROM sync_capture WHERE id <= ?'),
-    insertOp: sqlite.prepare<[string, number, string, string, string, string, string | null, number]>(
-      'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    dropCaptures: sqlite.prepare<[number]>('DELETE FROM sync_capture WHERE id > 0 AND id <= ?'),
+    pauseCapture: sqlite.prepare<[]>(`INSERT INTO sync_capture (id, tbl, pk) VALUES (${CAPTURE_PAUSED_ID}, '', '')`),
+    resumeCapture: sqlite.prepare<[]>(`DELETE FROM sync_capture WHERE id = ${CAPTURE_PAUSED_ID}`),
+    insertOp: sqlite.prepare<[string, number, string, string, string, string, string | null, number, number | null]>(
+      'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     opAt: sqlite.prepare<[string, number], OpRow>('SELECT * FROM sync_ops WHERE origin = ? AND seq = ?'),
     opsFrom: sqlite.prepare<[number, number], OpRow>('SELECT * FROM sync_ops WHERE arrival > ? ORDER BY arrival LIMIT ?'),
     arrivalOf: sqlite.prepare<[string, number], { arrival: number }>('SELECT arrival FROM sync_ops WHERE origin = ? AND seq = ?'),
     opsOfEntity: sqlite.prepare<[string, string], OpRow>('SELECT * FROM sync_ops WHERE entity = ? AND entity_id = ?'),
-    rewriteChange: sqlite.prepare<[string | null, number]>('UPDATE sync_ops SET change_json = ? WHERE arrival = ?'),
+    rewriteChange: sqlite.prepare<[string | null, number | null, number]>('UPDATE sync_ops SET change_json = ?, null_columns = ? WHERE arrival = ?'),
     vector: sqlite.prepare<[], { origin: string; seq: number }>('SELECT origin, seq FROM sync_vector'),
     setVector: sqlite.prepare<[string, number]>('INSERT INTO sync_vector (origin, seq) VALUES (?, ?) ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq'),
     rowState: sqlite.prepare<[string, string], SyncRowsTable>('SELECT * FROM sync_rows WHERE entity = ? AND entity_id = ?'),
-    saveRowState: sqlite.prepare<[string, string, string, string | null, string | null, string | null]>(
-      `INSERT INTO sync_rows (entity, entity_id, clocks_json, born, deleted, erased) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (entity, entity_id) DO UPDATE SET clocks_json = excluded.clocks_json, born = excluded.born, deleted = excluded.deleted, erased = excluded.erased`,
+    saveRowState: sqlite.prepare<[string, string, number, string, string | null, string | null, string | null, string | null]>(
+      `INSERT INTO sync_rows (entity, entity_id, shape, stamps, marks, born, deleted, erased) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (entity, entity_id) DO UPDATE SET shape = excluded.shape, stamps = excluded.stamps, marks = excluded.marks, born = excluded.born, deleted = excluded.deleted, erased = excluded.erased`,
     ),
+    shapeByColumns: sqlite.prepare<[string], { id: number }>('SELECT id FROM sync_shapes WHERE columns = ?'),
+    shapeById: sqlite.prepare<[number], { columns: string }>('SELECT columns FROM sync_shapes WHERE id = ?'),
+    addShape: sqlite.prepare<[string], { id: number }>('INSERT INTO sync_shapes (columns) VALUES (?) RETURNING id'),
     hold: sqlite.prepare<[string, number, string, string]>('INSERT OR IGNORE INTO sync_held (origin, seq, op_json, reason) VALUES (?, ?, ?, ?)'),
     heldCount: sqlite.prepare<[], { n: number }>('SELECT count(*) AS n FROM sync_held'),
     held: sqlite.prepare<[], { origin: string; seq: number; op_json: string }>('SELECT s.origin, s.seq, h.op_json FROM sync_held h JOIN sync_ops s ON s.origin = h.origin AND s.seq = h.seq ORDER BY s.arrival'),
@@ -74,26 +110,179 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     }
     return st;
   };
+  const upserts = new Map<string, Map<string, { st: BetterSqlite3.Statement; columns: string[]; length: number }>>();
+  const joinUpsert = joinLikeLast();
+  const joinColumns = joinLikeLast();
+  // Stamped columns and null columns alternate per op: each kind keeps its own last list.
+  const joinNulls = joinLikeLast();
   const where = (pk: readonly string[]) => pk.map((c) => `"${c}" = ?`).join(' AND ');
+
+  /**
+   * Shapes by columns and by id. A shape read from sync_shapes that this connection did not add
+   * itself is committed (another writer's uncommitted rows are invisible here) and never changes, so
+   * it is kept; one this connection added is kept only until the next transaction begins
+   * (`beginWork`), since that transaction may have rolled back and the id be reused for other
+   * columns, also by another process writing the same file. Then it is read again.
+   */
+  const shapeIds = new Map<string, number>();
+  const shapeColumns = new Map<number, string[]>();
+  const addedHere = new Set<number>();
+  const shapeOf = (columns: string): number => {
+    let id = shapeIds.get(columns);
+    if (id === undefined) {
+      id = s.shapeByColumns.get(columns)?.id;
+      if (id === undefined) {
+        id = s.addShape.get(columns)!.id;
+        addedHere.add(id);
+      }
+      shapeIds.set(columns, id);
+    }
+    return id;
+  };
+  const columnsOfShape = (id: number): string[] => {
+    let columns = shapeColumns.get(id);
+    if (columns === undefined) {
+      const text = s.shapeById.get(id)?.columns;
+      if (text === undefined) throw new Error(`sync_rows names shape ${id}, which sync_shapes lacks`);
+      columns = text === '' ? [] : text.startsWith('[') ? (JSON.parse(text) as string[]) : text.split(',');
+      shapeColumns.set(id, columns);
+    }
+    return columns;
+  };
+  /**
+   * Shapes by their columns comma-joined, for column lists without a comma in any name (those
+   * come only from a peer's op, and take the slow path below): such a list is the only one of its
+   * length that joins to its text, so the cached id is exact.
+   */
+  const plainShapes = new Map<string, { id: number; length: number }>();
+  const forgetShapesAddedHere = () => {
+    if (addedHere.size === 0) return;
+    for (const [columns, id] of shapeIds) if (addedHere.has(id)) shapeIds.delete(columns);
+    for (const [joined, shape] of plainShapes) if (addedHere.has(shape.id)) plainShapes.delete(joined);
+    for (const id of addedHere) shapeColumns.delete(id);
+    addedHere.clear();
+    nullTexts.clear();
+  };
+
+  function shapeOfColumns(names: string[], join = joinColumns): number {
+    const joined = join(names);
+    const cached = plainShapes.get(joined);
+    if (cached !== undefined && cached.length === names.length) return cached.id;
+    const plain = !names.some((c) => c.includes(',')) && !joined.startsWith('[');
+    const id = shapeOf(plain ? joined : JSON.stringify(names));
+    if (plain) plainShapes.set(joined, { id, length: names.length });
+    return id;
+  }
+
+  /** A change as stored: the JSON of its non-null columns, and the shape of the null ones (or null). */
+  function splitChange(change: Record<string, unknown> | null): { json: string | null; nulls: number | null } {
+    if (change === null) return { json: null, nulls: null };
+    let nullNames: string[] | null = null;
+    for (const column in change) {
+      if (change[column] !== null) continue;
+      (nullNames ??= []).push(column);
+    }
+    if (nullNames === null) return { json: JSON.stringify(change), nulls: null };
+    const rest: Record<string, unknown> = {};
+    for (const column in change) if (change[column] !== null) rest[column] = change[column];
+    return { json: JSON.stringify(rest), nulls: shapeOfColumns(nullNames, joinNulls) };
+  }
+
+  /** `"a":null,"b":null` for a shape of null columns, made once per shape. */
+  const nullTexts = new Map<number, string>();
+  function nullText(id: number): string {
+    let text = nullTexts.get(id);
+    if (text === undefined) {
+      text = columnsOfShape(id).map((c) => `${JSON.stringify(c)}:null`).join(',');
+      if (!addedHere.has(id)) nullTexts.set(id, text);
+    }
+    return text;
+  }
+
+  /** Stamps as stored: the distinct ones space-separated; per column the index of its own (48 + i), unless all share one. */
+  function encodeClocks(clocks: Record<string, string>): { shape: number; stamps: string; marks: string | null } {
+    const names = Object.keys(clocks);
+    const shape = shapeOfColumns(names);
+    const first = names.length === 0 ? '' : clocks[names[0]];
+    let uniform = true;
+    for (let i = 1; i < names.length && uniform; i++) uniform = clocks[names[i]] === first;
+    if (uniform) return { shape, stamps: first, marks: null };
+    const stamps: string[] = [];
+    let marks = '';
+    for (const column of names) {
+      let i = stamps.indexOf(clocks[column]);
+      if (i === -1) i = stamps.push(clocks[column]) - 1;
+      marks += String.fromCharCode(48 + i);
+    }
+    return { shape, stamps: stamps.join(' '), marks };
+  }
+
+  function decodeClocks(row: SyncRowsTable): Record<string, string> {
+    const columns = columnsOfShape(row.shape);
+    const clocks: Record<string, string> = {};
+    if (row.marks === null) {
+      for (const column of columns) clocks[column] = row.stamps;
+    } else {
+      const stamps = row.stamps.split(' ');
+      for (let i = 0; i < columns.length; i++) clocks[columns[i]] = stamps[row.marks.charCodeAt(i) - 48];
+    }
+    return clocks;
+  }
 
   return {
     instance: () => s.instance.get()!,
     saveClock: (lastSeq: number, lastHlc: string | null) => void s.saveClock.run(lastSeq, lastHlc),
     setHub: (origin: string | null) => void s.setHub.run(origin),
+    /** Called at the start of the replica's work in each transaction (see shapeIds). */
+    beginWork: forgetShapesAddedHere,
+    /** The capture triggers record nothing until `resumeCapture`, in this transaction (see CAPTURE_PAUSED_ID). */
+    pauseCapture: () => void s.pauseCapture.run(),
+    resumeCapture: () => void s.resumeCapture.run(),
     captures: () => s.captures.all(),
     lastCaptureId: () => s.lastCapture.get()?.id ?? 0,
     dropCapturesAfter: (id: number) => void s.dropCapturesAfter.run(id),
     dropCapturesUpTo: (id: number) => void s.dropCaptures.run(id),
-    insertOp: (op: Omit<OpRow, 'arrival'>) => void s.insertOp.run(op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, op.change_json, op.schema),
+    insertOp(op: NewOpRow): void {
+      const { json, nulls } = splitChange(op.change);
+      s.insertOp.run(op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls);
+    },
+    /** A stored op's change as the op had it (its null columns back, after the others). */
+    changeOf(row: OpRow): Record<string, unknown> | null {
+      if (row.change_json === null) return null;
+      const change = JSON.parse(row.change_json) as Record<string, unknown>;
+      if (row.null_columns !== null) for (const column of columnsOfShape(row.null_columns)) if (!(column in change)) change[column] = null;
+      return change;
+    },
+    /** The same as JSON text, without parsing the stored text (it was written by JSON.stringify). */
+    changeJsonOf(row: OpRow): string {
+      if (row.change_json === null) return 'null';
+      if (row.null_columns === null) return row.change_json;
+      const nulls = nullText(row.null_columns);
+      if (nulls === '') return row.change_json;
+      return row.change_json === '{}' ? `{${nulls}}` : `${row.change_json.slice(0, -1)},${nulls}}`;
+    },
     opAt: (origin: string, seq: number) => s.opAt.get(origin, seq),
     opsAfter: (arrival: number, limit: number) => s.opsFrom.all(arrival, limit),
     arrivalOf: (origin: string, seq: number) => s.arrivalOf.get(origin, seq)?.arrival ?? null,
     opsOfEntity: (entity: string, entityId: string) => s.opsOfEntity.all(entity, entityId),
-    rewriteChange: (arrival: number, changeJson: string | null) => void s.rewriteChange.run(changeJson, arrival),
+    rewriteChange(arrival: number, change: Record<string, unknown> | null): void {
+      const { json, nulls } = splitChange(change);
+      s.rewriteChange.run(json, nulls, arrival);
+    },
     vector: () => Object.fromEntries(s.vector.all().map((r) => [r.origin, r.seq])) as Record<string, number>,
     setVector: (origin: string, seq: number) => void s.setVector.run(origin, seq),
-    rowState: (entity: string, entityId: string) => s.rowState.get(entity, entityId) ?? null,
-    saveRowState: (r: SyncRowsTable) => void s.saveRowState.run(r.entity, r.entity_id, r.clocks_json, r.born, r.deleted, r.erased),
+    rowState(entity: string, entityId: string): StoredRowState | null {
+      const row = s.rowState.get(entity, entityId);
+      return row ? { clocks: decodeClocks(row), born: row.born, deleted: row.deleted, erased: row.erased } : null;
+    },
+    /** The state of a row one insert made: every column it wrote has its stamp, and it was born then. */
+    saveInsertedRowState(entity: string, entityId: string, columns: string[], stamp: string): void {
+      s.saveRowState.run(entity, entityId, shapeOfColumns(columns), columns.length === 0 ? '' : stamp, null, stamp, null, null);
+    },
+    saveRowState(entity: string, entityId: string, state: StoredRowState): void {
+      const { shape, stamps, marks } = encodeClocks(state.clocks);
+      s.saveRowState.run(entity, entityId, shape, stamps, marks, state.born, state.deleted, state.erased);
+    },
     hold: (origin: string, seq: number, opJson: string, reason: string) => void s.hold.run(origin, seq, opJson, reason),
     heldCount: () => s.heldCount.get()!.n,
     /** Held ops in arrival order (the order they would have been applied in). */
@@ -117,14 +306,26 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     },
     /** Writes a whole row (insert or replace its columns); columns this schema lacks are left out. */
     upsertRow(table: string, pk: readonly string[], values: Record<string, unknown>): void {
-      const known = columnsOf(table);
-      const columns = Object.keys(values).filter((c) => known.has(c)).sort();
-      const updates = columns.filter((c) => !pk.includes(c));
-      const st = statement(`u:${table}:${columns.join(',')}`, () =>
-        `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-         ON CONFLICT (${pk.map((c) => `"${c}"`).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'NOTHING'}`,
-      );
-      st.run(...columns.map((c) => values[c] as unknown));
+      // Keyed by the values' own column order, so a row of a known shape costs no filter or sort.
+      const names = Object.keys(values);
+      const byTable = upserts.get(table) ?? upserts.set(table, new Map()).get(table)!;
+      const key = joinUpsert(names);
+      let upsert = byTable.get(key);
+      if (!upsert || upsert.length !== names.length) {
+        const known = columnsOf(table);
+        const columns = Object.keys(values).filter((c) => known.has(c)).sort();
+        const updates = columns.filter((c) => !pk.includes(c));
+        const st = statement(`u:${table}:${columns.join(',')}`, () =>
+          `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+           ON CONFLICT (${pk.map((c) => `"${c}"`).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'NOTHING'}`,
+        );
+        upsert = { st, columns, length: names.length };
+        // As with shapes: only a list without commas in its names is the one list its key names.
+        if (!names.some((c) => c.includes(','))) byTable.set(key, upsert);
+      }
+      const args = new Array<unknown>(upsert.columns.length);
+      for (let i = 0; i < args.length; i++) args[i] = values[upsert.columns[i]];
+      upsert.st.run(args);
     },
     deleteRow(table: string, pk: readonly string[], key: readonly unknown[]): void {
       statement(`d:${table}`, () => `DELETE FROM "${table}" WHERE ${where(pk)}`).run(...key);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { DbHandle } from '../connection';
 import type { Database, VouchersTable } from '../schema';
 import { pageReader } from './pages';
@@ -89,14 +89,27 @@ export interface VoucherFilter {
   offset: number;
 }
 
+/** A voucher row of a search page, with what its redemptions that count have used (as findVoucherUses sums it). */
+export type VoucherPageRow = VoucherRow & { redeemed: number; uses: number };
+
 /**
- * Reads pages of vouchers matching a filter, newest issue first. A search never runs inside a
- * transaction, so its pages are read as arrays (see pageReader).
+ * Reads pages of vouchers matching a filter, newest issue first, each with its redemptions that
+ * count summed in the same statement (correlated sub-selects run for the page's rows only, on the
+ * covering voucher_redemptions_live index). A search never runs inside a transaction, so its pages
+ * are read as arrays (see pageReader).
  */
 export function voucherSearchReader(handle: DbHandle) {
   const readPage = pageReader(handle);
-  return function searchVouchers(filter: VoucherFilter): Promise<VoucherRow[]> {
-    let q = handle.db.selectFrom('vouchers').select(VOUCHER_COLUMNS);
+  return function searchVouchers(filter: VoucherFilter): Promise<VoucherPageRow[]> {
+    const live = (eb: ExpressionBuilder<Database, 'vouchers'>) =>
+      eb.selectFrom('voucher_redemptions as r').whereRef('r.voucher_code', '=', 'vouchers.code').where('r.reversed_at', 'is', null);
+    let q = handle.db
+      .selectFrom('vouchers')
+      .select(VOUCHER_COLUMNS)
+      .select((eb) => [
+        live(eb).select(sql<number>`coalesce(sum(r.amount_minor), 0)`.as('sum')).$asScalar().as('redeemed'),
+        live(eb).select(sql<number>`count(*)`.as('n')).$asScalar().as('uses'),
+      ]);
     if (filter.text) {
       const text = filter.text;
       q = q.where((eb) => eb.or(filter.columns.map((column) => containsText(column, text))));

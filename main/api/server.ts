@@ -111,20 +111,27 @@ export async function createServer(options: ServerOptions): Promise<TourDeskServ
 
   const allowed = new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase()));
   if (allowed.size > 0) {
-    app.addHook('onRequest', async (request, reply) => {
+    // Callback-style hooks (here and below): a check that never waits costs no promise per request.
+    app.addHook('onRequest', (request, reply, done) => {
       const hostHeader = (request.headers.host ?? '').toLowerCase();
       const hostname = hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0];
       if (!allowed.has(hostname)) {
-        return reply.status(403).send(errorBody('FORBIDDEN', `Host ${hostHeader || '(none)'} is not served here`));
+        reply.status(403).send(errorBody('FORBIDDEN', `Host ${hostHeader || '(none)'} is not served here`));
+        return;
       }
+      done();
     });
   }
 
   // Cross-site requests are refused, whatever they carry (also bodyless ones with the key in the URL).
   const extraOrigins = new Set((options.allowedOrigins ?? []).map((o) => o.toLowerCase()));
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const refusal = crossSiteRefusal(request.headers, extraOrigins);
-    if (refusal) return reply.status(403).send(errorBody('FORBIDDEN', refusal));
+    if (refusal) {
+      reply.status(403).send(errorBody('FORBIDDEN', refusal));
+      return;
+    }
+    done();
   });
 
   // JSON bodies: an empty body is no body on an operation without one (see EMPTY_JSON_BODY), and

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bool, int, int32, nonNegInt, num, opt } from './common';
-import { PRICE_GROUP_TYPES } from './products';
+import { PRICE_GROUP_TYPES, priceOptionAnswerSchema } from './products';
 import { paging, qInt, qList, qTime } from './query';
 
 /** A session's price option override: names a product option by id or label, overrides what is sent. */
@@ -56,3 +56,18 @@ export type SessionPriceOptionBody = z.infer<typeof sessionPriceOptionSchema>;
 export type SessionCreateBody = z.infer<typeof sessionCreateSchema>;
 export type SessionUpdateBody = z.infer<typeof sessionUpdateSchema>;
 export type AvailabilitySearch = z.infer<typeof availabilitySearchSchema>;
+
+/** A session as the API answers it (availability, session writes, a resource's sessions). Synthetic sessions (NO_DATE / DATE_ENQUIRY products) have no id. */
+export const sessionAnswerSchema = z.object({
+  id: z.number().optional(),
+  productCode: z.string(),
+  startTime: z.string(),
+  startTimeLocal: z.string(),
+  endTime: z.string(),
+  endTimeLocal: z.string(),
+  allDay: z.boolean(),
+  seats: z.number(),
+  seatsAvailable: z.number(),
+  priceOptions: z.array(priceOptionAnswerSchema),
+});
+export type SessionAnswer = z.infer<typeof sessionAnswerSchema>;

@@ -70,6 +70,8 @@ export const eventSchema = z.object({
   decidedOffline: opt(bool),
 });
 export const eventsBodySchema = z.object({ events: z.array(eventSchema).min(1, 'send at least one event').max(1000) });
+/** One check-in event as the API takes it (and the domain records it). */
+export type CheckinEventBody = z.infer<typeof eventSchema>;
 
 /*
  * The answers. Types only at run time (the domain builds them, nothing re-parses them), so a
@@ -352,3 +354,11 @@ export const eventAnswerSchema = z.union([recordedEventSchema, rejectedEventSche
 export type RecordedEvent = z.infer<typeof recordedEventSchema>;
 export type RejectedEvent = z.infer<typeof rejectedEventSchema>;
 export type EventAnswer = z.infer<typeof eventAnswerSchema>;
+
+/** How one session's manifest version moved while events were recorded (the desk refetches only when `before` was not what it held). */
+export const manifestVersionChangeSchema = z.object({ sessionId: z.number(), before: z.string(), after: z.string() });
+export type ManifestVersionChange = z.infer<typeof manifestVersionChangeSchema>;
+
+/** POST /v1/manifest/events' answer: one answer per event sent, in order, and the manifest versions they moved. */
+export const eventsAnswerSchema = z.object({ events: z.array(eventAnswerSchema), manifestVersions: z.array(manifestVersionChangeSchema) });
+export type EventsAnswer = z.infer<typeof eventsAnswerSchema>;

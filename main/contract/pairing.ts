@@ -14,3 +14,17 @@ export const pairingBodySchema = z.object({
   ),
 });
 export type PairingBody = z.infer<typeof pairingBodySchema>;
+
+/** The answer of POST /v1/pairing/checkin: the new key's id and name, the scanner link (holding the key) and its QR code. */
+export const pairingAnswerSchema = z.object({
+  keyId: z.number().int(),
+  name: z.string(),
+  /** The scanner link for the phone, with the key in its fragment (never sent to a server). */
+  url: z.string(),
+  /** Every address of this machine the phone could open; the link uses the first. */
+  origins: z.array(z.string()),
+  /** Whether the phone's browser will treat the address as secure (https or loopback): the camera needs it. */
+  secure: z.boolean(),
+  qrSvg: z.string(),
+});
+export type PairingAnswer = z.infer<typeof pairingAnswerSchema>;

@@ -37,3 +37,28 @@ export const pickupSearchQuery = z.object({ searchString: qString.optional(), ..
 export type PickupListBody = z.infer<typeof pickupListReplaceSchema>;
 export type PickupLocationBody = z.infer<typeof pickupLocationSchema>;
 export type PickupSearch = z.infer<typeof pickupSearchQuery>;
+
+/** A pickup location as answered: what was stored, fields without a value left out. */
+export const pickupLocationAnswerSchema = z.object({
+  locationName: z.string(),
+  address: z.string().optional(),
+  latitude: z.number().optional(),
+  longitude: z.number().optional(),
+  minutesPrior: z.number().optional(),
+  additionalInstructions: z.string().optional(),
+});
+export type PickupLocationAnswer = z.infer<typeof pickupLocationAnswerSchema>;
+
+export const pickupListAnswerSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  additionalNotes: z.string().optional(),
+  /** When set, a booking may name a location that is not in the list (free text). */
+  otherLocationInstructions: z.string().optional(),
+  pickupLocations: z.array(pickupLocationAnswerSchema),
+});
+export type PickupListAnswer = z.infer<typeof pickupListAnswerSchema>;
+
+/** GET /v1/products/:productCode/pickups: the locations (empty when the product has none), and their list when it has one. */
+export const productPickupsAnswerSchema = z.object({ pickupLocations: z.array(pickupLocationAnswerSchema), pickupList: pickupListAnswerSchema.optional() });
+export type ProductPickupsAnswer = z.infer<typeof productPickupsAnswerSchema>;

@@ -149,6 +149,19 @@ export type ProductBody = z.infer<typeof productBodySchema>;
 export type ProductUpdateBody = z.infer<typeof productUpdateSchema>;
 export type PriceOptionBody = z.infer<typeof priceOptionSchema>;
 
+/** A price option as products and sessions answer it (a session's with its overrides applied). */
+export const priceOptionAnswerSchema = z.object({
+  id: z.number(),
+  label: z.string(),
+  price: z.number(),
+  priceGroupType: z.string().optional(),
+  minQuantity: z.number().optional(),
+  maxQuantity: z.number().optional(),
+  seatsUsed: z.number(),
+  productCode: z.string(),
+});
+export type PriceOptionAnswer = z.infer<typeof priceOptionAnswerSchema>;
+
 /** GET /v1/products and /v1/products/marketplace: a text search, paged. */
 export const productSearchQuery = z.object({ search: qString.optional(), ...paging });
 export type ProductSearchQuery = z.infer<typeof productSearchQuery>;

@@ -30,3 +30,5 @@ export const sessionResourcesQuery = z.object({
 
 export type ResourceCreateBody = z.infer<typeof resourceCreateSchema>;
 export type ResourceUpdateBody = z.infer<typeof resourceUpdateSchema>;
+export type ResourceSessionsQuery = z.infer<typeof resourceSessionsQuery>;
+export type SessionResourcesQuery = z.infer<typeof sessionResourcesQuery>;

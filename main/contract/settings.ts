@@ -3,10 +3,58 @@ import { opt, text } from './common';
 import { CURRENCIES } from './enums';
 
 /**
- * TourDesk extension: the supplier company as the desk's settings edit it. `PUT /v1/company`
- * changes only the fields sent (null clears an optional one).
+ * The supplier company as the engine sets it up: at first start, from `tourdesk company set`, in the
+ * demo, and from PUT /v1/company merged over the current one. Currency and timezone also arrive as
+ * plain text from the command line, so the domain checks them (a supported currency, an IANA name).
  */
-export const companyUpdateSchema = z.object({
+export const companyInputSchema = z.object({
+  /** Made from companyName when left out. */
+  alias: z.string().optional(),
+  companyName: z.string(),
+  description: z.string().nullable().optional(),
+  currency: z.string(),
+  timezone: z.string(),
+  locale: z.string().optional(),
+  email: z.string().nullable().optional(),
+  phone: z.string().nullable().optional(),
+  website: z.string().nullable().optional(),
+  addressLine: z.string().nullable().optional(),
+  addressLine2: z.string().nullable().optional(),
+  city: z.string().nullable().optional(),
+  state: z.string().nullable().optional(),
+  postCode: z.string().nullable().optional(),
+  countryCode: z.string().nullable().optional(),
+  latitude: z.number().nullable().optional(),
+  longitude: z.number().nullable().optional(),
+  logoUrl: z.string().nullable().optional(),
+});
+export type CompanyInput = z.infer<typeof companyInputSchema>;
+
+/** The company as answered (GET and PUT /v1/company, GET /v1/companies/alias/:alias): every field, null when not set. */
+export const companyAnswerSchema = companyInputSchema.required().extend({
+  id: z.number(),
+  description: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  website: z.string().nullable(),
+  addressLine: z.string().nullable(),
+  addressLine2: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  postCode: z.string().nullable(),
+  countryCode: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  logoUrl: z.string().nullable(),
+});
+export type CompanyAnswer = z.infer<typeof companyAnswerSchema>;
+
+/**
+ * TourDesk extension: the supplier company as the desk's settings edit it. `PUT /v1/company`
+ * changes only the fields sent (null clears an optional one). The fields are the company's
+ * (`pick` names them), each checked here before the domain sees it.
+ */
+export const companyUpdateSchema = companyInputSchema.pick({ companyName: true, timezone: true, currency: true, email: true, phone: true, website: true }).extend({
   companyName: opt(text(200).pipe(z.string().trim().min(1, 'must not be empty'))),
   timezone: opt(text(64)),
   currency: opt(z.enum(CURRENCIES)),
@@ -27,3 +75,25 @@ export interface InstanceAnswer {
     dataFolder?: string | null;
   };
 }
+
+/** One backup file of the data folder (TourDesk extension). */
+export const backupRecordSchema = z.object({
+  file: z.string(),
+  /** When it was made (ISO 8601). */
+  time: z.string(),
+  bytes: z.number().int(),
+  mediaFiles: z.number().int(),
+  /** Made by the daily schedule rather than `tourdesk backup`. */
+  automatic: z.boolean(),
+});
+export type BackupRecord = z.infer<typeof backupRecordSchema>;
+
+/** GET /v1/system/backups: the last backup and the automatic daily ones kept. */
+export const backupsAnswerSchema = z.object({
+  lastBackup: backupRecordSchema.nullable(),
+  automaticBackups: z.array(backupRecordSchema.pick({ file: true, time: true, bytes: true })),
+  /** Where backups go; null for an engine without a data folder (tests, in memory). */
+  backupFolder: z.string().nullable(),
+  keepDays: z.number().int(),
+});
+export type BackupsAnswer = z.infer<typeof backupsAnswerSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idParam, num, opt, text } from './common';
 import { CURRENCIES, VOUCHER_VALUE_TYPES } from './enums';
+import { paging, qString } from './query';
 
 /**
  * POST /v1/vouchers (TourDesk extension). Which of value, productCode and categoryId are needed
@@ -25,3 +26,7 @@ export const voucherBodySchema = z.object({
 });
 
 export type VoucherBody = z.infer<typeof voucherBodySchema>;
+
+/** GET /v1/vouchers: a text search over code, internal reference, internal notes and source order, paged. */
+export const voucherSearchQuery = z.object({ search: qString.optional(), ...paging });
+export type VoucherSearch = z.infer<typeof voucherSearchQuery>;

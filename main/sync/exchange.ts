@@ -93,6 +93,18 @@ export function answerPull(side: LocalSide, request: PullRequest): PullResponse 
   return { ...helloOf(side), now: side.now(), vector, ops: page.ops, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.ops.length };
 }
 
+/**
+ * The same answer as JSON text, for HTTP: the ops' change texts go out as stored, not parsed and
+ * serialized again (on a catch-up that was a third of the serving side's time). `envelope` is the
+ * text of the fields that go first (the API's requestStatus).
+ */
+export function answerPullJson(side: LocalSide, request: PullRequest, envelope: Record<string, unknown> = {}): string {
+  const page = side.replica.pageRowsFor(request.vector, request.limit, request.maxBytes, request.after);
+  const vector = side.replica.vector();
+  const head = { ...envelope, ...helloOf(side), now: side.now(), vector, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.rows.length };
+  return `${JSON.stringify(head).slice(0, -1)},"ops":[${page.rows.map(side.replica.opJsonOfRow).join(',')}]}`;
+}
+
 /** A page of this instance's synced rows and merge states, with the vector they include. */
 export function answerSnapshot(side: LocalSide, request: SnapshotRequest): SnapshotResponse {
   const vector = side.replica.vector(); // taken before the rows: anything newer merges again harmlessly

@@ -1,11 +1,11 @@
 import type { DbHandle } from '../../db/connection';
 import { inWriteTransaction, setBeforeCommit } from '../../db/transaction';
 import { migrations } from '../../db/migrations';
-import { syncLogQueries, type CaptureRow, type OpRow } from '../../db/queries/syncLog';
+import { syncLogQueries, type CaptureRow, type NewOpRow, type OpRow } from '../../db/queries/syncLog';
 import { DomainError } from '../domain/errors';
 import { createHlcClock, decodeHlc, DEFAULT_MAX_FUTURE_MS, encodeHlc } from './hlc';
 import { canonicalJson, keyOf, opFingerprint, type Op } from './op';
-import { ERASED_BOOKING_VALUES, ERASED_PARTICIPANT_VALUES, SYNCED_ENTITIES, SYNCED_TABLES } from './entities';
+import { ERASED_BOOKING_VALUES, ERASED_PARTICIPANT_VALUES, SYNCED_ENTITIES, SYNCED_TABLES, type SyncedEntity } from './entities';
 import { isVisible, joinStates, materialize, mergeOp, purgePersonal, type RowState } from './merge';
 import { advanceVector, type Vector } from './vector';
 
@@ -50,7 +50,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
 
   function erase(entityId: string): void {
     for (const row of q.opsOfEntity('customers', entityId)) {
-      if (row.change_json !== null) q.rewriteChange(row.arrival, JSON.stringify(purgePersonal(JSON.parse(row.change_json))));
+      if (row.change_json !== null) q.rewriteChange(row.arrival, purgePersonal(q.changeOf(row)));
     }
     const customerId = (JSON.parse(entityId) as number[])[0];
     q.purgeJournal(String(customerId));
@@ -68,7 +68,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       for (const [column, value] of Object.entries(values)) if (column in out) out[column] = value;
       return out;
     };
-    for (const row of q.opsOfEntity(table, entityId)) if (row.change_json !== null) q.rewriteChange(row.arrival, JSON.stringify(overwrite(JSON.parse(row.change_json))));
+    for (const row of q.opsOfEntity(table, entityId)) if (row.change_json !== null) q.rewriteChange(row.arrival, overwrite(q.changeOf(row)!));
     const key = JSON.parse(entityId) as unknown[];
     const current = q.readRow(table, SYNCED_ENTITIES[table].pk, key);
     if (current && canonicalJson(overwrite(current)) !== canonicalJson(current)) q.upsertRow(table, SYNCED_ENTITIES[table].pk, overwrite(current));
@@ -80,23 +80,31 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
    * of it) is blanked again. Run after a page or a fold, when every row it needs is in place.
    */
   function keepErased(touched: readonly { entity: string; entityId: string }[]): void {
+    // A booking and its participants ask the same question: answered once per booking.
+    const erasedBooking = new Map<string, boolean>();
     for (const { entity, entityId } of touched) {
       if (entity !== 'bookings' && entity !== 'participants') continue;
       const id = (JSON.parse(entityId) as unknown[])[0];
       const orderNumber = entity === 'bookings' ? String(id) : q.bookingOfParticipant(Number(id));
       if (orderNumber === null) continue;
-      const customers = q.customersOfBooking(orderNumber);
-      if (customers.some((customerId) => q.rowState('customers', keyOf([customerId]))?.erased)) blank(entity, entityId);
+      let erased = erasedBooking.get(orderNumber);
+      if (erased === undefined) {
+        erased = q.customersOfBooking(orderNumber).some((customerId) => q.rowState('customers', keyOf([customerId]))?.erased);
+        erasedBooking.set(orderNumber, erased);
+      }
+      if (erased) blank(entity, entityId);
     }
   }
 
-  /** Merges one op into its row; `before` is the row as it was before the op, `after` as it is now. */
-  function applyOp(op: Op, before: Record<string, unknown> | null, after: Record<string, unknown> | null, local: boolean): void {
+  /**
+   * Merges one op into its row; `before` is the row as it was before the op, `after` as it is now,
+   * `stored` the row's merge state (read here unless the caller has it already).
+   */
+  function applyOp(op: Op, before: Record<string, unknown> | null, after: Record<string, unknown> | null, local: boolean, stored = q.rowState(op.entity, op.entityId)): void {
     const entity = SYNCED_ENTITIES[op.entity];
-    const stored = q.rowState(op.entity, op.entityId);
     const state: RowState = {
       values: before ?? {},
-      clocks: stored ? unpackClocks(stored.clocks_json) : {},
+      clocks: stored?.clocks ?? {},
       born: stored?.born ?? null,
       deleted: stored?.deleted ?? null,
       erased: stored?.erased ?? null,
@@ -104,19 +112,33 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     // A row that existed before sync knew it (never captured) counts as inserted now.
     if (local && before !== null && state.born === null) state.born = op.hlc;
     const next = mergeOp(state, op, entity.rule);
-    q.saveRowState({ entity: op.entity, entity_id: op.entityId, clocks_json: packClocks(next.clocks), born: next.born, deleted: next.deleted, erased: next.erased });
-    const key = JSON.parse(op.entityId) as unknown[];
+    q.saveRowState(op.entity, op.entityId, next);
     const desired = isVisible(next, entity.rule) ? materialize(next, entity.rule) : null;
     if (desired === null) {
-      if (after !== null) q.deleteRow(op.entity, entity.pk, key);
-    } else if (after === null || canonicalJson(pick(desired, after)) !== canonicalJson(after)) {
+      if (after !== null) q.deleteRow(op.entity, entity.pk, JSON.parse(op.entityId) as unknown[]);
+    } else if (after === null || !sameRow(desired, after)) {
       q.upsertRow(op.entity, entity.pk, desired);
     }
     if (entity.rule === 'customer' && next.erased !== null && state.erased === null) erase(op.entityId);
   }
 
+  /**
+   * A remote insert of a row with no merge state here (a catch-up is mostly these): what applyOp
+   * would do, without its work. Merging into an empty state takes every column with the op's
+   * stamp, so the row is the op's change and the state one stamp; a row already in the table
+   * without a state (made before sync knew it) gets the change's columns, as applyOp's upsert would.
+   * An erased customer's insert takes the full path (its personal columns are blanked there).
+   */
+  function applyInsertOfNewRow(op: Op, entity: SyncedEntity): void {
+    const change = op.change ?? {};
+    if (entity.rule === 'customer' && change.anonymised_at != null) return applyOp(op, null, null, false, null);
+    q.saveInsertedRowState(op.entity, op.entityId, Object.keys(change), op.hlc);
+    q.upsertRow(op.entity, entity.pk, change);
+  }
+
   /** Turns the rows this transaction changed into ops of this origin. Runs before commit. */
   function fold(): number {
+    q.beginWork();
     const captures = q.captures();
     if (captures.length === 0) return 0;
     const lastCapture = captures[captures.length - 1].id;
@@ -129,6 +151,8 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     }
     const clock = clockFrom(instance);
     let seq = instance.last_seq;
+    // Corrections written below are part of these ops already: not captured again.
+    q.pauseCapture();
     for (const change of changes) {
       const op = opFromChange(change, ++seq, encodeHlc(clock.tick()));
       if (!op) {
@@ -141,7 +165,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     keepErased(changes.map((c) => ({ entity: c.table, entityId: c.pk })));
     q.saveClock(seq, encodeHlc(clock.last()));
     if (seq > instance.last_seq) q.setVector(origin, seq);
-    // Captures made by corrections above are part of these ops already.
+    q.resumeCapture();
     q.dropCapturesUpTo(Math.max(lastCapture, q.lastCaptureId()));
     return seq - instance.last_seq;
   }
@@ -150,6 +174,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   function applyPage(ops: readonly Op[], hubAheadMs = 0): ApplyResult {
     fold(); // pending local captures are ours, not the page's
     q.deferForeignKeys();
+    q.pauseCapture(); // the rows this page writes are its ops, not ours
     const instance = q.instance();
     const clock = clockFrom(instance, hubAheadMs);
     const before = q.vector();
@@ -162,7 +187,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     for (const op of ops) {
       if (op.seq <= (seen[op.origin] ?? 0)) {
         const stored = q.opAt(op.origin, op.seq);
-        if (stored && differs(fromRow(stored), op)) throw new CloneError(op.origin, op.seq);
+        if (stored && differs(opOfRow(stored), op)) throw new CloneError(op.origin, op.seq);
         duplicates++;
         continue;
       }
@@ -170,8 +195,8 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       seen[op.origin] = op.seq;
       clock.receive(decodeHlc(op.hlc)); // refuses ops stamped far in the future
       const entity = SYNCED_ENTITIES[op.entity];
-      const erased = op.entity === 'customers' ? q.rowState('customers', op.entityId)?.erased : null;
-      q.insertOp(toRow(erased ? { ...op, change: purgePersonal(op.change) } : op));
+      const stored = entity ? q.rowState(op.entity, op.entityId) : null;
+      q.insertOp(toRow(op.entity === 'customers' && stored?.erased ? { ...op, change: purgePersonal(op.change) } : op));
       if (op.schema > SCHEMA_VERSION || !entity) {
         q.hold(op.origin, op.seq, JSON.stringify(op), op.schema > SCHEMA_VERSION ? `schema ${op.schema} is newer than ${SCHEMA_VERSION}` : `unknown entity ${op.entity}`);
         held++;
@@ -179,20 +204,25 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       }
       // Catalogue ops count only from the hub: kept and relayed, never applied from anyone else.
       if (entity.rule === 'catalogue' && op.origin !== owner) continue;
-      const key = JSON.parse(op.entityId) as unknown[];
-      const row = q.readRow(op.entity, entity.pk, key);
-      applyOp(op, row, row, false);
+      if (stored === null && op.kind === 'insert') applyInsertOfNewRow(op, entity);
+      else {
+        const row = q.readRow(op.entity, entity.pk, JSON.parse(op.entityId) as unknown[]);
+        applyOp(op, row, row, false, stored);
+      }
       applied++;
     }
     keepErased(ops.filter((op) => op.seq > (before[op.origin] ?? 0)));
+    q.resumeCapture();
+    q.dropCapturesUpTo(q.lastCaptureId());
+    // The vector last, in the page's transaction: it never claims ops this page did not apply.
     for (const [o, s] of Object.entries(vector)) if (s !== (before[o] ?? 0)) q.setVector(o, s);
     q.saveClock(q.instance().last_seq, encodeHlc(clock.last()));
-    q.dropCapturesUpTo(q.lastCaptureId()); // the rows this page wrote are its ops, not ours
     return { applied, duplicates, held, vector };
   }
 
   /** One page of a snapshot: rows of the synced tables in parent-before-child order, each with its merge state. */
   function snapshotPage(tableIndex: number, offset: number, limit: number): { rows: SnapshotRow[]; next: { table: number; offset: number } | null } {
+    q.beginWork();
     const rows: SnapshotRow[] = [];
     let table = tableIndex;
     let at = offset;
@@ -201,8 +231,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       const pk = SYNCED_ENTITIES[name].pk;
       const page = q.rowsPage(name, pk, limit - rows.length, at);
       for (const row of page) {
-        const state = q.rowState(name, keyOf(pk.map((c) => row[c])));
-        rows.push({ table: name, row, state: state ? { clocks: unpackClocks(state.clocks_json), born: state.born, deleted: state.deleted, erased: state.erased } : null });
+        rows.push({ table: name, row, state: q.rowState(name, keyOf(pk.map((c) => row[c]))) });
       }
       at += page.length;
       if (rows.length < limit) {
@@ -221,6 +250,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   function applySnapshotPage(rows: readonly SnapshotRow[], vector: Vector | null): void {
     fold();
     q.deferForeignKeys();
+    q.pauseCapture(); // the snapshot's rows are the peer's ops, not ours
     let latest: string | null = null;
     for (const { table, row, state } of rows) {
       const entity = SYNCED_ENTITIES[table];
@@ -235,8 +265,8 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       const theirs: RowState = { values: row, ...state };
       const current = q.readRow(table, entity.pk, entity.pk.map((c) => row[c]));
       // Our own writes to the row (if any) join with the snapshot's, as their ops would have.
-      const next = stored ? joinStates({ values: current ?? {}, clocks: unpackClocks(stored.clocks_json), born: stored.born, deleted: stored.deleted, erased: stored.erased }, theirs, entity.rule) : theirs;
-      q.saveRowState({ entity: table, entity_id: key, clocks_json: packClocks(next.clocks), born: next.born, deleted: next.deleted, erased: next.erased });
+      const next = stored ? joinStates({ values: current ?? {}, ...stored }, theirs, entity.rule) : theirs;
+      q.saveRowState(table, key, next);
       const desired = isVisible(next, entity.rule) ? materialize(next, entity.rule) : null;
       if (desired === null) {
         if (current) q.deleteRow(table, entity.pk, entity.pk.map((c) => row[c]));
@@ -248,11 +278,12 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       clock.receive(decodeHlc(latest));
       q.saveClock(q.instance().last_seq, encodeHlc(clock.last()));
     }
+    q.resumeCapture();
+    q.dropCapturesUpTo(q.lastCaptureId());
     if (vector) {
       const ours = q.vector();
       for (const [o, s] of Object.entries(vector)) if (o !== origin && s > (ours[o] ?? 0)) q.setVector(o, s);
     }
-    q.dropCapturesUpTo(q.lastCaptureId());
   }
 
   /**
@@ -262,7 +293,9 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   function releaseHeld(schema = SCHEMA_VERSION): number {
     const owner = catalogueOwner();
     const released: Op[] = [];
+    q.beginWork();
     q.deferForeignKeys();
+    q.pauseCapture(); // the rows written are these ops, not new ones of ours
     for (const held of q.held()) {
       const op = JSON.parse(held.op_json) as Op;
       const entity = SYNCED_ENTITIES[op.entity];
@@ -275,15 +308,17 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       released.push(op);
     }
     keepErased(released);
-    q.dropCapturesUpTo(q.lastCaptureId()); // the rows written are these ops, not new ones of ours
+    q.resumeCapture();
+    q.dropCapturesUpTo(q.lastCaptureId());
     return released.length;
   }
 
   /**
    * The ops `theirs` lacks, in our arrival order, at most `limit` of them and about `maxBytes`;
-   * `after` continues from a previous page's cursor.
+   * `after` continues from a previous page's cursor. As stored rows (the HTTP answer splices
+   * their change text as it is, instead of parsing and writing it again).
    */
-  function pageFor(theirs: Vector, limit: number, maxBytes: number, after?: number) {
+  function pageRowsFor(theirs: Vector, limit: number, maxBytes: number, after?: number): { rows: OpRow[]; cursor: number; hasMore: boolean } {
     const ours = q.vector();
     let cursor = after ?? Number.MAX_SAFE_INTEGER;
     if (after === undefined) {
@@ -292,26 +327,41 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
         const arrival = q.arrivalOf(o, (theirs[o] ?? 0) + 1);
         if (arrival !== null) cursor = Math.min(cursor, arrival - 1);
       }
-      if (cursor === Number.MAX_SAFE_INTEGER) return { ops: [] as Op[], cursor: 0, hasMore: false };
+      if (cursor === Number.MAX_SAFE_INTEGER) return { rows: [], cursor: 0, hasMore: false };
     }
-    const ops: Op[] = [];
+    const page: OpRow[] = [];
     let bytes = 0;
     const sent: Vector = { ...theirs };
     for (;;) {
-      const rows = q.opsAfter(cursor, Math.max(limit, 200));
-      if (rows.length === 0) return { ops, cursor, hasMore: false };
+      // One row past the limit tells whether there is more, without reading a second batch.
+      const rows = q.opsAfter(cursor, Math.max(limit + 1, 200));
+      if (rows.length === 0) return { rows: page, cursor, hasMore: false };
       for (const row of rows) {
         if (row.seq > (sent[row.origin] ?? 0)) {
-          const op = fromRow(row);
-          const size = (row.change_json?.length ?? 4) + 200;
-          if (ops.length >= limit || (ops.length > 0 && bytes + size > maxBytes)) return { ops, cursor, hasMore: true };
-          ops.push(op);
+          const size = q.changeJsonOf(row).length + 200; // as it goes out, null columns included
+          if (page.length >= limit || (page.length > 0 && bytes + size > maxBytes)) return { rows: page, cursor, hasMore: true };
+          page.push(row);
           bytes += size;
           sent[row.origin] = row.seq;
         }
         cursor = row.arrival;
       }
     }
+  }
+
+  function pageFor(theirs: Vector, limit: number, maxBytes: number, after?: number): { ops: Op[]; cursor: number; hasMore: boolean } {
+    const page = pageRowsFor(theirs, limit, maxBytes, after);
+    return { ops: page.rows.map(opOfRow), cursor: page.cursor, hasMore: page.hasMore };
+  }
+
+  function opOfRow(row: OpRow): Op {
+    return { origin: row.origin, seq: row.seq, hlc: row.hlc, entity: row.entity, entityId: row.entity_id, kind: row.kind, change: q.changeOf(row), schema: row.schema };
+  }
+
+  /** An op row as the op's JSON text, its change spliced in as stored (no parse, no serialize). */
+  function opJsonOfRow(row: OpRow): string {
+    const text = JSON.stringify;
+    return `{"origin":${text(row.origin)},"seq":${row.seq},"hlc":${text(row.hlc)},"entity":${text(row.entity)},"entityId":${text(row.entity_id)},"kind":${text(row.kind)},"change":${q.changeJsonOf(row)},"schema":${row.schema}}`;
   }
 
   return {
@@ -333,6 +383,8 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
      */
     apply: (ops: readonly Op[], hubAheadMs = 0) => inWriteTransaction(handle.db, async () => applyPage(ops, hubAheadMs)),
     pageFor,
+    pageRowsFor,
+    opJsonOfRow,
     snapshotPage,
     applySnapshot: (rows: readonly SnapshotRow[], vector: Vector | null) => inWriteTransaction(handle.db, async () => applySnapshotPage(rows, vector)),
     /** A fresh or wiped instance: nothing from any other origin yet (it joins from a snapshot). */
@@ -387,37 +439,8 @@ function opFromChange(change: NetChange, seq: number, hlc: string): Op | null {
   if (change.after === null) return change.before === null ? null : { ...base, kind: 'delete', change: null };
   if (change.before === null) return { ...base, kind: 'insert', change: change.after };
   const diff: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(change.after)) if (canonicalJson(value) !== canonicalJson(change.before[column])) diff[column] = value;
+  for (const column in change.after) if (!sameValue(change.after[column], change.before[column])) diff[column] = change.after[column];
   return Object.keys(diff).length === 0 ? null : { ...base, kind: 'update', change: diff };
-}
-
-/**
- * A row's field stamps as stored: each distinct stamp once, columns pointing at it. Most rows were
- * written by one or two ops, so this is a third of one-stamp-per-column; the apply path reads and
- * writes it for every op (the catch-up bench showed these rows dominating the page's writes).
- * Older rows stored the plain column -> stamp map, which still reads.
- */
-export function packClocks(clocks: Record<string, string>): string {
-  const stamps: string[] = [];
-  const index = new Map<string, number>();
-  const columns: Record<string, number> = {};
-  for (const [column, stamp] of Object.entries(clocks)) {
-    let i = index.get(stamp);
-    if (i === undefined) {
-      i = stamps.push(stamp) - 1;
-      index.set(stamp, i);
-    }
-    columns[column] = i;
-  }
-  return JSON.stringify({ _s: stamps, _c: columns });
-}
-
-export function unpackClocks(text: string): Record<string, string> {
-  const parsed = JSON.parse(text) as { _s?: string[]; _c?: Record<string, number> } & Record<string, unknown>;
-  if (!Array.isArray(parsed._s) || typeof parsed._c !== 'object' || parsed._c === null) return parsed as Record<string, string>;
-  const clocks: Record<string, string> = {};
-  for (const [column, i] of Object.entries(parsed._c)) clocks[column] = parsed._s[i];
-  return clocks;
 }
 
 /** Ops that erasure may have purged are compared by stamp and row only: their content may differ rightly. */
@@ -427,18 +450,21 @@ function differs(stored: Op, arrived: Op): boolean {
   return opFingerprint(stored) !== opFingerprint(arrived);
 }
 
-function pick(values: Record<string, unknown>, like: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const column of Object.keys(like)) out[column] = column in values ? values[column] : like[column];
-  return out;
+/** A column's value equal in both (SQLite gives primitives; canonical JSON only for anything else). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b || ((a ?? null) === null && (b ?? null) === null)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return canonicalJson(a) === canonicalJson(b);
 }
 
-function toRow(op: Op): Omit<OpRow, 'arrival'> {
-  return { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entity_id: op.entityId, kind: op.kind, change_json: op.change === null ? null : JSON.stringify(op.change), schema: op.schema };
+/** Whether the stored row already holds what the merge wants in every column it has. */
+function sameRow(desired: Record<string, unknown>, stored: Record<string, unknown>): boolean {
+  for (const column in stored) if (column in desired && !sameValue(desired[column], stored[column])) return false;
+  return true;
 }
 
-export function fromRow(row: OpRow): Op {
-  return { origin: row.origin, seq: row.seq, hlc: row.hlc, entity: row.entity, entityId: row.entity_id, kind: row.kind, change: row.change_json === null ? null : JSON.parse(row.change_json), schema: row.schema };
+function toRow(op: Op): NewOpRow {
+  return { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entity_id: op.entityId, kind: op.kind, change: op.change, schema: op.schema };
 }
 
 export { keyOf };

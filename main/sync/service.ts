@@ -3,25 +3,12 @@ import type { Database } from '../../db/schema';
 import { acknowledgedSets, deletePeer, insertAcknowledgement, knownInstances, listPeers, oversoldSessions, peerByUrl, recordPeerAttempt, rememberInstances, upsertPeer } from '../../db/queries/syncPeers';
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
-import { answerPull, answerPush, answerSnapshot, checkPeer, exchangeWith, helloOf, PairingError, type ExchangeReport, type LocalSide, type PeerTransport, type PullRequest, type PushRequest, type SnapshotRequest } from './exchange';
+import { answerPull, answerPullJson, answerPush, answerSnapshot, checkPeer, exchangeWith, helloOf, PairingError, type ExchangeReport, type LocalSide, type PeerTransport, type PullRequest, type PushRequest, type SnapshotRequest } from './exchange';
 import { httpTransport } from './peerClient';
 import { bookingSetKey } from './oversell';
 import type { Replica } from './replica';
+import type { PeerStatus, SyncStatus } from '../contract/sync';
 import { seal, unseal } from './secret';
-
-export interface PeerStatus {
-  url: string;
-  origin: string | null;
-  instanceNo: number | null;
-  lastSuccessAt: string | null;
-  lastAttemptAt: string | null;
-  lastError: string | null;
-  clockSkewMs: number | null;
-  opsToSend: number | null;
-  opsToReceive: number | null;
-  /** "Not synced since 08:12" rather than a dot. */
-  summary: string;
-}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -125,6 +112,11 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       await refreshKnown();
       return answerPull(side, request);
     },
+    /** answerPull as JSON text (HTTP), `envelope`'s fields first. */
+    async answerPullJson(request: PullRequest, envelope: Record<string, unknown>) {
+      await refreshKnown();
+      return answerPullJson(side, request, envelope);
+    },
     async answerSnapshot(request: SnapshotRequest) {
       checkPeer(side, { ...request, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
       return answerSnapshot(side, request);
@@ -133,7 +125,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       checkPeer(side, { ...request, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
       return answerPush(side, request);
     },
-    async status() {
+    async status(): Promise<SyncStatus> {
       return { instance: { origin: replica.origin, instanceNo, catalogueOwner: replica.catalogueOwner(), heldOps: replica.heldCount() }, peers: await this.peers() };
     },
     /** Sessions holding more seats than they have, with the bookings involved; acknowledged ones say so. */

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli, startServe, type RunningServer } from '../fixtures/cli';
 import { aProduct } from '../fixtures/builders';
+import { backupsAnswerSchema } from '../../main/contract/settings';
 
 /** Files, backups and restores against real `tourdesk` processes on real data folders. */
 const dirs: string[] = [];
@@ -121,6 +122,8 @@ describe('tourdesk backup and restore', () => {
 
     // The server made its daily backup on start, and tells a supplier about the last one.
     const backups = await api(server, 'GET', '/v1/system/backups');
+    const { requestStatus: _status, ...answer } = backups;
+    expect(backupsAnswerSchema.strict().parse(answer)).toEqual(answer);
     expect(backups.lastBackup.file).toBe(copies[1].file);
     expect(backups.lastBackup.automatic).toBe(false);
     expect(backups.automaticBackups.length).toBe(1);

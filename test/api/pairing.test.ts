@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { startServe } from '../fixtures/cli';
+import { pairingAnswerSchema } from '../../main/contract/pairing';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -18,6 +19,8 @@ describe("pairing a guide's phone", () => {
     const res = await t.call('POST', '/v1/pairing/checkin', { body: { name: 'Pier phone', origin: 'https://192.168.1.20:8443' } });
     expect(res.status).toBe(200);
     const { pairing } = res.body;
+    // The answer is exactly the contract's shape (the desk's pairing screen reads it by that type).
+    expect(pairingAnswerSchema.strict().parse(pairing)).toEqual(pairing);
     expect(pairing.url).toMatch(/^https:\/\/192\.168\.1\.20:8443\/scan#key=td_[^&]+&device=Pier%20phone$/);
     expect(pairing.secure).toBe(true);
     expect(pairing.qrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);

@@ -7,6 +7,7 @@ import { openDatabase, SchemaTooNewError } from '../../db/connection';
 import { openPostgres } from '../../db/postgres/connection';
 import { migrations } from '../../db/migrations';
 import { translateDdl } from '../../db/postgres/ddl';
+import { CHANGE_AREA_TABLES } from '../../db/queries/changes';
 import { freshPostgresDatabase, type TestPostgresDatabase } from '../fixtures/postgres';
 
 let dir: string;
@@ -69,6 +70,15 @@ describe('migrations on PostgreSQL (the one ordered list, translated)', () => {
     const again = await openPostgres(database.url, { migrate: true });
     expect(await again.db.selectFrom('settings').select('value').where('key', '=', 'marker').executeTakeFirst()).toEqual({ value: 'kept' });
     await again.close();
+  });
+
+  it('notifies the hub processes on every table an engine cache is made from', async () => {
+    const database = await fresh();
+    const handle = await openPostgres(database.url, { migrate: true });
+    const { rows } = await sql<{ table: string }>`SELECT DISTINCT event_object_table AS table FROM information_schema.triggers WHERE trigger_name LIKE '%_notify_change'`.execute(handle.db);
+    const notifying = new Set(rows.map((r) => r.table));
+    for (const table of new Set(Object.values(CHANGE_AREA_TABLES).flat())) expect(notifying.has(table), `${table} has no notify trigger: add one in a new migration`).toBe(true);
+    await handle.close();
   });
 
   it('refuses to migrate a database from a newer TourDesk, and opens it read-only otherwise', async () => {

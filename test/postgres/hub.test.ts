@@ -119,6 +119,26 @@ describe('tourdesk serve --database postgres://… (the hub on PostgreSQL)', () 
     }
   });
 
+  it('refuses a key on every hub process once another process revoked it (the key cache follows)', async () => {
+    const [a, b] = servers;
+    const created = await runCli(['keys', 'create', '--role', 'supplier', '--name', 'Short-lived', '--data-dir', dataDir(), '--database', database.url], env());
+    expect(created.code, created.out).toBe(0);
+    const key = created.out.trim().split('\n').pop()!.trim();
+    const asKey = (server: RunningServer) => fetch(`${server.baseUrl}/v1/company`, { headers: { apikey: key } }).then((r) => r.status);
+    expect(await asKey(a)).toBe(200);
+    expect(await asKey(b)).toBe(200);
+    const revoked = await runCli(['keys', 'revoke', key, '--data-dir', dataDir(), '--database', database.url], env());
+    expect(revoked.code, revoked.out).toBe(0);
+    for (const server of [a, b]) {
+      let status = 200;
+      for (let i = 0; i < 50 && status === 200; i++) {
+        status = await asKey(server);
+        if (status === 200) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).toBe(401);
+    }
+  });
+
   it('answers tourdesk backup and restore with PostgreSQL\'s own tools, exiting non-zero', async () => {
     const backup = await runCli(['backup', join(dataDir(), 'x.tdbackup'), '--data-dir', dataDir(), '--database', database.url], env());
     expect(backup.code).not.toBe(0);

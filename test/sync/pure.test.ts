@@ -238,14 +238,3 @@ describe('canonical JSON', () => {
     expect(canonicalJson({ b: 1, a: [{ d: 2, c: null }] })).toBe(canonicalJson({ a: [{ c: null, d: 2 }], b: 1 }));
   });
 });
-
-describe('stored field stamps', () => {
-  it('pack each distinct stamp once and unpack to the same map; the older plain map still reads', async () => {
-    const { packClocks, unpackClocks } = await import('../../main/sync/replica');
-    const clocks = { first_name: '001894665600000-000000-AAAA', email: '001894665600000-000000-AAAA', phone: '001894665600999-000002-BBBB' };
-    expect(unpackClocks(packClocks(clocks))).toEqual(clocks);
-    expect(packClocks(clocks).length).toBeLessThan(JSON.stringify(clocks).length);
-    expect(unpackClocks(JSON.stringify(clocks))).toEqual(clocks);
-    expect(unpackClocks(packClocks({}))).toEqual({});
-  });
-});

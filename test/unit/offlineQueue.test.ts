@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckinEvent } from '../../renderer/src/api/types';
+import type { CheckinEventBody } from '../../renderer/src/api/types';
 import { deserialize, drop, enqueue, markFailed, nextBatch, pendingStateOf, serialize, settle, totalsWithQueue } from '../../renderer/src/store/offlineQueue';
 
 const now = new Date('2030-01-01T00:00:00Z');
-const checkIn = (eventId: string, participantId = 1): CheckinEvent => ({ eventId, kind: 'CHECK_IN', sessionId: 7, participantId, occurredAt: now.toISOString(), device: 'Desk' });
-const undo = (eventId: string, undoesEventId: string): CheckinEvent => ({ eventId, kind: 'UNDO', sessionId: 7, undoesEventId, occurredAt: now.toISOString() });
+const checkIn = (eventId: string, participantId = 1): CheckinEventBody => ({ eventId, kind: 'CHECK_IN', sessionId: 7, participantId, occurredAt: now.toISOString(), device: 'Desk' });
+const undo = (eventId: string, undoesEventId: string): CheckinEventBody => ({ eventId, kind: 'UNDO', sessionId: 7, undoesEventId, occurredAt: now.toISOString() });
 
 describe('the offline check-in queue', () => {
   it('keeps events in the order they were made and never twice with one eventId', () => {
@@ -19,10 +19,10 @@ describe('the offline check-in queue', () => {
     const queue = [checkIn('a'), checkIn('b', 2), checkIn('c', 3)].reduce((q, e) => enqueue(q, e, now), enqueue([], checkIn('z', 9), now));
     const { queue: left, rejected } = settle(queue, [
       { eventId: 'a', result: 'RECORDED' },
-      { eventId: 'b', result: 'REJECTED', message: 'Participant 2 is not in session 7' },
+      { eventId: 'b', kind: 'CHECK_IN', result: 'REJECTED', message: 'Participant 2 is not in session 7' },
     ]);
     expect(left.map((q) => q.event.eventId)).toEqual(['z', 'c']);
-    expect(rejected).toEqual([{ eventId: 'b', result: 'REJECTED', message: 'Participant 2 is not in session 7' }]);
+    expect(rejected).toEqual([{ eventId: 'b', kind: 'CHECK_IN', result: 'REJECTED', message: 'Participant 2 is not in session 7' }]);
   });
 
   it('keeps events after a failed send with the same eventId, counting attempts and the reason', () => {

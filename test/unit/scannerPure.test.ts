@@ -3,36 +3,23 @@ import { createSuppressor, createWedge } from '../../renderer/src/scanner/wedge'
 import { buildIndex, decide, disagrees } from '../../renderer/src/scanner/verdict';
 import { addToOutbox, bumpCheckedIn, changedSessions, correctionOf, removeFromOutbox, signatureOf, withPending, type OutboxItem } from '../../renderer/src/scanner/outbox';
 import { parseRoute, urlOf } from '../../renderer/src/store/nav';
-import type { Manifest, ManifestBooking, Participant } from '../../renderer/src/api/types';
+import type { Manifest, ManifestBooking, ParticipantCheckin } from '../../renderer/src/api/types';
+import { aManifestAnswer, aManifestBooking, aManifestParticipant, aManifestSession, aRecordedCheckin, aSessionScan } from '../fixtures/manifestAnswers';
 
 let nextId = 1;
-const aParticipant = (name: string, barcode: string | null, state: Participant['checkin']['state'] = 'EXPECTED'): Participant => ({
-  id: nextId++,
-  position: 0,
-  name,
-  barcode,
-  checkin: state === 'CHECKED_IN' ? { state, at: '2030-01-01T03:52:00Z', atLocal: '2030-01-01 14:52:00', device: 'Pier tablet', by: 'Test checkin' } : { state },
-});
-const aBookingOf = (orderNumber: string, participants: Participant[], due = 0): ManifestBooking => ({
-  orderNumber,
-  status: 'CONFIRMED',
-  customer: { name: 'Ada Lovelace', phone: null },
-  quantities: [{ optionId: 1, optionLabel: 'Adult', value: participants.length }],
-  extras: [],
-  pickup: null,
-  payment: { totalAmount: 100, totalPaid: 100 - due, totalDue: due, totalCurrency: 'AUD', paid: due === 0 },
-  notes: { internalNotes: null, comments: null, resellerComments: null },
-  attention: due > 0,
-  attentionReasons: due > 0 ? ['UNPAID'] : [],
-  participants,
-});
-const aManifest = (id: number, startTimeLocal: string, bookings: ManifestBooking[], checkinClosed = false): Manifest => ({
-  session: { id, productCode: `P${id}`, productName: `Tour ${id}`, startTime: '', endTime: '', startTimeLocal, endTimeLocal: startTimeLocal, seats: 30, seatsAvailable: 10, checkinClosed, oversold: null },
-  bookings,
-  cancelled: [],
-  conflicts: [],
-  totals: { booked: 0, checkedIn: 0, noShow: 0, remaining: 0 },
-});
+const aParticipant = (name: string, barcode: string | null, state: ParticipantCheckin['state'] = 'EXPECTED') =>
+  aManifestParticipant({ id: nextId++, name, barcode, checkin: state === 'CHECKED_IN' ? aRecordedCheckin({ state }) : { state } });
+const aBookingOf = (orderNumber: string, participants: ManifestBooking['participants'], due = 0): ManifestBooking =>
+  aManifestBooking({
+    orderNumber,
+    quantities: [{ optionId: 1, optionLabel: 'Adult', value: participants.length }],
+    payment: { totalAmount: 100, totalPaid: 100 - due, totalDue: due, totalCurrency: 'AUD', paid: due === 0 },
+    attention: due > 0,
+    attentionReasons: due > 0 ? ['UNPAID'] : [],
+    participants,
+  });
+const aManifest = (id: number, startTimeLocal: string, bookings: ManifestBooking[], checkinClosed = false): Manifest =>
+  aManifestAnswer({ session: aManifestSession({ id, productCode: `P${id}`, productName: `Tour ${id}`, startTime: '', endTime: '', startTimeLocal, endTimeLocal: startTimeLocal, seats: 30, checkinClosed }), bookings });
 
 describe('the wedge detector', () => {
   it('takes keys at most 100 ms apart ending in Enter or Tab as one scan', () => {
@@ -145,13 +132,13 @@ describe('the outbox', () => {
 
   it('names a correction when the engine did not admit what the device admitted, and none when they agree', () => {
     const item = scanItem('e1', true, [1]);
-    expect(correctionOf(item, { result: 'CHECKED_IN', checkedIn: true, message: 'ok', eventId: 'e1' }, new Date())).toBeNull();
-    expect(correctionOf(item, { result: 'BOOKING_CANCELLED', checkedIn: false, message: 'Do not admit: booking T1-1 was cancelled at 2030-01-01 14:40', eventId: 'e1' }, new Date())).toMatchObject({
+    expect(correctionOf(item, aSessionScan({ result: 'CHECKED_IN', checkedIn: true, message: 'ok', eventId: 'e1' }), new Date())).toBeNull();
+    expect(correctionOf(item, aSessionScan({ result: 'BOOKING_CANCELLED', checkedIn: false, message: 'Do not admit: booking T1-1 was cancelled at 2030-01-01 14:40', eventId: 'e1' }), new Date())).toMatchObject({
       label: 'Grace Hopper',
       local: 'checked in on this device',
       server: 'not checked in: booking cancelled',
     });
-    expect(disagrees({ admit: false }, { result: 'CHECKED_IN', checkedIn: true, message: '', eventId: 'x' })).toBe(true);
+    expect(disagrees({ admit: false }, aSessionScan({ result: 'CHECKED_IN', checkedIn: true, message: '', eventId: 'x' }))).toBe(true);
   });
 
   it('lays check-ins still waiting over a fresh copy from the engine', () => {

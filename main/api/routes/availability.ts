@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
 import { withWarning } from '../envelope';
 import { idParam } from '../../contract/common';
-import { availabilitySearchSchema, sessionBatchSchema, sessionCreateSchema, sessionUpdateSchema } from '../../contract/availability';
+import { availabilitySearchSchema, sessionBatchSchema, sessionCreateSchema, sessionUpdateSchema, type SessionAnswer } from '../../contract/availability';
 
 const idParams = z.object({ sessionId: idParam });
 const startParams = z.object({ productCode: z.string().trim().min(1).max(40), startTimeLocal: z.string().trim().min(1).max(40) });
@@ -38,7 +38,7 @@ export function registerAvailabilityRoutes(host: RouteHost): void {
     tag: 'Availability',
     right: 'availability:read',
     query: availabilitySearchSchema,
-    handler: async ({ query, engine }) => {
+    handler: async ({ query, engine }): Promise<{ sessions: SessionAnswer[] }> => {
       const { sessions, warnings } = await engine.availability.search(query);
       return withWarning({ sessions }, joined(warnings));
     },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
+import type { CompanyAnswer } from '../../contract/settings';
 
 const aliasParams = z.object({ companyAlias: z.string().min(1).max(100) });
 
@@ -12,7 +13,7 @@ export function registerCompanyRoutes(host: RouteHost): void {
     tag: 'Companies',
     right: 'any',
     params: aliasParams,
-    handler: async ({ params, engine }) => {
+    handler: async ({ params, engine }): Promise<{ company: CompanyAnswer; companies: CompanyAnswer[] }> => {
       const company = await engine.companies.byAlias(params.companyAlias);
       // Some clients read `companies[0]`; both shapes carry the same object.
       return { company, companies: [company] };

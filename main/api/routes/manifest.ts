@@ -11,7 +11,7 @@ import {
   sessionRefQuery,
   specSessionQuery,
   type DayBoardSession,
-  type EventAnswer,
+  type EventsAnswer,
   type Manifest,
   type ManifestVersion,
   type ScanAnswer,
@@ -171,6 +171,6 @@ export function registerManifestRoutes(host: RouteHost): void {
     tag: TAG,
     right: 'checkin',
     body: eventsBodySchema,
-    handler: async ({ body, actor, engine }): Promise<{ events: EventAnswer[]; manifestVersions: { sessionId: number; before: string; after: string }[] }> => engine.checkin.recordWithVersions(actor, body.events),
+    handler: async ({ body, actor, engine }): Promise<EventsAnswer> => engine.checkin.recordWithVersions(actor, body.events),
   });
 }

@@ -2,7 +2,7 @@ import { networkInterfaces } from 'node:os';
 import QRCode from 'qrcode';
 import { defineRoute, type RouteHost } from '../route';
 import { DomainError } from '../../domain/errors';
-import { pairingBodySchema } from '../../contract/pairing';
+import { pairingBodySchema, type PairingAnswer } from '../../contract/pairing';
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
 
@@ -27,7 +27,7 @@ export function registerPairingRoutes(host: RouteHost): void {
     tag: 'Keys',
     right: 'any',
     body: pairingBodySchema,
-    handler: async ({ body, actor, engine, raw }) => {
+    handler: async ({ body, actor, engine, raw }): Promise<{ pairing: PairingAnswer }> => {
       // Minting keys is the supplier's alone (a check-in key must not multiply itself).
       if (actor.role !== 'supplier' && actor.role !== 'system') throw new DomainError('FORBIDDEN', `This API key (${actor.role}) may not create keys`);
       const name = body.name ?? `Phone ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;

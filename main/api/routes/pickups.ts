@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
 import { idParam } from '../../contract/common';
-import { pickupListBodySchema, pickupListReplaceSchema, pickupSearchQuery } from '../../contract/pickups';
+import { pickupListBodySchema, pickupListReplaceSchema, pickupSearchQuery, type ProductPickupsAnswer } from '../../contract/pickups';
 
 const idParams = z.object({ pickupListId: idParam });
 const codeParams = z.object({ productCode: z.string().trim().min(1).max(40) });
@@ -64,7 +64,7 @@ export function registerPickupRoutes(host: RouteHost): void {
     tag: 'Products',
     right: 'catalog:read',
     params: codeParams,
-    handler: async ({ params, engine }) => {
+    handler: async ({ params, engine }): Promise<ProductPickupsAnswer> => {
       const list = await engine.pickups.forProduct(params.productCode);
       return list ? { pickupLocations: list.pickupLocations, pickupList: list } : { pickupLocations: [] };
     },

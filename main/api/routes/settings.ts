@@ -1,6 +1,6 @@
 import { defineRoute, type RouteHost } from '../route';
 import { VERSION } from '../envelope';
-import { companyUpdateSchema, type InstanceAnswer } from '../../contract/settings';
+import { companyUpdateSchema, type CompanyAnswer, type InstanceAnswer } from '../../contract/settings';
 
 /** What the desk's settings and status bar read and edit (TourDesk extensions). */
 export function registerSettingsRoutes(host: RouteHost): void {
@@ -10,7 +10,7 @@ export function registerSettingsRoutes(host: RouteHost): void {
     summary: 'The supplier company this instance runs for (TourDesk extension)',
     tag: 'Companies',
     right: 'any',
-    handler: async ({ engine }) => ({ company: await engine.companies.supplier() }),
+    handler: async ({ engine }): Promise<{ company: CompanyAnswer }> => ({ company: await engine.companies.supplier() }),
   });
   defineRoute(host, {
     method: 'PUT',
@@ -19,7 +19,7 @@ export function registerSettingsRoutes(host: RouteHost): void {
     tag: 'Companies',
     right: 'system',
     body: companyUpdateSchema,
-    handler: async ({ body, actor, engine }) => {
+    handler: async ({ body, actor, engine }): Promise<{ company: CompanyAnswer }> => {
       const current = await engine.companies.supplier();
       const { id: _id, ...kept } = current;
       const changed = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { defineRoute, type RouteHost } from '../route';
+import { defineRoute, RawResponse, type RouteHost } from '../route';
+import { successStatus } from '../envelope';
 import { idParam } from '../../contract/common';
+import type { SyncStatus } from '../../contract/sync';
 import { pullRequestSchema, pushRequestSchema, snapshotRequestSchema } from '../../sync/exchange';
 import { DomainError } from '../../domain/errors';
 import { PairingError } from '../../sync/exchange';
@@ -29,7 +31,8 @@ export function registerSyncRoutes(host: RouteHost): void {
     tag: 'Sync',
     right: 'sync',
     body: pullRequestSchema,
-    handler: async ({ body, engine }) => refusingAsConflict(() => engine.sync.answerPull(body)),
+    // The answer is written as text: a page's ops go out as stored, not parsed and serialized again.
+    handler: async ({ body, engine }) => new RawResponse('application/json; charset=utf-8', await refusingAsConflict(() => engine.sync.answerPullJson(body, { requestStatus: successStatus() }))),
   });
   defineRoute(host, {
     method: 'POST',
@@ -56,7 +59,7 @@ export function registerSyncRoutes(host: RouteHost): void {
     summary: 'This instance’s identity and, per peer, the last successful exchange, ops waiting, last error and clock skew',
     tag: 'Sync',
     right: 'sync',
-    handler: async ({ engine }) => engine.sync.status(),
+    handler: async ({ engine }): Promise<SyncStatus> => engine.sync.status(),
   });
   defineRoute(host, {
     method: 'GET',

@@ -3,6 +3,7 @@ import { defineRoute, type RouteHost } from '../route';
 import { VERSION } from '../envelope';
 import { automaticBackups, BACKUP_FOLDER, KEEP_DAYS, lastBackup } from '../../backups';
 import { join } from 'node:path';
+import type { BackupsAnswer } from '../../contract/settings';
 
 export function registerSystemRoutes(host: RouteHost): void {
   defineRoute(host, {
@@ -20,7 +21,7 @@ export function registerSystemRoutes(host: RouteHost): void {
     summary: 'The last backup of this data folder and the automatic daily ones kept (TourDesk extension; supplier keys only)',
     tag: 'System',
     right: 'system',
-    handler: async ({ engine }) => {
+    handler: async ({ engine }): Promise<BackupsAnswer> => {
       const dataDir = engine.ctx.dataDir;
       if (!dataDir) return { lastBackup: null, automaticBackups: [], backupFolder: null, keepDays: KEEP_DAYS };
       return { lastBackup: lastBackup(dataDir), automaticBackups: automaticBackups(dataDir), backupFolder: join(dataDir, BACKUP_FOLDER), keepDays: KEEP_DAYS };

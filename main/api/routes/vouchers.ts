@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { defineRoute, type RouteHost } from '../route';
-import { paging, qString } from '../../contract/query';
-import { voucherBodySchema } from '../../contract/vouchers';
+import { voucherBodySchema, voucherSearchQuery } from '../../contract/vouchers';
 
 const codeParams = z.object({ voucherCode: z.string().trim().min(1).max(40) });
-const searchQuery = z.object({ search: qString.optional(), ...paging });
 
 /** Vouchers: suppliers read them all ('catalog:read'), agents only those they sold (the domain filters); suppliers create them. */
 export function registerVoucherRoutes(host: RouteHost): void {
@@ -14,7 +12,7 @@ export function registerVoucherRoutes(host: RouteHost): void {
     summary: 'Search vouchers by code, internal reference, internal notes or source order',
     tag: 'Vouchers',
     right: 'catalog:read',
-    query: searchQuery,
+    query: voucherSearchQuery,
     handler: async ({ query, actor, engine }) => ({ vouchers: await engine.vouchers.search(query, actor) }),
   });
   defineRoute(host, {

@@ -17,7 +17,7 @@ import {
   type OverlappingSession,
 } from '../../../db/queries/resources';
 import { findLiveProductTimezone, findSessionById, findSessionIdStartingAt } from '../../../db/queries/sessions';
-import type { ResourceCreateBody, ResourceUpdateBody } from '../../contract/resources';
+import type { ResourceCreateBody, ResourceSessionsQuery, ResourceUpdateBody, SessionResourcesQuery } from '../../contract/resources';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import type { AvailabilityService, Session } from './sessions';
@@ -32,22 +32,6 @@ export interface Resource {
   seats?: number;
   /** Only in a session's resource list: the resource's place in it. */
   resourceOrder?: number;
-}
-
-export interface TimeRangeQuery {
-  startTime?: string;
-  endTime?: string;
-  startTimeLocal?: string;
-  endTimeLocal?: string;
-  limit: number;
-  offset: number;
-}
-
-export interface SessionLookup {
-  sessionId?: number;
-  productCode?: string;
-  startTime?: string;
-  startTimeLocal?: string;
 }
 
 function toApi(row: ResourcesTable, resourceOrder?: number | null): Resource {
@@ -157,7 +141,7 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
     },
 
     /** The resource's sessions starting in the range (local bounds in the company's timezone), by start. */
-    async sessionsOf(resourceId: number, query: TimeRangeQuery): Promise<Session[]> {
+    async sessionsOf(resourceId: number, query: ResourceSessionsQuery): Promise<Session[]> {
       await resourceRow(ctx.db, resourceId);
       const zone = (await companies.supplier()).timezone;
       const lowerText = query.startTime ?? query.startTimeLocal;
@@ -169,7 +153,7 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
     },
 
     /** The resources of one session, named by sessionId or productCode + startTime/startTimeLocal. */
-    async ofSession(lookup: SessionLookup): Promise<Resource[]> {
+    async ofSession(lookup: SessionResourcesQuery): Promise<Resource[]> {
       if (lookup.sessionId !== undefined) return resourcesOfSession(ctx.db, (await sessionRow(ctx.db, lookup.sessionId)).id);
       const startText = lookup.startTime ?? lookup.startTimeLocal;
       if (!lookup.productCode || startText === undefined) {

@@ -147,7 +147,7 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
       .sort((a, b) => a.start - b.start || a.code.localeCompare(b.code))
       .slice(query.offset, wanted);
     const rows = page.filter((e) => e.row).map((e) => e.row!);
-    const mapped = new Map((await sessionsToApi(ctx.db, rows, defaultZone)).map((s) => [s.id, s]));
+    const mapped = new Map((await sessionsToApi(ctx.db, rows, defaultZone, products)).map((s) => [s.id, s]));
     return { sessions: page.map((e) => e.synthetic ?? mapped.get(e.row!.id)!), warnings };
   };
 }

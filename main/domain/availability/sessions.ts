@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
 import type { Database, ProductsTable, SessionsTable } from '../../../db/schema';
-import type { SessionCreateBody, SessionUpdateBody } from '../../contract/availability';
+import type { SessionAnswer, SessionCreateBody, SessionUpdateBody } from '../../contract/availability';
 import { liveBookingCount, seatsHeldBySession } from '../../../db/queries/seats';
 import {
   deleteSession,
@@ -18,25 +18,14 @@ import { findOverridesOfSessions, replaceSessionOverrides } from '../../../db/qu
 import { findPriceOptionsOfProduct, findPriceOptionsOfProducts } from '../../../db/queries/products';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
-import type { ProductsService, PriceOption } from '../catalogue/products';
+import type { ProductsService } from '../catalogue/products';
 import { DomainError } from '../errors';
 import { fromIso, fromLocal, toIso, toLocal } from '../time';
 import { effectiveOption, resolveOverrides } from './priceOptions';
 import { createAvailabilitySearch } from './search';
 
-/** A session as the API shows it. Synthetic sessions (NO_DATE / DATE_ENQUIRY products) have no id. */
-export interface Session {
-  id?: number;
-  productCode: string;
-  startTime: string;
-  startTimeLocal: string;
-  endTime: string;
-  endTimeLocal: string;
-  allDay: boolean;
-  seats: number;
-  seatsAvailable: number;
-  priceOptions: PriceOption[];
-}
+/** A session as the API shows it. */
+export type Session = SessionAnswer;
 
 /** Identifies a stored session: its id, or productCode + startTimeLocal (the non-deprecated form). */
 export type SessionKey = { sessionId: number } | { productCode: string; startTimeLocal: string };
@@ -49,11 +38,12 @@ const REPEATED_HOUR_MS = 2 * 3_600_000;
  * seats live bookings hold, price options = the product's options with the session's overrides.
  * Bookings and manifests show sessions through this too.
  */
-export async function sessionsToApi(db: Kysely<Database>, rows: SessionsTable[], defaultTimezone: string): Promise<Session[]> {
+/** `known`: the sessions' products when the caller has read them already (a search has). */
+export async function sessionsToApi(db: Kysely<Database>, rows: SessionsTable[], defaultTimezone: string, known?: readonly { product_code: string; currency: string; timezone: string | null }[]): Promise<Session[]> {
   if (rows.length === 0) return [];
   const codes = [...new Set(rows.map((r) => r.product_code))];
   const ids = rows.map((r) => r.id);
-  const [products, options, held] = await Promise.all([findSessionProducts(db, codes), findPriceOptionsOfProducts(db, codes), seatsHeldBySession(db, ids)]);
+  const [products, options, held] = await Promise.all([known ?? findSessionProducts(db, codes), findPriceOptionsOfProducts(db, codes), seatsHeldBySession(db, ids)]);
   const overrides = await findOverridesOfSessions(db, ids);
   const productOf = new Map(products.map((p) => [p.product_code, p]));
   return rows.map((row) => {

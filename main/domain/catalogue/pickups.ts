@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, PickupListsTable, PickupLocationsTable } from '../../../db/schema';
-import type { PickupListBody, PickupSearch } from '../../contract/pickups';
+import type { PickupListAnswer, PickupListBody, PickupLocationAnswer, PickupSearch } from '../../contract/pickups';
 import {
   deletePickupList,
   detachPickupListFromProducts,
@@ -17,23 +17,8 @@ import type { Actor, EngineContext, Tx } from '../context';
 import type { ProductsService } from './products';
 import { DomainError, notFound } from '../errors';
 
-export interface PickupLocation {
-  locationName: string;
-  address?: string;
-  latitude?: number;
-  longitude?: number;
-  minutesPrior?: number;
-  additionalInstructions?: string;
-}
-
-export interface PickupList {
-  id: number;
-  name: string;
-  additionalNotes?: string;
-  /** When set, a booking may name a location that is not in the list (free text). */
-  otherLocationInstructions?: string;
-  pickupLocations: PickupLocation[];
-}
+export type PickupLocation = PickupLocationAnswer;
+export type PickupList = PickupListAnswer;
 
 function locationToApi(row: PickupLocationsTable): PickupLocation {
   const location: PickupLocation = { locationName: row.location_name };

@@ -20,7 +20,8 @@ import {
 } from '../../../db/queries/products';
 import { pickupListExists } from '../../../db/queries/pickups';
 import { findExistingExtraIds } from '../../../db/queries/extras';
-import type { ProductBody, ProductUpdateBody, PriceOptionBody } from '../../contract/products';
+import { areaChangeTokenOf } from '../../../db/queries/changes';
+import type { ProductBody, ProductUpdateBody, PriceOptionAnswer, PriceOptionBody } from '../../contract/products';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import { DomainError } from '../errors';
@@ -30,16 +31,8 @@ import { imageToApi } from './productImages';
 import { detailsJson, flatColumns, flatFields } from './productColumns';
 import type { ProductSearchQuery } from '../../contract/products';
 
-export interface PriceOption {
-  id: number;
-  label: string;
-  price: number;
-  priceGroupType?: string;
-  minQuantity?: number;
-  maxQuantity?: number;
-  seatsUsed: number;
-  productCode: string;
-}
+/** A price option as the API answers it. */
+export type PriceOption = PriceOptionAnswer;
 
 export type Product = Record<string, unknown> & {
   productCode: string;
@@ -62,7 +55,15 @@ export function priceOptionToApi(row: PriceOptionsTable, currency: string): Pric
   return option;
 }
 
+/** How many product answers the cache holds (a catalogue is tens of products, rarely hundreds). */
+const PRODUCTS_CACHED = 500;
+
 export function createProducts(ctx: EngineContext, companies: CompaniesService) {
+  // A product answer is read far more often than written; it is kept while nothing it is made of
+  // (product, options, extras, images, company) changed here, in another process or by sync.
+  const changes = areaChangeTokenOf(ctx.handle);
+  let answers: { token: string; byCode: Map<string, Product> } = { token: '', byCode: new Map() };
+
   async function rowOrThrow(db: Kysely<Database>, productCode: string): Promise<ProductsTable> {
     const row = await findLiveProduct(db, productCode);
     if (!row) throw new DomainError('NOT_FOUND', `Product ${productCode} was not found`);
@@ -164,7 +165,13 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
 
   const service = {
     async get(productCode: string): Promise<Product> {
-      return (await toApi(ctx.db, [await rowOrThrow(ctx.db, productCode)]))[0];
+      const token = changes('products');
+      if (answers.token !== token) answers = { token, byCode: new Map() };
+      const known = answers.byCode.get(productCode);
+      if (known) return known;
+      const product = (await toApi(ctx.db, [await rowOrThrow(ctx.db, productCode)]))[0];
+      if (answers.token === token && answers.byCode.size < PRODUCTS_CACHED) answers.byCode.set(productCode, product);
+      return product;
     },
 
     async search(query: ProductSearch): Promise<Product[]> {

@@ -5,13 +5,13 @@ import { findEventAnswer, findUndoTarget, insertCheckinEvent } from '../../../db
 import { bookingStatusOf, itemIdsOfOrderInSession, liveParticipantIdsOf, participantIdsOfItems, participantOwner } from '../../../db/queries/checkinBookings';
 import { findSessionById } from '../../../db/queries/departures';
 import type { Actor, EngineContext, Tx } from '../context';
-import { deriveCheckinState, stateOf, type EventKind } from './state';
+import { deriveCheckinState, stateOf } from './state';
 import { DomainError } from '../errors';
 import { toEvent } from './manifestView';
 import type { ManifestSessionRef, ManifestsService } from './manifests';
 import { isLive } from '../statuses';
 import { fromIso, toLocal } from '../time';
-import type { EventAnswer, EventOverridableRule, RecordedEvent, RejectedEvent } from '../../contract/manifest';
+import type { CheckinEventBody, EventAnswer, EventOverridableRule, EventsAnswer, RecordedEvent, RejectedEvent } from '../../contract/manifest';
 import { decideTap } from './tapDecision';
 import { manifestFingerprint } from '../../../db/queries/manifestVersion';
 
@@ -42,19 +42,6 @@ export const blankEvent = (eventId: string, kind: string, occurredAt: number): N
   answer_json: null,
   parent_event_id: null,
 });
-
-export interface EventInput {
-  eventId: string;
-  kind: EventKind;
-  participantId?: number;
-  sessionId: number;
-  undoesEventId?: string;
-  occurredAt: string;
-  device?: string;
-  note?: string;
-  override?: EventOverridableRule[];
-  decidedOffline?: boolean;
-}
 
 export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsService }) {
   const serverEventId = () => `td-${ctx.ids.nextId()}`;
@@ -144,7 +131,7 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
      * answer and changes nothing; an event naming an unknown session or a participant of another
      * session is rejected (not stored, so a corrected resend can still land).
      */
-    async record(actor: Actor, events: EventInput[]): Promise<EventAnswer[]> {
+    async record(actor: Actor, events: CheckinEventBody[]): Promise<EventAnswer[]> {
       return (await this.recordWithVersions(actor, events)).events;
     },
 
@@ -153,7 +140,7 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
      * same transaction): a client holding `before` applies its own answered events locally and
      * adopts `after`, with no need to fetch the manifest again.
      */
-    async recordWithVersions(actor: Actor, events: EventInput[]): Promise<{ events: EventAnswer[]; manifestVersions: { sessionId: number; before: string; after: string }[] }> {
+    async recordWithVersions(actor: Actor, events: CheckinEventBody[]): Promise<EventsAnswer> {
       return ctx.write(actor, async (tx) => {
         const sessionIds = [...new Set(events.map((e) => e.sessionId))].slice(0, 20);
         const before = await Promise.all(sessionIds.map((id) => manifestFingerprint(tx.db, id)));
@@ -165,7 +152,7 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
     },
   };
 
-  async function recordOne(tx: Tx, input: EventInput): Promise<EventAnswer> {
+  async function recordOne(tx: Tx, input: CheckinEventBody): Promise<EventAnswer> {
     const existing = await findEventAnswer(tx.db, input.eventId);
     if (existing) return existing.answer_json ? (JSON.parse(existing.answer_json) as EventAnswer) : { eventId: input.eventId, result: 'RECORDED' };
     const occurredAt = fromIso(input.occurredAt, 'occurredAt');

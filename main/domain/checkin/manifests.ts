@@ -18,6 +18,7 @@ import { oversoldBySession } from './oversold';
 import type { DayBoardSession, Manifest, ManifestVersion } from '../../contract/manifest';
 import { findSession } from '../availability/sessionRef';
 import { localDate, parseTimeParam, toIso } from '../time';
+import { areaChangeTokenOf, changeTokenOf, readsInTransaction } from '../../../db/queries/changes';
 
 /** How the manifest operations name a session: its id, or productCode + startTime/startTimeLocal. */
 export interface ManifestSessionRef {
@@ -38,11 +39,35 @@ export interface ManifestDeps {
   companies: CompaniesService;
 }
 
+/** Manifests kept for polling (a desk's sessions of the day). */
+const MANIFESTS_CACHED = 20;
+
 export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
+  const changes = areaChangeTokenOf(ctx.handle);
+  const databaseToken = changeTokenOf(ctx.handle);
+  const manifests = new Map<string, { token: string; manifest: Manifest }>();
+  let names: { token: string; byId: Map<number, string> } | null = null;
+
+  /**
+   * Every key's name, for histories ("by Pier tablet"), kept while no key changed. Read through the
+   * given db (a transaction's own); only a read outside any transaction is kept, since a transaction
+   * that renames a key and then rolls back would leave its name behind.
+   */
+  async function keyNames(db: Kysely<Database>): Promise<Map<number, string>> {
+    const token = changes('keys');
+    if (names?.token === token) return names.byId;
+    const byId = await apiKeyNames(db);
+    if (!readsInTransaction(ctx.handle, db)) names = { token, byId };
+    return byId;
+  }
+
   /** The product's timezone, read through the given db (a transaction must not wait on the engine's connection). */
   async function timezoneOf(db: Kysely<Database>, productCode: string): Promise<string> {
     const product = await deps.products.rowOrThrow(db, productCode);
-    if (product.timezone) return product.timezone;
+    return product.timezone || supplierTimezoneOrThrow(db);
+  }
+
+  async function supplierTimezoneOrThrow(db: Kysely<Database>): Promise<string> {
     const timezone = await supplierTimezone(db);
     if (timezone === undefined) throw new DomainError('NOT_FOUND', 'No supplier company is configured yet');
     return timezone;
@@ -68,7 +93,7 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
       });
     }
     const product = await deps.products.rowOrThrow(db, session.product_code);
-    return { session, product, timezone: await timezoneOf(db, session.product_code) };
+    return { session, product, timezone: product.timezone || (await supplierTimezoneOrThrow(db)) };
   }
 
   async function build(ref: ManifestSessionRef): Promise<Manifest> {
@@ -78,7 +103,7 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
     const version = await manifestFingerprint(ctx.db, sessionId);
     const rows = await loadSessionRows(ctx.db, sessionId);
     const derived = deriveCheckinState(rows.events.map(toEvent));
-    const view: ViewContext = { timezone: resolved.timezone, keyNames: await apiKeyNames(ctx.db) };
+    const view: ViewContext = { timezone: resolved.timezone, keyNames: await keyNames(ctx.db) };
     const seatsHeld = (await seatsHeldBySession(ctx.db, [sessionId])).get(sessionId) ?? 0;
     const resources = await resourcesOfSession(ctx.db, sessionId);
     const oversold = (await oversoldBySession(ctx.db, [sessionId])).get(sessionId) ?? null;
@@ -88,9 +113,24 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
   return {
     resolveSession,
     timezoneOf,
+    keyNames,
 
+    /**
+     * A manifest is reused while the database did not change at all (no write on this connection,
+     * no commit by another process): desks and phones poll it, and between two scans they all get
+     * the one built after the last change. Kept only when no write landed while it was read.
+     */
     async get(ref: ManifestSessionRef): Promise<Manifest> {
-      return build(ref);
+      const key = JSON.stringify([ref.sessionId, ref.productCode, ref.startTime, ref.startTimeLocal]);
+      const token = databaseToken();
+      const known = manifests.get(key);
+      if (known && known.token === token) return known.manifest;
+      const manifest = await build(ref);
+      if (databaseToken() === token) {
+        if (manifests.size >= MANIFESTS_CACHED) manifests.clear();
+        manifests.set(key, { token, manifest });
+      }
+      return manifest;
     },
 
     /** The session's manifest fingerprint: a handful of aggregates, for clients that poll for changes. */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { BookingItemsTable, CheckinEventsTable, Database, ParticipantsTable, RevokedCodesTable } from '../../../db/schema';
-import { apiKeyNames, loadBookingRows, netPaid, type SessionRows } from '../../../db/queries/manifest';
+import { loadBookingRows, netPaid, type SessionRows } from '../../../db/queries/manifest';
 import { eventsOfParticipants, findEventAnswer } from '../../../db/queries/checkinEvents';
 import { getBooking, itemIdsOfOrder, itemsOfOrder, participantsOfItems, productCodeOfItem } from '../../../db/queries/checkinBookings';
 import { findOrderBarcode, findParticipantByBarcode, findRevokedCode } from '../../../db/queries/scans';
@@ -144,7 +144,7 @@ export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsSe
     // This scan is part of the history it answers (as in a scheduled scan's answer).
     const events = [...stored, scan.stored(result)];
     const productCode = itemIds.length ? await productCodeOfItem(tx.db, itemIds[0]) : undefined;
-    const view: ViewContext = { timezone: productCode !== undefined ? await deps.manifests.timezoneOf(tx.db, productCode) : 'UTC', keyNames: await apiKeyNames(tx.db) };
+    const view: ViewContext = { timezone: productCode !== undefined ? await deps.manifests.timezoneOf(tx.db, productCode) : 'UTC', keyNames: await deps.manifests.keyNames(tx.db) };
     return scan.store({
       eventId: scan.eventId,
       result,
@@ -177,7 +177,7 @@ export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsSe
     scan.row.order_number = resolved.orderNumber;
     scan.row.participant_id = resolved.participantId;
 
-    const view: ViewContext = { timezone: own.timezone, keyNames: await apiKeyNames(tx.db) };
+    const view: ViewContext = { timezone: own.timezone, keyNames: await deps.manifests.keyNames(tx.db) };
     const before = deriveCheckinState(rows.events.map(toEvent));
     const context = bookingView(resolved.orderNumber, rows, rows.items.map((i) => i.id));
     const required = requiredParticipantLabels(own.product);
@@ -252,6 +252,8 @@ export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsSe
      * too); a resent eventId answers its first answer and changes nothing.
      */
     async scan(actor: Actor, input: ScanInput): Promise<ScanAnswer> {
+      // Read before the write lock, where it can be kept for the next scans (answered from memory inside).
+      await deps.manifests.keyNames(ctx.db);
       return ctx.write(actor, async (tx) => {
         if (input.eventId) {
           const existing = await findEventAnswer(tx.db, input.eventId);

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { apiKeyNames, loadSessionRows } from '../../../db/queries/manifest';
+import { loadSessionRows } from '../../../db/queries/manifest';
 import { sessionsStartingBetween } from '../../../db/queries/departures';
 import type { CustomersTable, ParticipantsTable, SessionsTable } from '../../../db/schema';
 import type { EngineContext } from '../context';
@@ -101,7 +101,7 @@ export function createManifestSearch(ctx: EngineContext, deps: { manifests: Mani
       if (q.length < 2) throw new DomainError('VALIDATION_ERROR', 'q: search with at least 2 characters (a name, an order number or a phone number)');
       const named = input.sessionId !== undefined || input.productCode !== undefined || input.startTime !== undefined || input.startTimeLocal !== undefined;
       const sessionIds = named ? [(await deps.manifests.resolveSession(ctx.db, input)).session.id] : (await todaysSessions()).map((s) => s.id);
-      const keyNames = await apiKeyNames(ctx.db);
+      const keyNames = await deps.manifests.keyNames(ctx.db);
       const matches: SessionMatch[] = [];
       for (const sessionId of sessionIds) matches.push(...(await searchSession(sessionId, q, keyNames)));
       matches.sort((a, b) => a.startAt - b.startAt || a.session.productCode.localeCompare(b.session.productCode) || a.booking.orderNumber.localeCompare(b.booking.orderNumber));

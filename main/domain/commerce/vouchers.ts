@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { areaChangeTokenOf } from '../../../db/queries/changes';
 import type { Database, VouchersTable } from '../../../db/schema';
 import {
   findCategoryId,
@@ -10,8 +11,11 @@ import {
   voucherSearchReader,
   voucherSoldByReseller,
   type VoucherRow,
+  type VoucherUse,
+  type VoucherPageRow,
+  type VoucherFilter,
 } from '../../../db/queries/vouchers';
-import type { VoucherBody } from '../../contract/vouchers';
+import type { VoucherBody, VoucherSearch } from '../../contract/vouchers';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import { DomainError } from '../errors';
@@ -36,12 +40,6 @@ export interface Voucher {
   categoryId?: number;
 }
 
-export interface VoucherSearch {
-  search?: string;
-  limit: number;
-  offset: number;
-}
-
 export interface CreateOptions {
   /** For imports and demo data only: the API always refuses an expiry in the past. */
   allowPastExpiry?: boolean;
@@ -59,15 +57,40 @@ const seesNotes = (actor: Actor) => actor.role !== 'agent';
  */
 const onlySoldBy = (actor: Actor): number | null | undefined => (actor.role === 'agent' ? actor.resellerId : undefined);
 
-export function createVouchers(ctx: EngineContext, companies: CompaniesService) {
-  const searchVouchers = voucherSearchReader(ctx.handle);
+/** How many distinct search pages are kept (the office's list and a few searches typed into it). */
+const VOUCHER_PAGES_CACHED = 50;
 
-  async function toApi(db: Kysely<Database>, rows: VoucherRow[], actor: Actor): Promise<Voucher[]> {
+export function createVouchers(ctx: EngineContext, companies: CompaniesService) {
+  const readVoucherPage = voucherSearchReader(ctx.handle);
+  // Pages of the supplier's searches are kept while no voucher or redemption changed (here, in another
+  // process or by sync); status and remaining value are still derived from them at each read, since
+  // they depend on the time. An agent's search also reads bookings (which vouchers it sold): never kept.
+  const changes = areaChangeTokenOf(ctx.handle);
+  let pages: { token: string; byFilter: Map<string, VoucherPageRow[]> } = { token: '', byFilter: new Map() };
+  async function searchVouchers(filter: VoucherFilter): Promise<VoucherPageRow[]> {
+    if (filter.soldByReseller !== undefined) return readVoucherPage(filter);
+    const token = changes('vouchers');
+    if (pages.token !== token) pages = { token, byFilter: new Map() };
+    const key = JSON.stringify([filter.text ?? null, filter.columns, filter.limit, filter.offset]);
+    const known = pages.byFilter.get(key);
+    if (known) return known;
+    const rows = await readVoucherPage(filter);
+    if (pages.token === token) {
+      if (pages.byFilter.size >= VOUCHER_PAGES_CACHED) pages.byFilter.clear();
+      pages.byFilter.set(key, rows);
+    }
+    return rows;
+  }
+
+  /** `known`: the rows' redemptions, when the rows were read with them (a search page). */
+  async function toApi(db: Kysely<Database>, rows: VoucherRow[], actor: Actor, known?: Map<string, VoucherUse>): Promise<Voucher[]> {
     // Redemptions that count: those not reversed.
-    const used = await findVoucherUses(
-      db,
-      rows.map((r) => r.code),
-    );
+    const used =
+      known ??
+      (await findVoucherUses(
+        db,
+        rows.map((r) => r.code),
+      ));
     const now = ctx.clock.now().getTime();
     return rows.map((row) => {
       const use = used.get(row.code);
@@ -154,7 +177,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
     async search(query: VoucherSearch, actor: Actor): Promise<Voucher[]> {
       const columns = ['code', 'internal_reference', 'source_order', ...(seesNotes(actor) ? ['internal_notes' as const] : [])] as const;
       const rows = await searchVouchers({ text: query.search, columns, soldByReseller: onlySoldBy(actor), limit: query.limit, offset: query.offset });
-      return toApi(ctx.db, rows, actor);
+      return toApi(ctx.db, rows, actor, new Map(rows.map((r) => [r.code, { voucher_code: r.code, redeemed: Number(r.redeemed), uses: Number(r.uses) }])));
     },
 
     async create(body: VoucherBody, actor: Actor, options: CreateOptions = {}): Promise<Voucher> {

@@ -4,6 +4,7 @@ import type { EngineContext, Actor } from '../context';
 import { SYSTEM_ACTOR } from '../context';
 import { DomainError } from '../errors';
 import { findResellerById } from '../../../db/queries/resellers';
+import { areaChangeTokenOf } from '../../../db/queries/changes';
 import {
   countActiveApiKeys,
   findActiveKeyIdsMatching,
@@ -34,8 +35,16 @@ function slug(text: string): string {
   return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
 }
 
+/** How many verified keys the cache holds (a desk has a handful; a flood of distinct keys only misses). */
+const VERIFIED_KEYS_CACHED = 1000;
+
 export function createApiKeys(ctx: EngineContext) {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  // Every call checks its key, so valid keys are remembered by hash while no key changed: a key
+  // created, renamed or revoked here, by `tourdesk keys revoke` in another process or by sync
+  // moves the keys' change token and empties the cache. Wrong keys are never remembered.
+  const changes = areaChangeTokenOf(ctx.handle);
+  let verified: { token: string; actors: Map<string, Actor> } = { token: '', actors: new Map() };
 
   async function insertKey(role: Role, name: string, plaintext: string, resellerId: number | null, actor: Actor): Promise<number> {
     return ctx.write(actor, async (tx) => {
@@ -80,9 +89,17 @@ export function createApiKeys(ctx: EngineContext) {
     },
 
     async verify(plaintext: string): Promise<Actor | null> {
-      const row = await findApiKeyByHash(ctx.db, hashKey(plaintext));
+      const hash = hashKey(plaintext);
+      const token = changes('keys');
+      if (verified.token !== token) verified = { token, actors: new Map() };
+      const known = verified.actors.get(hash);
+      if (known) return known;
+      const row = await findApiKeyByHash(ctx.db, hash);
       if (!row || row.revoked_at !== null) return null;
-      return { keyId: row.id, role: row.role, resellerId: row.reseller_id, name: row.name };
+      const actor: Actor = Object.freeze({ keyId: row.id, role: row.role, resellerId: row.reseller_id, name: row.name });
+      // Kept under the token read before the row: a change made while it was read empties the cache.
+      if (verified.token === token && verified.actors.size < VERIFIED_KEYS_CACHED) verified.actors.set(hash, actor);
+      return actor;
     },
 
     async list(): Promise<ApiKeyInfo[]> {

@@ -1,38 +1,15 @@
 import type { EngineContext, Actor } from '../context';
 import { SYSTEM_ACTOR } from '../context';
 import type { CompaniesTable } from '../../../db/schema';
-import { changeTokenOf } from '../../../db/queries/changes';
+import { areaChangeTokenOf } from '../../../db/queries/changes';
 import { findCompanyByAlias, findFirstCompany, insertCompany, updateCompany } from '../../../db/queries/companies';
 import { DomainError } from '../errors';
 import { CURRENCIES } from '../money';
 import { isValidTimezone } from '../time';
+import type { CompanyAnswer, CompanyInput } from '../../contract/settings';
 
-export interface CompanyInput {
-  alias?: string;
-  companyName: string;
-  description?: string | null;
-  currency: string;
-  timezone: string;
-  locale?: string;
-  email?: string | null;
-  phone?: string | null;
-  website?: string | null;
-  addressLine?: string | null;
-  addressLine2?: string | null;
-  city?: string | null;
-  state?: string | null;
-  postCode?: string | null;
-  countryCode?: string | null;
-  latitude?: number | null;
-  longitude?: number | null;
-  logoUrl?: string | null;
-}
-
-export interface Company extends Required<Omit<CompanyInput, 'alias' | 'locale'>> {
-  id: number;
-  alias: string;
-  locale: string;
-}
+/** The supplier company as the API answers it. */
+export type Company = CompanyAnswer;
 
 export function companyAliasFrom(name: string): string {
   return name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '').slice(0, 40) || 'company';
@@ -65,8 +42,10 @@ function toApi(row: CompaniesTable): Company {
 export function createCompanies(ctx: EngineContext) {
   // The company is read on almost every request, so it is cached; but `tourdesk company set` (another
   // process) or a sync peer may change it while the server runs, so the cache holds only while the
-  // database's change token is the one read before the company was loaded.
-  const currentToken = changeTokenOf(ctx.handle);
+  // company's change token is the one read before the company was loaded (bookings and scans, which
+  // write all the time, do not move it).
+  const changes = areaChangeTokenOf(ctx.handle);
+  const currentToken = () => changes('company');
   let cached: { company: Company | null; token: string } | null = null;
 
   async function supplierOrNull(): Promise<Company | null> {

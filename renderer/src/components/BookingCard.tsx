@@ -1,15 +1,17 @@
-import type { ManifestBooking, Participant } from '../api/types';
+import type { BookingContext, ScanParticipant } from '../api/types';
+import { pickupLine, recordedCheckin } from '../api/answers';
 import { pendingStateOf } from '../store/offlineQueue';
 import { useQueue } from '../store/queue';
 import { useManifest } from '../store/manifest';
 
 const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
 
-function ParticipantRow({ participant, closed }: { participant: Participant; closed: boolean }) {
+function ParticipantRow({ participant, closed }: { participant: ScanParticipant; closed: boolean }) {
   const queue = useQueue((s) => s.queue);
   const record = useManifest((s) => s.record);
   const server = participant.checkin;
-  const state = pendingStateOf(queue, participant.id, server.eventId, server.state === 'CHECKED_IN');
+  const event = recordedCheckin(server);
+  const state = pendingStateOf(queue, participant.id, event?.eventId, server.state === 'CHECKED_IN');
   const name = participant.name || `Participant ${participant.position + 1}`;
   return (
     <li className={`participant ${state.checkedIn ? 'in' : server.state === 'NO_SHOW' ? 'noshow' : ''}`} aria-label={name}>
@@ -21,7 +23,7 @@ function ParticipantRow({ participant, closed }: { participant: Participant; clo
               ? 'Checked in (waiting to send)'
               : 'Undone (waiting to send)'
             : state.checkedIn
-              ? `Checked in ${server.atLocal?.slice(11, 16) ?? ''}${server.device ? ` · ${server.device}` : ''}`
+              ? `Checked in ${event?.atLocal.slice(11, 16) ?? ''}${event?.device ? ` · ${event.device}` : ''}`
               : server.state === 'NO_SHOW'
                 ? 'No-show'
                 : closed
@@ -43,8 +45,8 @@ function ParticipantRow({ participant, closed }: { participant: Participant; clo
   );
 }
 
-/** One booking of the manifest: who, what, where from, what is owed, and its participants to check in. */
-export function BookingCard({ booking, closed }: { booking: ManifestBooking; closed: boolean }) {
+/** One booking a search found: who, what, where from, what is owed, and its participants to check in. */
+export function BookingCard({ booking, closed }: { booking: BookingContext & { participants: ScanParticipant[] }; closed: boolean }) {
   const notes = [booking.notes.internalNotes, booking.notes.comments, booking.notes.resellerComments].filter(Boolean);
   const p = booking.payment;
   return (
@@ -64,7 +66,7 @@ export function BookingCard({ booking, closed }: { booking: ManifestBooking; clo
       <p className="meta">
         {booking.quantities.map((q) => `${q.value} × ${q.optionLabel}`).join(', ')}
         {booking.extras.length > 0 && ` · ${booking.extras.map((e) => `${e.quantity} × ${e.name}`).join(', ')}`}
-        {booking.pickup?.locationName && ` · Pickup: ${booking.pickup.locationName}${booking.pickup.pickupTime ? ` ${booking.pickup.pickupTime.slice(11, 16)}` : ''}`}
+        {pickupLine(booking.pickup)}
       </p>
       {booking.attention && (
         <p className="note" role="note">

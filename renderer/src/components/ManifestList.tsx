@@ -1,25 +1,27 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import type { Manifest, Participant } from '../api/types';
-import { personName, refusalOf, type DeskBooking, type ManifestRow, type Refusal } from '../store/manifestModel';
+import type { Manifest } from '../api/types';
+import { pickupLine, recordedCheckin } from '../api/answers';
+import { personName, refusalOf, type DeskBooking, type DeskParticipant, type ManifestRow, type Refusal } from '../store/manifestModel';
 
 const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
 
 /** What a row's buttons ask the screen to do; the screen owns the events and the override dialog. */
 export interface ManifestActions {
-  checkIn(booking: DeskBooking, participants: Participant[]): void;
+  checkIn(booking: DeskBooking, participants: DeskParticipant[]): void;
   /** A check-in a rule refuses: the screen asks first, naming the rule. */
-  admitAnyway(booking: DeskBooking, participants: Participant[], refusal: Refusal): void;
-  undo(participant: Participant): void;
-  noShow(participant: Participant): void;
+  admitAnyway(booking: DeskBooking, participants: DeskParticipant[], refusal: Refusal): void;
+  undo(participant: DeskParticipant): void;
+  noShow(participant: DeskParticipant): void;
   toggle(participantId: number): void;
 }
 
-function stateText(p: Participant, booking: DeskBooking, closed: boolean, pending: boolean): string {
+function stateText(p: DeskParticipant, booking: DeskBooking, closed: boolean, pending: boolean): string {
   const c = p.checkin;
-  if (c.state === 'CHECKED_IN') return pending ? 'Checked in (waiting to send)' : `Checked in ${c.atLocal?.slice(11, 16) ?? ''}${c.device ? ` · ${c.device}` : c.by ? ` · ${c.by}` : ''}`;
+  const event = recordedCheckin(c);
+  if (c.state === 'CHECKED_IN') return pending ? 'Checked in (waiting to send)' : `Checked in ${event?.atLocal.slice(11, 16) ?? ''}${event?.device ? ` · ${event.device}` : event?.by ? ` · ${event.by}` : ''}`;
   if (booking.cancelled) return 'Booking cancelled';
-  if (c.state === 'NO_SHOW') return c.eventId ? `No-show${pending ? ' (waiting to send)' : ''}` : 'No-show (check-in closed)';
+  if (c.state === 'NO_SHOW') return event ? `No-show${pending ? ' (waiting to send)' : ''}` : 'No-show (check-in closed)';
   return closed ? 'Check-in closed' : 'Expected';
 }
 
@@ -49,7 +51,7 @@ function BookingHeader({ manifest, booking, selected, actions }: { manifest: Man
           {' · '}
           {b.quantities.map((q) => `${q.value} × ${q.optionLabel}`).join(', ')}
           {b.extras.length > 0 && ` · ${b.extras.map((e) => `${e.quantity} × ${e.name}`).join(', ')}`}
-          {b.pickup?.locationName && ` · Pickup: ${b.pickup.locationName}${b.pickup.pickupTime ? ` ${b.pickup.pickupTime.slice(11, 16)}` : ''}`}
+          {pickupLine(b.pickup)}
           {b.attention && <span className="mf-attention"> · ⚠ {b.attentionReasons.join(', ').toLowerCase()}{notes.length > 0 && `: ${notes.join(' · ')}`}</span>}
         </div>
       )}
@@ -70,7 +72,7 @@ function BookingHeader({ manifest, booking, selected, actions }: { manifest: Man
   );
 }
 
-function PersonRow({ manifest, booking, participant: p, pending, selected, actions }: { manifest: Manifest; booking: DeskBooking; participant: Participant; pending: boolean; selected: boolean; actions: ManifestActions }) {
+function PersonRow({ manifest, booking, participant: p, pending, selected, actions }: { manifest: Manifest; booking: DeskBooking; participant: DeskParticipant; pending: boolean; selected: boolean; actions: ManifestActions }) {
   const name = personName(p);
   const closed = manifest.session.checkinClosed;
   const state = p.checkin.state;
@@ -113,7 +115,7 @@ function PersonRow({ manifest, booking, participant: p, pending, selected, actio
             No-show
           </button>
         )}
-        {state === 'NO_SHOW' && p.checkin.eventId && (
+        {state === 'NO_SHOW' && recordedCheckin(p.checkin) && (
           <button type="button" className="secondary" aria-label={`Undo no-show of ${name}`} onClick={() => actions.undo(p)}>
             Undo
           </button>

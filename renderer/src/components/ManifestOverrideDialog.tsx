@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
-import type { Participant } from '../api/types';
+import type { DeskParticipant } from '../store/manifestModel';
 import { personName, type DeskBooking, type Refusal } from '../store/manifestModel';
 
 export interface PendingOverride {
   booking: DeskBooking;
-  people: Participant[];
+  people: DeskParticipant[];
   refusal: Refusal;
 }
 

@@ -66,7 +66,7 @@ export function ScanBox({ sessionId }: { sessionId: number }) {
         <div className={`scan-answer ${tone}`} role="status" aria-label="Scan result" data-result={answer.result}>
           <strong>{answer.result.replaceAll('_', ' ')}</strong>
           <span>{answer.message}</span>
-          {answer.participants && answer.participants.length > 0 && <small>{answer.participants.map((p) => p.name ?? `#${p.position + 1}`).join(', ')}</small>}
+          {'participants' in answer && answer.participants.length > 0 && <small>{answer.participants.map((p) => p.name ?? `#${p.position + 1}`).join(', ')}</small>}
         </div>
       )}
     </form>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueue } from '../store/queue';
 import { api, messageOf } from '../api/client';
-import type { SearchMatch } from '../api/types';
+import type { SearchHit } from '../api/types';
 import { useConnection } from '../store/connection';
 import { BookingCard } from './BookingCard';
 import { Busy, ErrorText } from './Status';
@@ -10,7 +10,7 @@ import { Busy, ErrorText } from './Status';
 export function SearchBox({ sessionId, closed }: { sessionId: number; closed: boolean }) {
   const config = useConnection((s) => s.config)!;
   const [q, setQ] = useState('');
-  const [matches, setMatches] = useState<SearchMatch[] | null>(null);
+  const [matches, setMatches] = useState<SearchHit[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const searched = useRef<string | null>(null);
@@ -20,7 +20,7 @@ export function SearchBox({ sessionId, closed }: { sessionId: number; closed: bo
     searched.current = text;
     setBusy(true);
     setError(null);
-    api<{ matches: SearchMatch[] }>(config, 'GET', `/v1/manifest/search?sessionId=${sessionId}&q=${encodeURIComponent(text)}`)
+    api<{ matches: SearchHit[] }>(config, 'GET', `/v1/manifest/search?sessionId=${sessionId}&q=${encodeURIComponent(text)}`)
       .then((r) => setMatches(r.matches))
       .catch((err) => {
         setMatches(null);

@@ -1,4 +1,4 @@
-import type { CheckinEvent, Manifest, ScanAnswer, ScanBody } from '../api/types';
+import type { CheckinEventBody, Manifest, QueuedScanBody, ScanAnswer } from '../api/types';
 import { disagrees, markCheckedIn } from './verdict';
 
 /**
@@ -7,8 +7,8 @@ import { disagrees, markCheckedIn } from './verdict';
  * it once. Pure functions over a plain array; the store keeps the array in IndexedDB.
  */
 export type OutboxItem =
-  | { eventId: string; kind: 'scan'; body: ScanBody; local: LocalOutcome; queuedAt: string; attempts: number; lastError?: string }
-  | { eventId: string; kind: 'event'; body: CheckinEvent; local: LocalOutcome; queuedAt: string; attempts: number; lastError?: string };
+  | { eventId: string; kind: 'scan'; body: QueuedScanBody; local: LocalOutcome; queuedAt: string; attempts: number; lastError?: string }
+  | { eventId: string; kind: 'event'; body: CheckinEventBody; local: LocalOutcome; queuedAt: string; attempts: number; lastError?: string };
 
 /** What the device showed and did, to compare with the engine's answer. */
 export interface LocalOutcome {

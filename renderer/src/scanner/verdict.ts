@@ -1,4 +1,5 @@
-import type { Checkin, Manifest, ManifestBooking, Participant, ScanAnswer } from '../api/types';
+import type { BookingContext, Manifest, ManifestBooking, ManifestParticipant, OverridableRule, ScanAnswer } from '../api/types';
+import { recordedCheckin, type RecordedCheckin } from '../api/answers';
 
 /**
  * The scanner's local decision: a code looked up in the device's copy of the day's manifests,
@@ -31,7 +32,7 @@ export interface Verdict {
   message: string;
   sessionId: number | null;
   sessionLabel: string | null;
-  booking: Omit<ManifestBooking, 'participants'> | null;
+  booking: BookingContext | null;
   /** The people this code names (one, or a booking's for an order code). */
   people: { id: number; name: string; checkedIn: boolean }[];
   /** Whether the device checks the people in now, with no further action. */
@@ -41,7 +42,7 @@ export interface Verdict {
   /** The rest of the booking not yet in: offered as one action ("check in 3 more"). */
   others: { id: number; name: string }[];
   /** A refusal a person may overrule with a deliberate second action naming the rule. */
-  override: { rule: string; label: string } | null;
+  override: { rule: OverridableRule; label: string } | null;
 }
 
 export interface IndexEntry {
@@ -68,7 +69,7 @@ export function buildIndex(manifests: Iterable<Manifest>): Map<string, IndexEntr
 export const nameOf = (p: { name: string | null; position: number }) => p.name || `Participant ${p.position + 1}`;
 const hhmm = (local: string | undefined) => (local ?? '').slice(11, 16);
 const sessionLabelOf = (m: Manifest) => `${hhmm(m.session.startTimeLocal)} ${m.session.productName}`;
-const who = (c: Checkin) => c.device || c.by || 'another device';
+const who = (c: RecordedCheckin | null) => c?.device || c?.by || 'another device';
 const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
 const withoutParticipants = ({ participants: _p, ...rest }: ManifestBooking) => rest;
 
@@ -103,7 +104,7 @@ export function decide({ code, manifests, index, sessionFilter }: DecideInput): 
       override: null,
     };
   }
-  const targets: Participant[] = entry.participantId === null ? booking.participants : booking.participants.filter((p) => p.id === entry.participantId);
+  const targets: ManifestParticipant[] = entry.participantId === null ? booking.participants : booking.participants.filter((p) => p.id === entry.participantId);
   const fresh = targets.filter((p) => p.checkin.state !== 'CHECKED_IN');
   const base = {
     code,
@@ -114,7 +115,7 @@ export function decide({ code, manifests, index, sessionFilter }: DecideInput): 
     participantIds: fresh.map((p) => p.id),
     others: [] as { id: number; name: string }[],
   };
-  const refuse = (kind: VerdictKind, tone: Tone, word: string, message: string, rule: string, label: string): Verdict => ({
+  const refuse = (kind: VerdictKind, tone: Tone, word: string, message: string, rule: OverridableRule, label: string): Verdict => ({
     ...base,
     kind,
     tone,
@@ -132,8 +133,9 @@ export function decide({ code, manifests, index, sessionFilter }: DecideInput): 
     return refuse('CHECKIN_CLOSED', 'red', 'CHECK-IN CLOSED', `Check-in is closed for ${sessionLabelOf(manifest)}`, 'CHECKIN_CLOSED', 'Admit anyway (check-in closed)');
   }
   if (fresh.length === 0) {
-    const first = targets[0]?.checkin;
-    const when = first ? `${hhmm(first.atLocal)} by ${who(first)}` : '';
+    const first = targets[0];
+    const event = first ? recordedCheckin(first.checkin) : null;
+    const when = first ? `${hhmm(event?.atLocal)} by ${who(event)}` : '';
     return {
       ...refuse('ALREADY_CHECKED_IN', 'amber', 'ALREADY IN', `Already checked in at ${when}`, 'ALREADY_CHECKED_IN', 'Admit again'),
       participantIds: targets.map((p) => p.id),
@@ -176,19 +178,24 @@ const WORDS: Record<string, [Tone, string]> = {
 /** The engine's answer shown the same way (a code this device does not hold, or a correction). */
 export function fromAnswer(code: string, answer: ScanAnswer): Verdict {
   const [tone, word] = answer.checkedIn ? (answer.result === 'CHECKED_IN' || answer.result === 'ALREADY_CHECKED_IN' ? (['green', 'CHECKED IN'] as [Tone, string]) : (['amber', `IN · ${WORDS[answer.result]?.[1] ?? answer.result}`] as [Tone, string])) : (WORDS[answer.result] ?? ['red', answer.result.replaceAll('_', ' ')]);
-  const people = (answer.participants ?? []).map((p) => ({ id: p.id, name: nameOf(p), checkedIn: answer.checkedIn || p.checkin?.state === 'CHECKED_IN' }));
+  // An unknown code names nobody; a code without a session names its booking's people (no check-in
+  // state: nothing was checked in); a session's code also names the booking, its session and who went in.
+  const session = 'booking' in answer ? answer : null;
+  const people = session
+    ? session.participants.map((p) => ({ id: p.id, name: nameOf(p), checkedIn: session.checkedIn || p.checkin.state === 'CHECKED_IN' }))
+    : ('participants' in answer ? answer.participants : []).map((p) => ({ id: p.id, name: nameOf(p), checkedIn: answer.checkedIn }));
   return {
     code,
-    kind: (answer.result as VerdictKind) ?? 'UNKNOWN_CODE',
+    kind: answer.result,
     tone,
     word,
     message: answer.message,
-    sessionId: answer.belongsTo?.sessionId ?? null,
+    sessionId: session?.belongsTo?.sessionId ?? null,
     sessionLabel: null,
-    booking: answer.booking ?? null,
+    booking: session?.booking ?? null,
     people,
     admit: answer.checkedIn,
-    participantIds: answer.checkedInParticipantIds ?? [],
+    participantIds: session?.checkedInParticipantIds ?? [],
     others: [],
     override: null,
   };

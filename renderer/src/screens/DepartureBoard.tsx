@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, messageOf } from '../api/client';
-import type { DaySession } from '../api/types';
+import type { DayBoardSession } from '../api/types';
 import { useConnection } from '../store/connection';
 import { useNav } from '../store/nav';
 import { Busy, ErrorText, timeOf } from '../components/Status';
@@ -14,7 +14,7 @@ const BOARDING_MS = 60 * 60_000;
 type BoardState = { key: 'open' | 'boarding' | 'closed' | 'alert' | 'past'; word: string; icon: string };
 
 /** A colour and a word (never colour alone) for where a departure stands. */
-export function boardStateOf(s: DaySession, now: number): BoardState {
+export function boardStateOf(s: DayBoardSession, now: number): BoardState {
   // `oversold` is the open sync conflict the engine reports (an object, null when there is none).
   if (s.oversold !== null && !s.oversold.acknowledged) return { key: 'alert', word: 'Conflict', icon: '▲' };
   if (s.oversold !== null || s.booked > s.seats) return { key: 'alert', word: 'Oversold', icon: '▲' };
@@ -30,7 +30,7 @@ export function boardStateOf(s: DaySession, now: number): BoardState {
 export function DepartureBoard() {
   const config = useConnection((s) => s.config)!;
   const { boardDate, setBoardDate, go } = useNav();
-  const [sessions, setSessions] = useState<DaySession[] | null>(null);
+  const [sessions, setSessions] = useState<DayBoardSession[] | null>(null);
   const [today, setToday] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const nextRow = useRef<HTMLLIElement>(null);
@@ -41,7 +41,7 @@ export function DepartureBoard() {
     setError(null);
     // Without a date the engine answers today in the company's timezone, whatever this device's clock says.
     const load = () =>
-      api<{ sessions: DaySession[] }>(config, 'GET', `/v1/manifest/day?limit=200${boardDate ? `&date=${boardDate}` : ''}`)
+      api<{ sessions: DayBoardSession[] }>(config, 'GET', `/v1/manifest/day?limit=200${boardDate ? `&date=${boardDate}` : ''}`)
         .then((r) => live && (setSessions(r.sessions), setError(null)))
         .catch((e) => live && setError(messageOf(e)));
     void load();
@@ -58,7 +58,7 @@ export function DepartureBoard() {
   }, [sessions, boardDate, today]);
   useEffect(() => {
     if (today || !boardDate) return;
-    void api<{ sessions: DaySession[] }>(config, 'GET', '/v1/manifest/day?limit=1')
+    void api<{ sessions: DayBoardSession[] }>(config, 'GET', '/v1/manifest/day?limit=1')
       .then((r) => r.sessions[0] && setToday(r.sessions[0].startTimeLocal.slice(0, 10)))
       .catch(() => undefined);
   }, [config, boardDate, today]);

@@ -3,15 +3,8 @@ import { api, messageOf } from '../api/client';
 import { useConnection } from '../store/connection';
 import { useNav } from '../store/nav';
 import { ErrorText } from '../components/Status';
+import type { PairingAnswer as Pairing } from '../../../main/contract/pairing';
 
-interface Pairing {
-  keyId: number;
-  name: string;
-  url: string;
-  origins: string[];
-  secure: boolean;
-  qrSvg: string;
-}
 
 /**
  * A guide's phone gets the scanner by scanning this QR code: it opens the scanner on the desk's

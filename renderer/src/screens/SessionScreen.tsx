@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useState } from 'react';
+import { recordedCheckin } from '../api/answers';
 import { POLL_MS, useManifest } from '../store/manifest';
 import { useNav } from '../store/nav';
 import { useQueue } from '../store/queue';
-import { applyEvents, deskBookings, personName, rowsOf, searchBookings, type DeskBooking, type Refusal } from '../store/manifestModel';
-import type { Participant } from '../api/types';
+import { applyEvents, deskBookings, personName, rowsOf, searchBookings, type DeskBooking, type DeskParticipant, type Refusal } from '../store/manifestModel';
 import { ManifestList, type ManifestActions } from '../components/ManifestList';
 import { ManifestOverrideDialog, type PendingOverride } from '../components/ManifestOverrideDialog';
 import { ManifestUndoToast } from '../components/ManifestUndoToast';
@@ -61,7 +61,8 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
       setAsking({ booking, people, refusal });
     },
     undo(p) {
-      if (p.checkin.eventId) void record([{ kind: 'UNDO', undoesEventId: p.checkin.eventId }]);
+      const event = recordedCheckin(p.checkin);
+      if (event) void record([{ kind: 'UNDO', undoesEventId: event.eventId }]);
     },
     noShow(p) {
       void record([{ kind: 'NO_SHOW', participantId: p.id }]);
@@ -76,7 +77,7 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
     },
   };
 
-  const admit = (booking: DeskBooking, people: Participant[], refusal: Refusal) => {
+  const admit = (booking: DeskBooking, people: DeskParticipant[], refusal: Refusal) => {
     const names = people.map(personName).join(', ');
     void checkIn(people.map((p) => p.id), `${names} admitted anyway (${refusal.rule.replaceAll('_', ' ').toLowerCase()}) · ${booking.orderNumber}`, [refusal.rule]);
     done(people.map((p) => p.id));

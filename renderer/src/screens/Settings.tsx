@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ApiKeyAnswer, ApiKeyCreated } from '../../../main/contract/apiKeys';
+import type { BackupsAnswer as Backups, CompanyAnswer } from '../../../main/contract/settings';
 import { api } from '../api/client';
 import { plainWords } from '../api/plainWords';
 import { useConnection } from '../store/connection';
@@ -9,20 +10,8 @@ import { ErrorText } from '../components/Status';
 import { Button, Card, ConfirmDialog, CopyButton, Field, SelectField, useToasts, when } from '../components/ui';
 import { PairPhone } from './PairPhone';
 
-interface Company {
-  companyName: string;
-  timezone: string;
-  currency: string;
-  email: string | null;
-  phone: string | null;
-  website: string | null;
-}
-interface Backups {
-  lastBackup: { file: string; time: string; bytes: number; automatic: boolean } | null;
-  automaticBackups: { file: string; time: string; bytes: number }[];
-  backupFolder: string | null;
-  keepDays: number;
-}
+/** The company fields the settings screen edits (PUT /v1/company takes these). */
+type Company = Pick<CompanyAnswer, 'companyName' | 'timezone' | 'currency' | 'email' | 'phone' | 'website'>;
 
 const ROLE_WORDS: Record<string, string> = { supplier: 'Office (everything)', agent: 'Agent (their own bookings)', checkin: 'Check-in (scan and tick off)' };
 
@@ -33,7 +22,7 @@ function CompanySettings() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    api<{ company: Company }>(config, 'GET', '/v1/company')
+    api<{ company: CompanyAnswer }>(config, 'GET', '/v1/company')
       .then((r) => setForm(r.company))
       .catch((e) => setError(plainWords(e)));
   }, [config]);
@@ -48,7 +37,7 @@ function CompanySettings() {
           setError(null);
           try {
             const blank = (v: string | null) => (v?.trim() ? v.trim() : null);
-            const answer = await api<{ company: Company }>(config, 'PUT', '/v1/company', { companyName: form.companyName, timezone: form.timezone.trim(), currency: form.currency.trim().toUpperCase(), email: blank(form.email), phone: blank(form.phone), website: blank(form.website) });
+            const answer = await api<{ company: CompanyAnswer }>(config, 'PUT', '/v1/company', { companyName: form.companyName, timezone: form.timezone.trim(), currency: form.currency.trim().toUpperCase(), email: blank(form.email), phone: blank(form.phone), website: blank(form.website) });
             setForm(answer.company);
             toast('Company saved');
           } catch (err) {

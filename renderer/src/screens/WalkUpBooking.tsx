@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api, messageOf } from '../api/client';
-import type { AvailabilitySession, BookingAnswer, PickupLocation } from '../api/types';
+import type { Booking, BookingQuote, PickupLocationAnswer, ProductPickupsAnswer, SessionAnswer } from '../api/types';
 import { useConnection } from '../store/connection';
 import { useManifest } from '../store/manifest';
 import { useNav } from '../store/nav';
@@ -13,14 +13,14 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
   const config = useConnection((s) => s.config)!;
   const session = useManifest((s) => (s.sessionId === sessionId ? s.manifest?.session : undefined));
   const go = useNav((s) => s.go);
-  const [available, setAvailable] = useState<AvailabilitySession | null>(null);
-  const [pickups, setPickups] = useState<PickupLocation[]>([]);
+  const [available, setAvailable] = useState<SessionAnswer | null>(null);
+  const [pickups, setPickups] = useState<PickupLocationAnswer[]>([]);
   const [form, setForm] = useState<WalkUpForm>(emptyForm);
-  const [quote, setQuote] = useState<BookingAnswer | null>(null);
+  const [quote, setQuote] = useState<BookingQuote | null>(null);
   const [quoteError, setQuoteError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [booked, setBooked] = useState<BookingAnswer | null>(null);
+  const [booked, setBooked] = useState<Booking | null>(null);
 
   // Opened straight from its URL (/walkup?session=ID, a reload): the session comes with its manifest.
   useEffect(() => {
@@ -30,10 +30,10 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
   useEffect(() => {
     if (!session) return;
     const end = new Date(Date.parse(session.startTime) + 60_000).toISOString();
-    api<{ sessions: AvailabilitySession[] }>(config, 'GET', `/v1/availability?productCode=${encodeURIComponent(session.productCode)}&startTime=${session.startTime}&endTime=${end}`)
+    api<{ sessions: SessionAnswer[] }>(config, 'GET', `/v1/availability?productCode=${encodeURIComponent(session.productCode)}&startTime=${session.startTime}&endTime=${end}`)
       .then((r) => setAvailable(r.sessions.find((x) => x.id === sessionId || x.startTime === session.startTime) ?? null))
       .catch((e) => setError(messageOf(e)));
-    api<{ pickupLocations: PickupLocation[] }>(config, 'GET', `/v1/products/${encodeURIComponent(session.productCode)}/pickups`)
+    api<ProductPickupsAnswer>(config, 'GET', `/v1/products/${encodeURIComponent(session.productCode)}/pickups`)
       .then((r) => setPickups(r.pickupLocations))
       .catch((e) => setError(messageOf(e)));
   }, [config, session, sessionId]);
@@ -51,7 +51,7 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
     }
     let live = true;
     const timer = setTimeout(() => {
-      api<{ booking: BookingAnswer }>(config, 'POST', '/v1/bookings/quote', { items: body.items })
+      api<{ booking: BookingQuote }>(config, 'POST', '/v1/bookings/quote', { items: body.items })
         .then((r) => live && (setQuote(r.booking), setQuoteError(null)))
         .catch((e) => live && (setQuote(null), setQuoteError(messageOf(e))));
     }, 250);
@@ -71,11 +71,11 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
         <h2 id="booked-title">Booked: order {booked.orderNumber}</h2>
         <p>
           {booked.status} · {booked.totalAmount.toFixed(2)} {booked.totalCurrency}
-          {booked.totalDue !== undefined && booked.totalDue > 0 ? ` · ${booked.totalDue.toFixed(2)} still due` : ' · paid'}
+          {booked.totalDue > 0 ? ` · ${booked.totalDue.toFixed(2)} still due` : ' · paid'}
         </p>
         <div className="qrs">
           {codesOf(booked).map((c) => (
-            <QrCode key={c.code} orderNumber={booked.orderNumber!} code={c.code} label={c.label} />
+            <QrCode key={c.code} orderNumber={booked.orderNumber} code={c.code} label={c.label} />
           ))}
         </div>
         <div className="row">
@@ -99,7 +99,7 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
         if (!body) return;
         setBusy(true);
         setError(null);
-        api<{ booking: BookingAnswer }>(config, 'POST', '/v1/bookings', body)
+        api<{ booking: Booking }>(config, 'POST', '/v1/bookings', body)
           .then((r) => setBooked(r.booking))
           .catch((err) => setError(messageOf(err)))
           .finally(() => setBusy(false));

@@ -1,26 +1,11 @@
 import { create } from 'zustand';
 import type { InstanceAnswer } from '../../../main/contract/settings';
+import type { SyncStatus } from '../../../main/contract/sync';
 import { api, ApiError } from '../api/client';
 import { idbAll } from '../scanner/storage';
 import { useConnection } from './connection';
 
 export type Instance = InstanceAnswer['instance'];
-
-export interface PeerStatus {
-  url: string;
-  instanceNo: number | null;
-  lastSuccessAt: string | null;
-  lastAttemptAt: string | null;
-  lastError: string | null;
-  clockSkewMs: number | null;
-  opsToSend: number | null;
-  opsToReceive: number | null;
-  summary: string;
-}
-export interface SyncStatus {
-  instance: { origin: string; instanceNo: number; catalogueOwner: string | null; heldOps: number };
-  peers: PeerStatus[];
-}
 
 interface InstanceState {
   instance: Instance | null;

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { api, messageOf, newEventId } from '../api/client';
-import type { CheckinEvent, Manifest } from '../api/types';
+import type { CheckinEventBody, EventOverridableRule, Manifest } from '../api/types';
 import { useConnection } from './connection';
 import { onAnswers, useQueue } from './queue';
 import { applyEvents } from './manifestModel';
@@ -25,7 +25,7 @@ export interface Refused {
   participantId: number | null;
 }
 
-type NewEvent = Omit<CheckinEvent, 'eventId' | 'occurredAt' | 'device' | 'sessionId'>;
+type NewEvent = Omit<CheckinEventBody, 'eventId' | 'occurredAt' | 'device' | 'sessionId'>;
 
 interface ManifestState {
   sessionId: number | null;
@@ -40,7 +40,7 @@ interface ManifestState {
   poll(): Promise<void>;
   /** Queues (so it survives being offline) and sends one or more events of this session. */
   record(events: NewEvent | NewEvent[]): Promise<string[]>;
-  checkIn(participantIds: number[], label: string, override?: string[]): Promise<void>;
+  checkIn(participantIds: number[], label: string, override?: EventOverridableRule[]): Promise<void>;
   undo(eventIds: string[]): Promise<void>;
   dismissToast(): void;
   dismissRefused(eventId: string): void;
@@ -92,7 +92,7 @@ export const useManifest = create<ManifestState>((set, get) => ({
     if (sessionId === null) return [];
     const device = useConnection.getState().device || undefined;
     const now = new Date().toISOString();
-    const events: CheckinEvent[] = partials.map((p) => ({ ...p, sessionId, eventId: newEventId(), occurredAt: now, device }));
+    const events: CheckinEventBody[] = partials.map((p) => ({ ...p, sessionId, eventId: newEventId(), occurredAt: now, device }));
     // Each add persists its event at once; the first starts sending and the rest follow as one batch.
     await Promise.all(events.map((event) => useQueue.getState().add(event)));
     return events.map((e) => e.eventId);
@@ -132,5 +132,5 @@ onAnswers((sent, answer) => {
     ],
   });
   // Someone else changed the manifest meanwhile, or the engine raised a conflict only it derives: fetch it once.
-  if (versions && (!inStep || answer.events.some((a) => a.conflict))) void useManifest.getState().load(manifest.session.id);
+  if (versions && (!inStep || answer.events.some((a) => 'conflict' in a && a.conflict))) void useManifest.getState().load(manifest.session.id);
 });

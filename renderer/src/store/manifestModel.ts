@@ -1,11 +1,15 @@
-import type { CheckinEvent, Checkin, Manifest, ManifestBooking, Participant, Totals } from '../api/types';
+import type { CheckinEventBody, Counts, EventOverridableRule, Manifest, ManifestBooking, ManifestParticipant, ParticipantCheckin } from '../api/types';
 import { buildIndex, decide, nameOf } from '../scanner/verdict';
 import { localStamp } from '../scanner/outbox';
+import { recordedCheckin, type RecordedCheckin } from '../api/answers';
 
 /**
  * The desk manifest's pure logic: the engine's copy with this desk's own events laid over it
  * (queued or just answered), the rule a tap would break, the rows the list shows and the search.
  */
+
+/** A person as the desk lists them: a live booking's participant, or a cancelled booking's (who has no code). */
+export type DeskParticipant = Pick<ManifestParticipant, 'id' | 'position' | 'name' | 'barcode' | 'checkin'>;
 
 /** A booking as the desk lists it: live ones from `bookings`, cancelled ones marked, with their people. */
 export interface DeskBooking {
@@ -15,7 +19,7 @@ export interface DeskBooking {
   customerName: string | null;
   phone: string | null;
   live: ManifestBooking | null;
-  participants: Participant[];
+  participants: DeskParticipant[];
 }
 
 export function deskBookings(manifest: Manifest): DeskBooking[] {
@@ -34,7 +38,7 @@ export function deskBookings(manifest: Manifest): DeskBooking[] {
 
 /** A rule a check-in by hand would break, named for the deliberate second action ("Admit anyway …"). */
 export interface Refusal {
-  rule: string;
+  rule: EventOverridableRule;
   /** Why, in words a desk clerk reads ("Booking T1-00012 is cancelled"). */
   reason: string;
   /** The second action's label. */
@@ -56,13 +60,15 @@ export function refusalOf(manifest: Manifest, booking: DeskBooking, participantI
   return { rule: verdict.override.rule, reason: verdict.message, action: verdict.override.label };
 }
 
-const implied = (closed: boolean): Checkin => ({ state: closed ? 'NO_SHOW' : 'EXPECTED' });
+const implied = (closed: boolean): ParticipantCheckin => ({ state: closed ? 'NO_SHOW' : 'EXPECTED' });
+/** Whether an undo of `eventId` takes back this check-in: its own event, or one of a scan's per-person events (`<scan>.<participant>`). */
+const undoes = (eventId: string, checkin: RecordedCheckin | null) => checkin !== null && (checkin.eventId === eventId || checkin.eventId.startsWith(`${eventId}.`));
 
 /**
  * The manifest after events this desk made (queued, or answered and not yet in a fetched copy):
  * the same derivation the engine makes, for the participants and totals the desk shows.
  */
-export function applyEvents(manifest: Manifest, events: readonly CheckinEvent[]): Manifest {
+export function applyEvents(manifest: Manifest, events: readonly CheckinEventBody[]): Manifest {
   const mine = events.filter((e) => e.sessionId === manifest.session.id);
   if (!mine.length) return manifest;
   let closed = manifest.session.checkinClosed;
@@ -71,15 +77,15 @@ export function applyEvents(manifest: Manifest, events: readonly CheckinEvent[])
   // The session's own offset from UTC (its local start minus its instant), so times read as the engine writes them.
   const offsetMs = Date.parse(`${manifest.session.startTimeLocal.replace(' ', 'T')}Z`) - Date.parse(manifest.session.startTime);
   const localOf = (iso: string) => (Number.isFinite(offsetMs) ? new Date(Date.parse(iso) + offsetMs).toISOString().replace('T', ' ').slice(0, 19) : localStamp(new Date(iso)));
-  const stamp = (e: CheckinEvent): Checkin => ({ state: e.kind === 'NO_SHOW' ? 'NO_SHOW' : 'CHECKED_IN', at: e.occurredAt, atLocal: localOf(e.occurredAt), device: e.device ?? null, eventId: e.eventId });
-  const update = (p: Participant): Participant => {
+  const stamp = (e: CheckinEventBody): RecordedCheckin => ({ state: e.kind === 'NO_SHOW' ? 'NO_SHOW' : 'CHECKED_IN', at: e.occurredAt, atLocal: localOf(e.occurredAt), by: null, device: e.device ?? null, eventId: e.eventId });
+  const update = <P extends DeskParticipant>(p: P): P => {
     let checkin = p.checkin;
     // A no-show only implied by closing follows the session's state.
-    if (!checkin.eventId && checkin.state !== 'CHECKED_IN') checkin = implied(closed);
+    if (!recordedCheckin(checkin) && checkin.state !== 'CHECKED_IN') checkin = implied(closed);
     for (const e of mine) {
       if (e.kind === 'CHECK_IN' && e.participantId === p.id && checkin.state !== 'CHECKED_IN') checkin = stamp(e);
       else if (e.kind === 'NO_SHOW' && e.participantId === p.id && checkin.state === 'EXPECTED') checkin = stamp(e);
-      else if (e.kind === 'UNDO' && e.undoesEventId && (e.undoesEventId === checkin.eventId || checkin.eventId?.startsWith(`${e.undoesEventId}.`))) checkin = implied(closed);
+      else if (e.kind === 'UNDO' && e.undoesEventId && undoes(e.undoesEventId, recordedCheckin(checkin))) checkin = implied(closed);
     }
     return checkin === p.checkin ? p : { ...p, checkin };
   };
@@ -88,7 +94,7 @@ export function applyEvents(manifest: Manifest, events: readonly CheckinEvent[])
   return { ...manifest, session: { ...manifest.session, checkinClosed: closed }, bookings, cancelled, totals: totalsOf(bookings) };
 }
 
-export function totalsOf(bookings: readonly ManifestBooking[]): Totals {
+export function totalsOf(bookings: readonly ManifestBooking[]): Counts {
   let booked = 0;
   let checkedIn = 0;
   let noShow = 0;
@@ -121,7 +127,7 @@ export function searchBookings(bookings: readonly DeskBooking[], query: string):
 }
 
 /** One line of the virtualised list: a booking's header or one of its people. */
-export type ManifestRow = { kind: 'booking'; key: string; booking: DeskBooking } | { kind: 'person'; key: string; booking: DeskBooking; participant: Participant };
+export type ManifestRow = { kind: 'booking'; key: string; booking: DeskBooking } | { kind: 'person'; key: string; booking: DeskBooking; participant: DeskParticipant };
 
 export function rowsOf(bookings: readonly DeskBooking[]): ManifestRow[] {
   const rows: ManifestRow[] = [];

@@ -1,4 +1,4 @@
-import type { CheckinEvent, EventAnswer } from '../api/types';
+import type { CheckinEventBody, EventAnswer, RejectedEvent } from '../api/types';
 
 /**
  * The offline queue of check-in events, as pure functions over a plain array. Every event is
@@ -6,7 +6,7 @@ import type { CheckinEvent, EventAnswer } from '../api/types';
  * resend keeps its eventId, which the server treats as idempotent, so nothing is lost or doubled.
  */
 export interface QueuedEvent {
-  event: CheckinEvent;
+  event: CheckinEventBody;
   queuedAt: string;
   attempts: number;
   lastError?: string;
@@ -14,30 +14,30 @@ export interface QueuedEvent {
 
 export const QUEUE_STORAGE_KEY = 'tourdesk.checkinQueue';
 
-export function enqueue(queue: readonly QueuedEvent[], event: CheckinEvent, now: Date): QueuedEvent[] {
+export function enqueue(queue: readonly QueuedEvent[], event: CheckinEventBody, now: Date): QueuedEvent[] {
   if (queue.some((q) => q.event.eventId === event.eventId)) return [...queue];
   return [...queue, { event, queuedAt: now.toISOString(), attempts: 0 }];
 }
 
 /** The next batch to send, oldest first (the API takes up to 1000 events in one call). */
-export function nextBatch(queue: readonly QueuedEvent[], max = 200): CheckinEvent[] {
+export function nextBatch(queue: readonly QueuedEvent[], max = 200): CheckinEventBody[] {
   return queue.slice(0, max).map((q) => q.event);
 }
 
 /** After an answer: events the server answered leave the queue; REJECTED ones are reported back. */
-export function settle(queue: readonly QueuedEvent[], answers: readonly EventAnswer[]): { queue: QueuedEvent[]; rejected: EventAnswer[] } {
+export function settle(queue: readonly QueuedEvent[], answers: readonly EventAnswer[]): { queue: QueuedEvent[]; rejected: RejectedEvent[] } {
   const answered = new Set(answers.map((a) => a.eventId));
   return { queue: queue.filter((q) => !answered.has(q.event.eventId)), rejected: answers.filter((a) => a.result === 'REJECTED') };
 }
 
 /** After a failed send: the events stay, counted and with the reason shown. */
-export function markFailed(queue: readonly QueuedEvent[], sent: readonly CheckinEvent[], error: string): QueuedEvent[] {
+export function markFailed(queue: readonly QueuedEvent[], sent: readonly CheckinEventBody[], error: string): QueuedEvent[] {
   const ids = new Set(sent.map((e) => e.eventId));
   return queue.map((q) => (ids.has(q.event.eventId) ? { ...q, attempts: q.attempts + 1, lastError: error } : q));
 }
 
 /** Drops events (a 4xx answer to the batch means resending it unchanged cannot succeed). */
-export function drop(queue: readonly QueuedEvent[], sent: readonly CheckinEvent[]): QueuedEvent[] {
+export function drop(queue: readonly QueuedEvent[], sent: readonly CheckinEventBody[]): QueuedEvent[] {
   const ids = new Set(sent.map((e) => e.eventId));
   return queue.filter((q) => !ids.has(q.event.eventId));
 }

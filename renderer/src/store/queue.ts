@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { api, ApiError, messageOf } from '../api/client';
-import type { CheckinEvent, EventsAnswer } from '../api/types';
+import type { CheckinEventBody, EventsAnswer } from '../api/types';
 import { deserialize, drop, enqueue, markFailed, nextBatch, QUEUE_STORAGE_KEY, serialize, settle, type QueuedEvent } from './offlineQueue';
 import { useConnection } from './connection';
 
@@ -11,7 +11,7 @@ interface QueueState {
   problem: string | null;
   /** Bumped after each batch the server took, so open screens reload. */
   delivered: number;
-  add(event: CheckinEvent): Promise<void>;
+  add(event: CheckinEventBody): Promise<void>;
   flush(): Promise<void>;
 }
 
@@ -54,7 +54,7 @@ export const useQueue = create<QueueState>((set, get) => ({
   },
 }));
 
-type AnswerListener = (sent: CheckinEvent[], answer: EventsAnswer) => void;
+type AnswerListener = (sent: CheckinEventBody[], answer: EventsAnswer) => void;
 const answerListeners = new Set<AnswerListener>();
 /** Called with every batch the engine answered, and its answers. Returns the unsubscribe. */
 export function onAnswers(listener: AnswerListener): () => void {

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { api, ApiError, messageOf, newEventId } from '../api/client';
-import type { CheckinEvent, DaySession, EventAnswer, Manifest, ScanAnswer, ScanBody } from '../api/types';
+import type { CheckinEventBody, DayBoardSession, EventAnswer, Manifest, ScanAnswer, ScanBody } from '../api/types';
 import { buildIndex, decide, fromAnswer, markCheckedIn, type IndexEntry, type Verdict } from '../scanner/verdict';
 import { addToOutbox, bumpCheckedIn, changedSessions, correctionOf, localStamp, markAttempt, removeFromOutbox, signatureOf, withPending, type Correction, type OutboxItem } from '../scanner/outbox';
 import { createSuppressor, SUPPRESS_MS, type ScanSource } from '../scanner/wedge';
@@ -35,7 +35,7 @@ export interface RecentScan {
 interface ScannerState {
   ready: boolean;
   sessionFilter: number | null;
-  sessions: DaySession[];
+  sessions: DayBoardSession[];
   /** The engine's copies, as received. */
   held: Record<number, Held>;
   /** What the device shows: the engine's copies with the outbox laid over them. */
@@ -152,7 +152,7 @@ export const useScanner = create<ScannerState>((set, get) => {
         const [stored, outbox, day, lastHeard] = await Promise.all([
           idbAll<Held>('manifests'),
           idbAll<OutboxItem>('outbox'),
-          idbGet<DaySession[]>('meta', 'day'),
+          idbGet<DayBoardSession[]>('meta', 'day'),
           idbGet<string>('meta', 'lastHeard'),
         ]);
         const held: Record<number, Held> = {};
@@ -179,7 +179,7 @@ export const useScanner = create<ScannerState>((set, get) => {
       const c = config();
       if (!c) return;
       try {
-        const { sessions } = await api<{ sessions: DaySession[] }>(c, 'GET', '/v1/manifest/day?limit=200', undefined, 5_000);
+        const { sessions } = await api<{ sessions: DayBoardSession[] }>(c, 'GET', '/v1/manifest/day?limit=200', undefined, 5_000);
         const lastHeard = new Date().toISOString();
         set({ sessions, online: true, lastHeard });
         void idbPut('meta', 'day', sessions);
@@ -286,7 +286,7 @@ export const useScanner = create<ScannerState>((set, get) => {
       show(admitted, null);
       for (const participantId of participantIds) {
         const eventId = newEventId();
-        const body: CheckinEvent = { eventId, kind: 'CHECK_IN', sessionId, participantId, occurredAt: new Date().toISOString(), device: device() };
+        const body: CheckinEventBody = { eventId, kind: 'CHECK_IN', sessionId, participantId, occurredAt: new Date().toISOString(), device: device() };
         const name = names[participantIds.indexOf(participantId)] ?? '';
         remember({ ...admitted, people: [{ id: participantId, name, checkedIn: true }] }, eventId, 'waiting');
         void enqueue({ eventId, kind: 'event', body, local: { ...local, label: name, participantIds: [participantId] }, queuedAt: new Date().toISOString(), attempts: 0 });
@@ -311,7 +311,9 @@ export const useScanner = create<ScannerState>((set, get) => {
           try {
             if (item.kind === 'scan') {
               const { scan } = await api<{ scan: ScanAnswer }>(c, 'POST', '/v1/manifest/scan', item.body, 5_000);
-              absorb(item.local.sessionId ?? scan.belongsTo?.sessionId ?? null, scan.checkedInParticipantIds ?? [], (pid) => `${item.eventId}.${pid}`, item.body.occurredAt, item.body.device);
+              // Only a scan of a session's code checks anyone in (an unknown or unscheduled code names no session).
+              const sessionScan = 'booking' in scan ? scan : null;
+              absorb(item.local.sessionId ?? sessionScan?.belongsTo?.sessionId ?? null, sessionScan?.checkedInParticipantIds ?? [], (pid) => `${item.eventId}.${pid}`, item.body.occurredAt, item.body.device);
               const current = get().verdict;
               if (current?.eventId === item.eventId && current.checking) {
                 // The answer came in time: it is the verdict (no correction, the device had not decided).

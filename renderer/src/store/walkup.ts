@@ -1,4 +1,4 @@
-import type { BookingAnswer, PriceOption } from '../api/types';
+import type { Booking, PriceOptionAnswer } from '../api/types';
 
 /** The walk-up form's values; pure helpers turn them into the POST /v1/bookings body. */
 export interface WalkUpForm {
@@ -17,7 +17,7 @@ export const emptyForm = (): WalkUpForm => ({ quantities: {}, firstName: '', las
 
 export const totalQuantity = (form: WalkUpForm) => Object.values(form.quantities).reduce((sum, n) => sum + (n || 0), 0);
 
-export function bookingBody(form: WalkUpForm, session: { productCode: string; startTime: string }, options: PriceOption[], currency: string | null, quotedTotal: number | null) {
+export function bookingBody(form: WalkUpForm, session: { productCode: string; startTime: string }, options: PriceOptionAnswer[], currency: string | null, quotedTotal: number | null) {
   const count = totalQuantity(form);
   const customer = { firstName: form.firstName.trim() || undefined, lastName: form.lastName.trim() || undefined, phone: form.phone.trim() || undefined, email: form.email.trim() || undefined };
   const amount = form.paymentAmount.trim() ? Number(form.paymentAmount) : quotedTotal;
@@ -38,13 +38,13 @@ export function bookingBody(form: WalkUpForm, session: { productCode: string; st
 }
 
 /** Every code the booking carries (participants' own, an item's or the order's), to show as QR codes. */
-export function codesOf(booking: BookingAnswer): { label: string; code: string }[] {
+export function codesOf(booking: Booking): { label: string; code: string }[] {
   const out: { label: string; code: string }[] = [];
   if (booking.barcode) out.push({ label: 'Order', code: booking.barcode });
   for (const item of booking.items) {
     if (item.barcode) out.push({ label: 'Item', code: item.barcode });
     item.participants.forEach((p, i) => {
-      const name = p.fields?.find((f) => /name/i.test(f.label))?.value;
+      const name = p.fields.find((f) => /name/i.test(f.label ?? ''))?.value;
       if (p.barcode) out.push({ label: name || `Participant ${i + 1}`, code: p.barcode });
     });
   }

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/*
+ * GET /v1/sync/status's answer. Types only at run time (the sync service builds it, nothing re-parses
+ * it): the service, the route and the desk's status bar all take their types from here, so a renamed
+ * field is a compile error in each of them.
+ */
+
+/** One peer as stored and last exchanged with; its key is never part of the answer. */
+export const peerStatusSchema = z.object({
+  url: z.string(),
+  /** The peer's sync origin, learnt when it was paired. */
+  origin: z.string().nullable(),
+  instanceNo: z.number().nullable(),
+  lastSuccessAt: z.string().nullable(),
+  lastAttemptAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  clockSkewMs: z.number().nullable(),
+  opsToSend: z.number().nullable(),
+  opsToReceive: z.number().nullable(),
+  /** "Not synced since 08:12" rather than a dot. */
+  summary: z.string(),
+});
+export type PeerStatus = z.infer<typeof peerStatusSchema>;
+
+/** This instance's sync identity: its origin, number, the hub whose catalogue it follows, ops held for a newer schema. */
+export const syncInstanceSchema = z.object({
+  origin: z.string(),
+  instanceNo: z.number(),
+  catalogueOwner: z.string(),
+  heldOps: z.number(),
+});
+export type SyncInstance = z.infer<typeof syncInstanceSchema>;
+
+/** GET /v1/sync/status. */
+export const syncStatusSchema = z.object({ instance: syncInstanceSchema, peers: z.array(peerStatusSchema) });
+export type SyncStatus = z.infer<typeof syncStatusSchema>;

@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type DbHandle } from '../../db/connection';
+import { syncLogQueries } from '../../db/queries/syncLog';
+import { inWriteTransaction } from '../../db/transaction';
+
+const dirs: string[] = [];
+const handles: DbHandle[] = [];
+afterEach(async () => {
+  while (handles.length) await handles.pop()!.close();
+  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+async function aDatabase(): Promise<DbHandle> {
+  const dir = mkdtempSync(join(tmpdir(), 'tourdesk-sync-storage-'));
+  dirs.push(dir);
+  const handle = await openDatabase(join(dir, 'db.sqlite'), { migrate: true });
+  handles.push(handle);
+  return handle;
+}
+const A = '001894665600000-000000-AAAA';
+const B = '001894665600999-000002-BBBB';
+
+describe('stored merge states', () => {
+  it('read back exactly as saved: one stamp, several, none, and column names that do not split on commas', async () => {
+    const { sqlite } = await aDatabase();
+    const q = syncLogQueries(sqlite);
+    const states = {
+      '[1]': { clocks: { id: A, first_name: A, email: A }, born: A, deleted: null, erased: null },
+      '[2]': { clocks: { id: A, first_name: B, email: A, phone: B }, born: A, deleted: B, erased: B },
+      '[3]': { clocks: {}, born: null, deleted: A, erased: null },
+      '[4]': { clocks: { 'a,b': A, c: B }, born: A, deleted: null, erased: null },
+      '[5]': { clocks: { '[x': A }, born: A, deleted: null, erased: null },
+    };
+    q.beginWork();
+    for (const [id, state] of Object.entries(states)) q.saveRowState('customers', id, state);
+    q.beginWork(); // a new transaction: shapes are read again from the table
+    for (const [id, state] of Object.entries(states)) expect(q.rowState('customers', id)).toEqual(state);
+    expect(q.rowState('customers', '[6]')).toBeNull();
+    // A row written by one insert is its shape and one stamp.
+    expect(sqlite.prepare("SELECT stamps, marks FROM sync_rows WHERE entity_id = '[1]'").get()).toEqual({ stamps: A, marks: null });
+  });
+
+  it('does not remember a shape whose transaction rolled back', async () => {
+    const handle = await aDatabase();
+    const q = syncLogQueries(handle.sqlite);
+    await expect(
+      inWriteTransaction(handle.db, async () => {
+        q.beginWork();
+        q.saveRowState('customers', '[1]', { clocks: { only_here: A }, born: A, deleted: null, erased: null });
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await inWriteTransaction(handle.db, async () => {
+      q.beginWork();
+      // Another writer takes the id the rolled-back shape had, for other columns.
+      handle.sqlite.prepare("INSERT INTO sync_shapes (columns) VALUES ('elsewhere')").run();
+      q.saveRowState('customers', '[2]', { clocks: { only_here: B }, born: B, deleted: null, erased: null });
+    });
+    q.beginWork();
+    expect(q.rowState('customers', '[2]')?.clocks).toEqual({ only_here: B });
+  });
+
+  it('pauses the capture triggers only inside the transaction that paused them', async () => {
+    const handle = await aDatabase();
+    const q = syncLogQueries(handle.sqlite);
+    const insert = handle.sqlite.prepare("INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, 'Ada', 0, 0)");
+    await expect(
+      inWriteTransaction(handle.db, async () => {
+        q.pauseCapture();
+        insert.run(1001);
+        expect(q.captures()).toEqual([]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    insert.run(2001);
+    expect(q.captures().map((c) => c.pk)).toEqual(['[2001]']);
+  });
+
+  it('store an op without its null columns and give it back whole, as an object and as JSON text', async () => {
+    const { sqlite } = await aDatabase();
+    const q = syncLogQueries(sqlite);
+    const op = { origin: 'AAAA', seq: 1, hlc: A, entity: 'customers', entity_id: '[1]', kind: 'insert' as const, schema: 1 };
+    const change = { id: 1, first_name: 'Ada', middle_name: null, email: null, marketing: 0 };
+    q.beginWork();
+    q.insertOp({ ...op, change });
+    q.insertOp({ ...op, seq: 2, change: { email: null } });
+    q.insertOp({ ...op, seq: 3, kind: 'delete', change: null });
+    q.insertOp({ ...op, seq: 4, change: {} });
+    q.beginWork();
+    const rows = q.opsAfter(0, 10);
+    expect(rows[0].change_json).toBe('{"id":1,"first_name":"Ada","marketing":0}');
+    expect(rows.map((r) => q.changeOf(r))).toEqual([change, { email: null }, null, {}]);
+    expect(rows.map((r) => JSON.parse(q.changeJsonOf(r)))).toEqual([change, { email: null }, null, {}]);
+    q.rewriteChange(rows[0].arrival, { ...change, first_name: null });
+    expect(q.changeOf(q.opsAfter(0, 1)[0])).toEqual({ ...change, first_name: null });
+  });
+});
