@@ -1,12 +1,28 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The API suites also run against the office hub on PostgreSQL (issue 21): the same files, the same
+ * fixture (test/fixtures/app.ts picks the dialect from TOURDESK_TEST_DIALECT). Not there: the CLI
+ * and backup suites (SQLite data folders by design), pairing (sync is not on PostgreSQL yet) and
+ * the fuzz suites (they fingerprint the SQLite file).
+ */
+const POSTGRES_SUITES = ['test/api/*.test.ts'];
+const NOT_ON_POSTGRES = ['test/api/cli.test.ts', 'test/api/backup.test.ts', 'test/api/pairing.test.ts', 'test/api/fuzz-*.test.ts', 'test/api/caches.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Each API test file opens its own SQLite file; two workers match the two cores of CI.
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A throwaway PostgreSQL cluster for the hub's PostgreSQL suites (never skipped; CI installs the packages).
+    globalSetup: ['test/setup/postgres.ts'],
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      // Each query is a round trip to a server here, not a call into SQLite in the same process: tests
+      // that write hundreds of rows one by one (a 1,000-participant manifest) need longer than 30 s.
+      { extends: true, test: { name: 'postgres', include: POSTGRES_SUITES, exclude: NOT_ON_POSTGRES, env: { TOURDESK_TEST_DIALECT: 'postgres' }, testTimeout: 120_000 } },
+    ],
   },
 });

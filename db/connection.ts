@@ -1,14 +1,21 @@
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
+import type { Pool } from 'pg';
 import type { Database } from './schema';
+import type { Dialect } from './dialect';
+import type { ChangeArea } from './queries/changes';
 import { migrations } from './migrations';
 
 export interface DbHandle {
+  /** 'sqlite' for a data folder's file (every desk); 'postgres' for an office hub on PostgreSQL (db/postgres/connection.ts). */
+  dialect: Dialect;
   /** The Kysely instance every query goes through. */
   db: Kysely<Database>;
-  /** The one better-sqlite3 connection under it, shared with the few raw prepared statements. */
+  /** The one better-sqlite3 connection under it, shared with the few raw prepared statements (SQLite only: throws on PostgreSQL). */
   sqlite: BetterSqlite3.Database;
+  /** The PostgreSQL pool and URL (PostgreSQL only). */
+  postgres?: { pool: Pool; url: string; areaToken(): (area: ChangeArea) => string };
   /** False when the file carries a newer schema than this build knows: reads only. */
   writable: boolean;
   close(): Promise<void>;
@@ -81,6 +88,7 @@ export async function openDatabase(file: string, options: OpenOptions = {}): Pro
   }
 
   return {
+    dialect: 'sqlite',
     db,
     sqlite,
     writable,

@@ -12,6 +12,8 @@ export interface IdGenerator {
   /** The next order sequence number (for readable order numbers). */
   nextOrderSeq(): number;
   token(bytes?: number): string;
+  /** Tops up ids held in memory before a write (the PostgreSQL hub's leases, db/postgres/sequences.ts). */
+  reserve?(): Promise<void>;
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

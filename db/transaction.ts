@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema';
+import { isPostgres } from './dialect';
+import { inPostgresTransaction } from './postgres/transaction';
 
 /**
  * Runs `work` in one write transaction on the shared connection. IMMEDIATE takes the write lock up
@@ -8,7 +10,9 @@ import type { Database } from './schema';
  * `dryRun` it always rolls back and still returns what `work` produced (a quote is a booking that is
  * never kept).
  */
-export function inWriteTransaction<T>(db: Kysely<Database>, work: (conn: Kysely<Database>) => Promise<T>, options: { dryRun?: boolean } = {}): Promise<T> {
+export function inWriteTransaction<T>(db: Kysely<Database>, work: (conn: Kysely<Database>) => Promise<T>, options: { dryRun?: boolean; beforeAttempt?: () => Promise<void> } = {}): Promise<T> {
+  // The office hub on PostgreSQL: SERIALIZABLE with retry (db/postgres/transaction.ts says why).
+  if (isPostgres(db)) return inPostgresTransaction(db, work, { ...options, beforeCommit: beforeCommitHooks.get(db) });
   return db.connection().execute(async (conn) => {
     await sql`begin immediate`.execute(conn);
     try {

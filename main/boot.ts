@@ -1,15 +1,18 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
-import { openDatabase } from '../db/connection';
+import { openDatabase, type DbHandle } from '../db/connection';
+import { openPostgres } from '../db/postgres/connection';
 import { createEngine, type Engine } from './engine';
 import { DATABASE_FILE, KEY_FILE } from './config';
 import { loadDemo } from './demo';
 import { makeDataFolderPrivate } from './dataFolder';
-import { insertSetting, readSetting } from '../db/queries/settings';
+import { findSetting, insertSetting, insertSettingIfAbsent, readSetting } from '../db/queries/settings';
 
 export interface BootOptions {
   dataDir: string;
+  /** postgres://… : the office hub's engine on PostgreSQL (db/postgres/); without it, SQLite in the data folder. */
+  database?: string;
   demo?: boolean;
   instanceNo?: number;
   apiKey?: string;
@@ -25,8 +28,8 @@ export interface BootOptions {
  * Shared by `tourdesk serve` and the Electron main process.
  */
 export async function bootEngine(options: BootOptions): Promise<{ engine: Engine; keyFile: string }> {
-  const say = options.say ?? (() => {});
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  if (options.database) return bootPostgres(options, options.database);
   const handle = await openDatabase(join(options.dataDir, DATABASE_FILE), { migrate: true });
   makeDataFolderPrivate(options.dataDir);
   if (options.instanceNo !== undefined) {
@@ -42,7 +45,34 @@ export async function bootEngine(options: BootOptions): Promise<{ engine: Engine
     insertSetting(handle.sqlite, 'instance_no', String(randomInt(1, 1000)));
   }
   const engine = createEngine({ db: handle, config: { dataDir: options.dataDir } });
+  return prepareEngine(engine, options);
+}
 
+/**
+ * The hub on PostgreSQL: the database holds the instance number (every hub process on it is the
+ * same instance); the data folder keeps this process's key file, TLS certificate and media.
+ */
+async function bootPostgres(options: BootOptions, url: string): Promise<{ engine: Engine; keyFile: string }> {
+  makeDataFolderPrivate(options.dataDir);
+  const handle: DbHandle = await openPostgres(url, { migrate: true });
+  let instanceNo: number;
+  try {
+    const existing = await findSetting(handle.db, 'instance_no');
+    if (options.instanceNo !== undefined && existing !== null && Number(existing) !== options.instanceNo) {
+      throw new Error(`This database belongs to instance ${existing}; the instance number cannot change`);
+    }
+    instanceNo = Number(existing ?? (await insertSettingIfAbsent(handle.db, 'instance_no', String(options.instanceNo ?? randomInt(1, 1000)))));
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  const engine = createEngine({ db: handle, config: { dataDir: options.dataDir, instanceNo } });
+  return prepareEngine(engine, options);
+}
+
+/** Company, demo and first key: the same on both dialects. */
+async function prepareEngine(engine: Engine, options: BootOptions): Promise<{ engine: Engine; keyFile: string }> {
+  const say = options.say ?? (() => {});
   const company = await engine.companies.supplierOrNull();
   const empty = !company && (await engine.products.search({ limit: 1, offset: 0 }).catch(() => [])).length === 0;
   if (options.demo && empty) {

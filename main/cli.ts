@@ -12,12 +12,14 @@ import { voucherBodySchema } from './contract/vouchers';
 import { BackupError, createBackup, restoreBackup, startDailyBackups } from './backups';
 import BetterSqlite3 from 'better-sqlite3';
 import { readCertificate, selfSignedCertificate } from './tls';
+import { isPostgresUrl } from '../db/dialect';
 
 const HELP = `tourdesk — offline-first check-in and manifests for tour operators
 
 Usage:
   tourdesk serve [--port 8080] [--host 127.0.0.1] [--data-dir DIR] [--demo]
                  [--allowed-host NAME]... [--instance N]
+                 [--database postgres://USER@HOST/DB]   the office hub on PostgreSQL (docs/hub.md)
                  [--tls | --tls-cert FILE --tls-key FILE]   HTTPS, for guides' phones
   tourdesk keys create --role supplier|agent|checkin|sync --name "Hotel desk" [--rate RATE_ID] [--data-dir DIR]
   tourdesk keys list [--data-dir DIR]
@@ -36,7 +38,11 @@ Usage:
   tourdesk peer remove <url> [--data-dir DIR]
   tourdesk sync [--data-dir DIR]      one full exchange with every peer; exits 1 with the reason if one failed
 
-Environment: TOURDESK_API_KEY registers that supplier key; TOURDESK_DATA_DIR sets the data folder.`;
+Every command that opens the database takes --database postgres://… (or TOURDESK_DATABASE_URL) for a hub
+on PostgreSQL; without it, SQLite in the data folder. On PostgreSQL, back up with pg_dump or base backups.
+
+Environment: TOURDESK_API_KEY registers that supplier key; TOURDESK_DATA_DIR sets the data folder;
+TOURDESK_DATABASE_URL names the hub's PostgreSQL database.`;
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const WEB_ROOT = resolve(here, '..', 'out', 'web');
@@ -66,6 +72,7 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
       port: { type: 'string', default: '8080' },
       host: { type: 'string', default: '127.0.0.1' },
       'data-dir': { type: 'string' },
+      database: { type: 'string' },
       demo: { type: 'boolean', default: false },
       'allowed-host': { type: 'string', multiple: true },
       instance: { type: 'string' },
@@ -80,7 +87,9 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
   const instanceNo = values.instance === undefined ? undefined : Number(values.instance);
   if (instanceNo !== undefined && !(Number.isInteger(instanceNo) && instanceNo >= 1 && instanceNo <= 999)) throw new UsageError('--instance must be 1..999');
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
-  const { engine } = await bootEngine({ dataDir, demo: values.demo, instanceNo, apiKey: process.env.TOURDESK_API_KEY, say: out });
+  const database = databaseOf(values);
+  const { engine } = await bootEngine({ dataDir, database, demo: values.demo, instanceNo, apiKey: process.env.TOURDESK_API_KEY, say: out });
+  if (database) out(`Database: PostgreSQL at ${describeUrl(database)} (several hub processes may share it; back it up with pg_dump or base backups)`);
 
   // On a loopback address only loopback names may reach us (DNS rebinding); on another address,
   // the operator lists the names with --allowed-host (none listed: any name).
@@ -89,7 +98,8 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
   const tls = values['tls-cert'] ? readCertificate(values['tls-cert'], values['tls-key']!) : values.tls ? await selfSignedCertificate(dataDir, [values.host!, ...(values['allowed-host'] ?? [])]) : null;
   if (tls) out(`TLS certificate ${tls.source}\n  SHA-256 fingerprint ${tls.fingerprint}\n  (a phone shows a warning for a certificate TourDesk made: check this fingerprint, then accept it once)`);
   const app = await createServer({ engine, allowedHosts, webRoot: WEB_ROOT, logger: { level: process.env.TOURDESK_LOG ?? 'warn' }, ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}) });
-  const dailyBackups = startDailyBackups({ sqlite: engine.ctx.handle.sqlite, dataDir, say: out });
+  // Daily backups copy a SQLite data folder; PostgreSQL is backed up with its own tools (docs/hub.md).
+  const dailyBackups = database ? { stop: async () => {} } : startDailyBackups({ sqlite: engine.ctx.handle.sqlite, dataDir, say: out });
   // Background sync starts once listening; a signal before that has nothing to stop.
   const background = { stop: () => {} };
   // Handlers go in before listening, so a signal at any moment stops cleanly.
@@ -124,10 +134,10 @@ async function keys(args: string[], out: (line: string) => void): Promise<number
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { role: { type: 'string' }, name: { type: 'string' }, rate: { type: 'string' }, 'data-dir': { type: 'string' } },
+    options: { role: { type: 'string' }, name: { type: 'string' }, rate: { type: 'string' }, 'data-dir': { type: 'string' }, database: { type: 'string' } },
   });
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
-  const { engine } = await bootEngine({ dataDir, apiKey: process.env.TOURDESK_API_KEY });
+  const { engine } = await bootEngine({ dataDir, database: databaseOf(values), apiKey: process.env.TOURDESK_API_KEY });
   try {
     if (sub === 'create') {
       if (!values.role || !values.name) throw new UsageError('keys create needs --role and --name');
@@ -176,6 +186,7 @@ async function vouchers(args: string[], out: (line: string) => void): Promise<nu
       notes: { type: 'string' },
       reference: { type: 'string' },
       'data-dir': { type: 'string' },
+      database: { type: 'string' },
     },
   });
   if (!values.type) throw new UsageError('vouchers create needs --type');
@@ -193,7 +204,7 @@ async function vouchers(args: string[], out: (line: string) => void): Promise<nu
   });
   if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
-  const { engine } = await bootEngine({ dataDir, apiKey: process.env.TOURDESK_API_KEY });
+  const { engine } = await bootEngine({ dataDir, database: databaseOf(values), apiKey: process.env.TOURDESK_API_KEY });
   try {
     const voucher = await engine.vouchers.create(parsed.data, SYSTEM_ACTOR);
     const worth = voucher.value === undefined ? `product ${voucher.productCode}` : voucher.valueType.startsWith('PERCENT') ? `${voucher.value}%` : `${voucher.value} ${voucher.currency}`;
@@ -220,10 +231,11 @@ async function company(args: string[], out: (line: string) => void): Promise<num
       phone: { type: 'string' },
       website: { type: 'string' },
       'data-dir': { type: 'string' },
+      database: { type: 'string' },
     },
   });
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
-  const { engine } = await bootEngine({ dataDir, apiKey: process.env.TOURDESK_API_KEY });
+  const { engine } = await bootEngine({ dataDir, database: databaseOf(values), apiKey: process.env.TOURDESK_API_KEY });
   try {
     let current = await engine.companies.supplier();
     if (sub === 'set') {
@@ -251,7 +263,8 @@ async function company(args: string[], out: (line: string) => void): Promise<num
 
 /** `tourdesk backup <file>`: its own connection to the database, so it works beside a running server. */
 async function backup(args: string[], out: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'data-dir': { type: 'string' } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'data-dir': { type: 'string' }, database: { type: 'string' } } });
+  if (databaseOf(values)) throw new PostgresBackupError('backup');
   if (positionals.length !== 1) throw new UsageError('backup needs the file to write: tourdesk backup <file> [--data-dir DIR]');
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   const dbFile = join(dataDir, DATABASE_FILE);
@@ -274,12 +287,12 @@ async function backup(args: string[], out: (line: string) => void): Promise<numb
 
 async function peer(args: string[], out: (line: string) => void): Promise<number> {
   const [sub, ...rest] = args;
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { key: { type: 'string' }, 'data-dir': { type: 'string' } } });
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { key: { type: 'string' }, 'data-dir': { type: 'string' }, database: { type: 'string' } } });
   if (sub !== 'add' && sub !== 'list' && sub !== 'remove') throw new UsageError('peer takes add, list or remove');
   if (sub !== 'list' && !positionals[0]) throw new UsageError(`peer ${sub} needs the peer's URL`);
   if (sub === 'add' && !values.key) throw new UsageError('peer add needs --key (a supplier or sync key of the peer)');
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
-  const { engine } = await bootEngine({ dataDir, apiKey: process.env.TOURDESK_API_KEY });
+  const { engine } = await bootEngine({ dataDir, database: databaseOf(values), apiKey: process.env.TOURDESK_API_KEY });
   try {
     if (sub === 'add') {
       const added = await engine.sync.addPeer(positionals[0], values.key!);
@@ -298,7 +311,8 @@ async function peer(args: string[], out: (line: string) => void): Promise<number
 }
 
 async function restore(args: string[], out: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'data-dir': { type: 'string' } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'data-dir': { type: 'string' }, database: { type: 'string' } } });
+  if (databaseOf(values)) throw new PostgresBackupError('restore');
   if (positionals.length !== 1) throw new UsageError('restore needs the backup file: tourdesk restore <file> [--data-dir DIR]');
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   try {
@@ -313,9 +327,9 @@ async function restore(args: string[], out: (line: string) => void): Promise<num
 }
 
 async function syncNow(args: string[], out: (line: string) => void): Promise<number> {
-  const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' }, database: { type: 'string' } } });
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
-  const { engine } = await bootEngine({ dataDir, apiKey: process.env.TOURDESK_API_KEY });
+  const { engine } = await bootEngine({ dataDir, database: databaseOf(values), apiKey: process.env.TOURDESK_API_KEY });
   try {
     const results = await engine.sync.syncAll(out);
     if (results.length === 0) {
@@ -353,6 +367,44 @@ function startBackgroundSync(engine: Engine, log: (line: string) => void, everyM
 }
 
 class UsageError extends Error {}
+
+/** --database or TOURDESK_DATABASE_URL: the hub on PostgreSQL; neither: SQLite in the data folder. */
+function databaseOf(values: { database?: string }): string | undefined {
+  const url = values.database ?? process.env.TOURDESK_DATABASE_URL;
+  if (url === undefined || url === '') return undefined;
+  if (!isPostgresUrl(url)) throw new UsageError('--database (or TOURDESK_DATABASE_URL) takes a postgres:// URL; without it TourDesk keeps its SQLite database in the data folder');
+  return url;
+}
+
+/** The URL without its password, for messages. */
+function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return 'the given URL';
+  }
+}
+
+/**
+ * `tourdesk backup`/`restore` copy a SQLite data folder. A hub on PostgreSQL is backed up with
+ * PostgreSQL's own tools, which do it properly (consistent while every hub process writes,
+ * point-in-time with WAL archiving); a copy made here would only pretend.
+ */
+class PostgresBackupError extends Error {
+  constructor(command: 'backup' | 'restore') {
+    super(
+      command === 'backup'
+        ? 'this hub keeps its data in PostgreSQL, and `tourdesk backup` only copies a SQLite data folder. Back PostgreSQL up with its own tools: ' +
+            '`pg_dump --format=custom --file=tourdesk.dump "$TOURDESK_DATABASE_URL"` for a consistent logical copy while the hub runs, or base backups ' +
+            '(pg_basebackup) with WAL archiving for point-in-time recovery; copy the data folder (keys file, TLS certificate, media) beside it. See docs/hub.md.'
+        : 'this hub keeps its data in PostgreSQL, and `tourdesk restore` only restores a SQLite data folder. Restore with PostgreSQL\'s own tools: ' +
+            '`pg_restore --clean --if-exists --dbname="$TOURDESK_DATABASE_URL" tourdesk.dump` with every hub process stopped, or recover a base backup ' +
+            '(with its WAL) into a new cluster. See docs/hub.md.',
+    );
+  }
+}
 
 // Run when executed directly (bin/tourdesk.mjs imports this file).
 if (process.env.TOURDESK_CLI_ENTRY === '1') {

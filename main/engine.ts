@@ -10,6 +10,8 @@ import { createCheckin, createManifestSearch, createManifests, createScanner } f
 import { createRates, createResellers, createVouchers } from './domain/commerce';
 import { createReplica } from './sync/replica';
 import { createSyncService } from './sync/service';
+import { replicaUnavailable } from './sync/unavailable';
+import { leasedIds } from '../db/postgres/sequences';
 
 export interface EngineConfig {
   /** The data folder (media files live under it); null for engines without files, e.g. in tests. */
@@ -33,9 +35,11 @@ export interface EngineDeps {
 export function createEngine({ db, clock = systemClock(), ids, config }: EngineDeps) {
   const instanceNo = config.instanceNo ?? readInstanceNo(db);
   // Sync folds every committing write's row changes into ops inside that write (main/sync/replica.ts).
-  const replica = createReplica(db, () => clock.now().getTime());
+  // On PostgreSQL sync is not there yet (main/sync/unavailable.ts says what refuses).
+  const replica = db.dialect === 'postgres' ? replicaUnavailable() : createReplica(db, () => clock.now().getTime());
   replica.install();
-  const ctx: EngineContext = createContext(db, clock, ids ?? sequenceIds(db.sqlite, instanceNo), config.dataDir);
+  const defaultIds = () => (db.dialect === 'postgres' ? leasedIds(db.db, instanceNo) : sequenceIds(db.sqlite, instanceNo));
+  const ctx: EngineContext = createContext(db, clock, ids ?? defaultIds(), config.dataDir);
   const companies = createCompanies(ctx);
   const products = createProducts(ctx, companies);
   const apiKeys = createApiKeys(ctx);
@@ -93,6 +97,8 @@ export type Engine = ReturnType<typeof createEngine>;
 
 /** The instance number is chosen once per data folder and kept in settings. */
 export function readInstanceNo(db: DbHandle): number {
+  // The hub on PostgreSQL reads it before the engine exists (main/boot.ts), as it is asynchronous there.
+  if (db.dialect === 'postgres') throw new Error('An engine on PostgreSQL is given its instance number (config.instanceNo)');
   const stored = readSetting(db.sqlite, 'instance_no');
   if (stored !== null) return Number(stored);
   insertSetting(db.sqlite, 'instance_no', '1');

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../db/connection';
 import { inWriteTransaction } from '../../db/transaction';
 import { createEngine, type Engine } from '../../main/engine';
@@ -43,6 +44,62 @@ async function anEngine(dir: string, instanceNo: number): Promise<Engine> {
   return createEngine({ db: handle, config: { dataDir: dir, instanceNo } });
 }
 
+interface HubReady {
+  url: string;
+  key: string;
+  origin: string;
+  ddl: { sql: string }[];
+}
+
+/**
+ * The hub, in a worker thread of its own: in the field hub and desk are two machines, so the hub's
+ * reading and serving of pages is not part of the desk's catch-up (it overlaps it, as the desk asks
+ * for the next page while applying one). Writes the backlog, serves it, closes when told.
+ */
+async function serveHub(dir: string): Promise<void> {
+  const hub = await anEngine(dir, 1);
+  // The backlog: OPS customers written on the hub (each row one op, folded by the capture triggers).
+  await hub.companies.configure({ companyName: 'Bench Tours', alias: 'bench', currency: 'AUD', timezone: 'Australia/Sydney', locale: 'en_AU', email: 'b@bench.example' });
+  const insert = hub.ctx.handle.sqlite.prepare(`INSERT INTO customers (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
+  for (let start = 0; start < OPS; start += 10_000) {
+    await inWriteTransaction(hub.ctx.db, async () => {
+      for (let i = start; i < Math.min(OPS, start + 10_000); i++) insert.run(...Object.values(customer(i)));
+    });
+  }
+  const { key } = await hub.apiKeys.create({ role: 'sync', name: 'bench desk' });
+  const app = await createServer({ engine: hub, allowedHosts: LOOPBACK_NAMES });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  // The table as the engine has it, indexes included: the baseline maintains them for every row too.
+  const ddl = hub.ctx.handle.sqlite.prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'customers' AND type IN ('table', 'index') AND sql IS NOT NULL ORDER BY type DESC").all() as { sql: string }[];
+  parentPort!.once('message', () => {
+    void (async () => {
+      await app.close();
+      await hub.close();
+      parentPort!.postMessage('closed');
+    })();
+  });
+  parentPort!.postMessage({ url, key, origin: hub.replica.origin, ddl } satisfies HubReady);
+}
+
+if (!isMainThread && (workerData as { syncBenchHub?: string } | null)?.syncBenchHub) void serveHub((workerData as { syncBenchHub: string }).syncBenchHub);
+
+/** Starts the hub's worker (this module again, through tsx, since workers do not inherit its loader). */
+function startHub(dir: string): { worker: Worker; ready: Promise<HubReady>; close: () => Promise<void> } {
+  const worker = new Worker(`import('tsx/esm/api').then((api) => api.tsImport(${JSON.stringify(import.meta.url)}, ${JSON.stringify(import.meta.url)}))`, { eval: true, workerData: { syncBenchHub: dir } });
+  const ready = new Promise<HubReady>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      worker.once('message', () => void worker.terminate().then(() => resolve()));
+      worker.postMessage('close');
+    });
+  return { worker, ready, close };
+}
+
 /**
  * Catching up a 100,000-op backlog: a desk pulls every page from a hub over loopback HTTP (paged,
  * each page applied in one transaction with its ops, merge states and vector), against inserting
@@ -52,29 +109,19 @@ async function anEngine(dir: string, instanceNo: number): Promise<Engine> {
 export default async function (): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tourdesk-bench-sync-'));
   const rawDir = mkdtempSync(join(dir, 'r-'));
-  const hub = await anEngine(mkdtempSync(join(dir, 'h-')), 1);
+  const hubProcess = startHub(mkdtempSync(join(dir, 'h-')));
   const desk = await anEngine(mkdtempSync(join(dir, 'd-')), 2);
+  let hubOpen = true;
   try {
-    // The backlog: OPS customers written on the hub (each row one op, folded by the capture triggers).
-    await hub.companies.configure({ companyName: 'Bench Tours', alias: 'bench', currency: 'AUD', timezone: 'Australia/Sydney', locale: 'en_AU', email: 'b@bench.example' });
-    const insert = hub.ctx.handle.sqlite.prepare(`INSERT INTO customers (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
-    for (let start = 0; start < OPS; start += 10_000) {
-      await inWriteTransaction(hub.ctx.db, async () => {
-        for (let i = start; i < Math.min(OPS, start + 10_000); i++) insert.run(...Object.values(customer(i)));
-      });
-    }
-    const { key } = await hub.apiKeys.create({ role: 'sync', name: 'bench desk' });
-    const app = await createServer({ engine: hub, allowedHosts: LOOPBACK_NAMES });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    desk.replica.setHub(hub.replica.origin);
+    const { url, key, origin, ddl } = await hubProcess.ready;
+    desk.replica.setHub(origin);
     const side: LocalSide = { replica: desk.replica, instanceNo: 2, now: () => Date.now(), knownInstances: () => ({}) };
     const counter = { sent: 0, received: 0 };
     const started = process.hrtime.bigint();
     const report = await exchangeWith(side, countingTransport(url, key, counter));
     const syncSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-    await app.close();
+    await hubProcess.close();
+    hubOpen = false;
     if (report.received < OPS) throw new Error(`caught up only ${report.received} of ${OPS} ops`);
 
     // Baseline: the same rows, raw better-sqlite3, same table definition and indexes, same pragmas, a transaction per page.
@@ -82,8 +129,6 @@ export default async function (): Promise<BenchRow[]> {
     raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = FULL');
     raw.pragma('foreign_keys = ON');
-    // The table as the engine has it, indexes included: the subject maintains them for every row too.
-    const ddl = hub.ctx.handle.sqlite.prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'customers' AND type IN ('table', 'index') AND sql IS NOT NULL ORDER BY type DESC").all() as { sql: string }[];
     for (const { sql } of ddl) raw.exec(sql);
     const rawInsert = raw.prepare(`INSERT INTO customers (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
     const page = raw.transaction((from: number, to: number) => {
@@ -103,7 +148,7 @@ export default async function (): Promise<BenchRow[]> {
       { name: 'sync: bytes on the wire per op (both ways)', unit: 'bytes/op', subject: bytesPerOp, baseline: JSON.stringify(customer(OPS)).length, baselineName: 'the row as compact JSON', higherIsBetter: false },
     ];
   } finally {
-    await hub.close();
+    if (hubOpen) await hubProcess.worker.terminate();
     await desk.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -16,7 +16,7 @@ import { captureStatements } from '../syncCapture';
  * - sync_acknowledgements: a person's acknowledgement of an oversold session (a synced table).
  * - api_keys: a new `sync` role (SQLite cannot alter a CHECK, so the table is rebuilt).
  */
-const statements = [
+export const statements = [
   `CREATE TABLE sync_instance (
      id INTEGER PRIMARY KEY CHECK (id = 1),
      origin TEXT NOT NULL,
@@ -100,7 +100,7 @@ const statements = [
 ];
 
 /** The synced tables and their keys as of this migration (frozen; main/sync/entities.ts has the rules). */
-const CAPTURED: Record<string, string[]> = {
+export const CAPTURED: Record<string, string[]> = {
   companies: ['id'], rates: ['id'], resellers: ['id'], pickup_lists: ['id'], pickup_locations: ['id'],
   products: ['product_code'], price_options: ['id'], extras: ['id'], product_extras: ['product_code', 'extra_id'],
   product_images: ['id'], categories: ['id'], category_products: ['category_id', 'product_code'],

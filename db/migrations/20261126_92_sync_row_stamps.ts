@@ -17,7 +17,7 @@ import { captureStatements } from '../syncCapture';
  *   ops already (a remote page, its own corrections): they used to be captured and deleted again.
  * The conversion below is this migration's own copy of the encoding (frozen with it).
  */
-const statements = [
+export const statements = [
   `CREATE TABLE sync_shapes (id INTEGER PRIMARY KEY, columns TEXT NOT NULL UNIQUE) STRICT`,
   `CREATE TABLE sync_rows_new (
      entity TEXT NOT NULL,

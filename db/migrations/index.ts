@@ -10,10 +10,14 @@ import * as m20261125_90 from './20261125_90_agent_payments';
 import * as m20261125_91 from './20261125_91_key_prefix_hash';
 import * as m20261126_92 from './20261126_92_sync_row_stamps';
 import * as m20261126_93 from './20261126_93_perf_indexes';
+import * as pg from '../postgres/migrations';
 
 export interface Migration {
   name: string;
+  /** The migration as written (SQLite DDL); on PostgreSQL its raw statements are translated (db/postgres/ddl.ts). */
   up(db: Kysely<unknown>): Promise<void>;
+  /** PostgreSQL's own version, where translating `up` cannot express it (db/postgres/migrations.ts). */
+  postgres?(db: Kysely<unknown>): Promise<void>;
 }
 
 /**
@@ -21,15 +25,15 @@ export interface Migration {
  * The database's `user_version` is the number of migrations applied.
  */
 export const migrations: Migration[] = [
-  { name: '20261123_01_initial', up: m20261123_01.up },
+  { name: '20261123_01_initial', up: m20261123_01.up, postgres: pg.initial },
   { name: '20261123_30_commerce', up: m20261123_30.up },
   { name: '20261123_40_bookings', up: m20261123_40.up },
   { name: '20261123_50_manifest', up: m20261123_50.up },
   { name: '20261123_60_perf', up: m20261123_60.up },
   { name: '20261123_70_checkin', up: m20261123_70.up },
-  { name: '20261124_80_sync', up: m20261124_80.up },
-  { name: '20261125_90_agent_payments', up: m20261125_90.up },
+  { name: '20261124_80_sync', up: m20261124_80.up, postgres: pg.sync },
+  { name: '20261125_90_agent_payments', up: m20261125_90.up, postgres: pg.agentPayments },
   { name: '20261125_91_key_prefix_hash', up: m20261125_91.up },
-  { name: '20261126_92_sync_row_stamps', up: m20261126_92.up },
+  { name: '20261126_92_sync_row_stamps', up: m20261126_92.up, postgres: pg.syncRowStamps },
   { name: '20261126_93_perf_indexes', up: m20261126_93.up },
 ];

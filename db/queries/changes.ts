@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import type { DbHandle } from '../connection';
 
 /**
  * A token that changes whenever the database may have changed: SQLite's `data_version` moves when
@@ -29,6 +30,11 @@ const CHANGE_AREAS = {
 } satisfies Record<string, Record<string, readonly string[] | null>>;
 
 export type ChangeArea = keyof typeof CHANGE_AREAS;
+
+/** The tables each area watches, for the PostgreSQL hub's notifications (db/postgres/changes.ts). */
+export const CHANGE_AREA_TABLES: Record<ChangeArea, string[]> = Object.fromEntries(Object.entries(CHANGE_AREAS).map(([area, of]) => [area, Object.keys(of)])) as Record<ChangeArea, string[]>;
+/** api_keys' watched columns (its last_used_at changes no answer). */
+export const KEY_COLUMNS = CHANGE_AREAS.keys.api_keys;
 
 const areaTokens = new WeakMap<BetterSqlite3.Database, (area: ChangeArea) => string>();
 
@@ -74,4 +80,25 @@ export function areaChangeToken(sqlite: BetterSqlite3.Database): (area: ChangeAr
   const token = (area: ChangeArea) => `${version.get() as number}:${counters[area]}`;
   areaTokens.set(sqlite, token);
   return token;
+}
+
+/**
+ * The change tokens of either dialect. On the PostgreSQL hub an area's token moves with the
+ * notifications every hub process's commits send (db/postgres/changes.ts); the whole-database
+ * token is new on every call there (nothing is cached on it: PostgreSQL has no cheap counter of
+ * every commit).
+ */
+export function areaChangeTokenOf(handle: DbHandle): (area: ChangeArea) => string {
+  return handle.dialect === 'postgres' ? handle.postgres!.areaToken() : areaChangeToken(handle.sqlite);
+}
+
+export function changeTokenOf(handle: DbHandle): () => string {
+  if (handle.dialect !== 'postgres') return changeToken(handle.sqlite);
+  let unique = 0;
+  return () => `uncached:${unique++}`;
+}
+
+/** Whether `db` is a transaction's connection rather than the handle's own (caches keep only reads made outside one). */
+export function readsInTransaction(handle: DbHandle, db: unknown): boolean {
+  return handle.dialect === 'postgres' ? db !== handle.db : handle.sqlite.inTransaction;
 }

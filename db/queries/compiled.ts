@@ -1,4 +1,5 @@
-import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Compilable } from 'kysely';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Compilable, type CompiledQuery } from 'kysely';
+import { PostgresSpellings } from '../postgres/spellings';
 import type { Database } from '../schema';
 
 /** A Kysely that compiles and never connects: fixed-shape queries are built on it once. */
@@ -9,6 +10,17 @@ const compileOnly = new Kysely<Database>({
     createIntrospector: (db) => new SqliteIntrospector(db),
     createQueryCompiler: () => new SqliteQueryCompiler(),
   },
+});
+
+/** The same for the PostgreSQL hub ($1 placeholders, its spellings). */
+const compileOnlyPostgres = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+  plugins: [new PostgresSpellings()],
 });
 
 /** Stands for the n-th argument while the query is compiled. */
@@ -24,10 +36,16 @@ class Argument {
  */
 export function fixedQuery<A extends unknown[], O>(build: (db: Kysely<Database>, ...args: A) => Compilable<O>): (db: Kysely<Database>, ...args: A) => Promise<O[]> {
   const marks = Array.from({ length: build.length - 1 }, (_, i) => new Argument(i));
-  const compiled = build(compileOnly, ...(marks as unknown as A)).compile();
-  const slots = compiled.parameters.map((p) => (p instanceof Argument ? p.index : -1));
-  for (const mark of marks) if (!slots.includes(mark.index)) throw new Error(`fixedQuery: argument ${mark.index} is not a parameter of ${compiled.sql}`);
+  const prepare = (on: Kysely<Database>) => {
+    const compiled = build(on, ...(marks as unknown as A)).compile();
+    const slots = compiled.parameters.map((p) => (p instanceof Argument ? p.index : -1));
+    for (const mark of marks) if (!slots.includes(mark.index)) throw new Error(`fixedQuery: argument ${mark.index} is not a parameter of ${compiled.sql}`);
+    return { compiled, slots };
+  };
+  const sqlite = prepare(compileOnly);
+  let postgres: { compiled: CompiledQuery<O>; slots: number[] } | null = null;
   return async (db, ...args) => {
+    const { compiled, slots } = db.getExecutor().adapter instanceof PostgresAdapter ? (postgres ??= prepare(compileOnlyPostgres)) : sqlite;
     const parameters = slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : args[slot]));
     return (await db.executeQuery<O>({ ...compiled, parameters })).rows;
   };

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Compilable, Kysely } from 'kysely';
 import type { Database } from '../schema';
+import type { Dialect } from '../dialect';
 
 const STATEMENTS = 100;
 
@@ -10,7 +11,11 @@ const STATEMENTS = 100;
  * takes Kysely's connection lock like any query on `db`, so it never sees another request's
  * transaction half-way; do not call it inside a transaction (it would wait for that transaction's lock).
  */
-export function pageReader({ db, sqlite }: { db: Kysely<Database>; sqlite: BetterSqlite3.Database }) {
+export function pageReader(handle: { db: Kysely<Database>; sqlite: BetterSqlite3.Database; dialect: Dialect }) {
+  const { db } = handle;
+  // PostgreSQL's rows come over the wire as objects anyway: the plain query.
+  if (handle.dialect === 'postgres') return async <O>(query: Compilable<O>): Promise<O[]> => (await db.executeQuery(query.compile())).rows;
+  const { sqlite } = handle;
   const statements = new Map<string, { statement: BetterSqlite3.Statement; names: string[] }>();
   const prepared = (text: string) => {
     let entry = statements.get(text);

@@ -10,7 +10,7 @@ import { CAPTURE_PAUSED_ID } from '../syncCapture';
  */
 export type OpRow = Omit<SyncOpsTable, 'arrival'> & { arrival: number };
 /** An op to store: its change as an object (stored without its null columns, see null_columns). */
-export type NewOpRow = Omit<OpRow, 'arrival' | 'change_json' | 'null_columns'> & { change: Record<string, unknown> | null };
+export type NewOpRow = Omit<OpRow, 'arrival' | 'change_json' | 'null_columns'> & { change: Record<string, unknown> | null; nulls?: readonly string[] };
 export type CaptureRow = Required<SyncCaptureTable> & { id: number };
 
 /** A row's merge state as stored: field stamps, latest insert, tombstone and erasure. */
@@ -242,8 +242,9 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     lastCaptureId: () => s.lastCapture.get()?.id ?? 0,
     dropCapturesAfter: (id: number) => void s.dropCapturesAfter.run(id),
     dropCapturesUpTo: (id: number) => void s.dropCaptures.run(id),
+    /** Stores an op; `nulls`, when given, names the columns its change sets to null and leaves out. */
     insertOp(op: NewOpRow): void {
-      const { json, nulls } = splitChange(op.change);
+      const { json, nulls } = op.nulls !== undefined && op.change !== null ? { json: JSON.stringify(op.change), nulls: shapeOfColumns(op.nulls as string[], joinNulls) } : splitChange(op.change);
       s.insertOp.run(op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls);
     },
     /** A stored op's change as the op had it (its null columns back, after the others). */
@@ -261,6 +262,8 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
       if (nulls === '') return row.change_json;
       return row.change_json === '{}' ? `{${nulls}}` : `${row.change_json.slice(0, -1)},${nulls}}`;
     },
+    /** The columns a stored op's change set to null (left out of its change_json), or none. */
+    nullColumnsOf: (row: OpRow): readonly string[] => (row.null_columns === null ? [] : columnsOfShape(row.null_columns)),
     opAt: (origin: string, seq: number) => s.opAt.get(origin, seq),
     opsAfter: (arrival: number, limit: number) => s.opsFrom.all(arrival, limit),
     arrivalOf: (origin: string, seq: number) => s.arrivalOf.get(origin, seq)?.arrival ?? null,
@@ -305,15 +308,16 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
       return (statement(`r:${table}`, () => `SELECT * FROM "${table}" WHERE ${where(pk)}`).get(...key) as Record<string, unknown> | undefined) ?? null;
     },
     /** Writes a whole row (insert or replace its columns); columns this schema lacks are left out. */
-    upsertRow(table: string, pk: readonly string[], values: Record<string, unknown>): void {
+    upsertRow(table: string, pk: readonly string[], values: Record<string, unknown>, nulls?: readonly string[]): void {
       // Keyed by the values' own column order, so a row of a known shape costs no filter or sort.
-      const names = Object.keys(values);
+      // `nulls`: more columns, set to null (a compact op's change leaves them out).
+      const names = nulls === undefined ? Object.keys(values) : [...Object.keys(values), ...nulls];
       const byTable = upserts.get(table) ?? upserts.set(table, new Map()).get(table)!;
       const key = joinUpsert(names);
       let upsert = byTable.get(key);
       if (!upsert || upsert.length !== names.length) {
         const known = columnsOf(table);
-        const columns = Object.keys(values).filter((c) => known.has(c)).sort();
+        const columns = names.filter((c) => known.has(c)).sort();
         const updates = columns.filter((c) => !pk.includes(c));
         const st = statement(`u:${table}:${columns.join(',')}`, () =>
           `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
@@ -324,7 +328,10 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
         if (!names.some((c) => c.includes(','))) byTable.set(key, upsert);
       }
       const args = new Array<unknown>(upsert.columns.length);
-      for (let i = 0; i < args.length; i++) args[i] = values[upsert.columns[i]];
+      for (let i = 0; i < args.length; i++) {
+        const value = values[upsert.columns[i]];
+        args[i] = value === undefined ? null : value;
+      }
       upsert.st.run(args);
     },
     deleteRow(table: string, pk: readonly string[], key: readonly unknown[]): void {

@@ -74,7 +74,8 @@ export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, 
         };
         return work(tx);
       },
-      { dryRun },
+      // The PostgreSQL hub leases ids in blocks; each attempt starts with some in hand.
+      { dryRun, beforeAttempt: ids.reserve ? () => ids.reserve!() : undefined },
     );
   }
   return {

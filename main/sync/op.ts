@@ -20,6 +20,20 @@ export const opSchema = z.object({
   schema: z.number().int().positive(),
 });
 export type Op = z.infer<typeof opSchema>;
+/**
+ * An op as a compact pull page brings it (exchange.ts): `change` without the columns it sets to
+ * null, which `nulls` names. Applying a new row's insert takes it as it is (stored and written
+ * without building the full change); anything else completes it first (completeOp).
+ */
+export type WireOp = Op & { nulls?: readonly string[] };
+
+/** The op with its null columns back in its change. */
+export function completeOp(op: WireOp): Op {
+  if (op.nulls === undefined) return op;
+  const change: Record<string, unknown> = { ...op.change };
+  for (const column of op.nulls) if (!(column in change)) change[column] = null;
+  return { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entityId: op.entityId, kind: op.kind, change, schema: op.schema };
+}
 export type OpKind = Op['kind'];
 
 export function opId(op: Pick<Op, 'origin' | 'seq'>): string {

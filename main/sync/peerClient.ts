@@ -1,4 +1,4 @@
-import type { PeerTransport, PullRequest, PullResponse, PushRequest, PushResponse, SnapshotRequest, SnapshotResponse } from './exchange';
+import type { CompactPullResponse, PeerTransport, PullRequest, PullResponse, PushRequest, PushResponse, SnapshotRequest, SnapshotResponse } from './exchange';
 
 /** Every request has a deadline, so an exchange that stalls fails visibly instead of hanging. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -26,7 +26,7 @@ export function httpTransport(baseUrl: string, key: string, timeoutMs = REQUEST_
     return parsed;
   }
   return {
-    pull: (request: PullRequest) => post<PullResponse>('/v1/sync/pull', request),
+    pull: (request: PullRequest) => post<PullResponse | CompactPullResponse>('/v1/sync/pull', request),
     push: (request: PushRequest) => post<PushResponse>('/v1/sync/push', request),
     snapshot: (request: SnapshotRequest) => post<SnapshotResponse>('/v1/sync/snapshot', request),
   };

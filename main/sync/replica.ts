@@ -4,7 +4,7 @@ import { migrations } from '../../db/migrations';
 import { syncLogQueries, type CaptureRow, type NewOpRow, type OpRow } from '../../db/queries/syncLog';
 import { DomainError } from '../domain/errors';
 import { createHlcClock, decodeHlc, DEFAULT_MAX_FUTURE_MS, encodeHlc } from './hlc';
-import { canonicalJson, keyOf, opFingerprint, type Op } from './op';
+import { canonicalJson, completeOp, keyOf, opFingerprint, type Op, type WireOp } from './op';
 import { ERASED_BOOKING_VALUES, ERASED_PARTICIPANT_VALUES, SYNCED_ENTITIES, SYNCED_TABLES, type SyncedEntity } from './entities';
 import { isVisible, joinStates, materialize, mergeOp, purgePersonal, type RowState } from './merge';
 import { advanceVector, type Vector } from './vector';
@@ -129,11 +129,11 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
    * without a state (made before sync knew it) gets the change's columns, as applyOp's upsert would.
    * An erased customer's insert takes the full path (its personal columns are blanked there).
    */
-  function applyInsertOfNewRow(op: Op, entity: SyncedEntity): void {
+  function applyInsertOfNewRow(op: WireOp, entity: SyncedEntity): void {
     const change = op.change ?? {};
-    if (entity.rule === 'customer' && change.anonymised_at != null) return applyOp(op, null, null, false, null);
-    q.saveInsertedRowState(op.entity, op.entityId, Object.keys(change), op.hlc);
-    q.upsertRow(op.entity, entity.pk, change);
+    if (entity.rule === 'customer' && change.anonymised_at != null) return applyOp(completeOp(op), null, null, false, null);
+    q.saveInsertedRowState(op.entity, op.entityId, op.nulls === undefined ? Object.keys(change) : [...Object.keys(change), ...op.nulls], op.hlc);
+    q.upsertRow(op.entity, entity.pk, change, op.nulls);
   }
 
   /** Turns the rows this transaction changed into ops of this origin. Runs before commit. */
@@ -171,7 +171,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   }
 
   /** Applies a page of remote ops in the caller's transaction: insert-if-new, apply, advance. */
-  function applyPage(ops: readonly Op[], hubAheadMs = 0): ApplyResult {
+  function applyPage(ops: readonly WireOp[], hubAheadMs = 0): ApplyResult {
     fold(); // pending local captures are ours, not the page's
     q.deferForeignKeys();
     q.pauseCapture(); // the rows this page writes are its ops, not ours
@@ -184,10 +184,10 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     let duplicates = 0;
     let held = 0;
     const seen: Vector = { ...before };
-    for (const op of ops) {
+    for (let op of ops) {
       if (op.seq <= (seen[op.origin] ?? 0)) {
         const stored = q.opAt(op.origin, op.seq);
-        if (stored && differs(opOfRow(stored), op)) throw new CloneError(op.origin, op.seq);
+        if (stored && differs(opOfRow(stored), completeOp(op))) throw new CloneError(op.origin, op.seq);
         duplicates++;
         continue;
       }
@@ -196,6 +196,8 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       clock.receive(decodeHlc(op.hlc)); // refuses ops stamped far in the future
       const entity = SYNCED_ENTITIES[op.entity];
       const stored = entity ? q.rowState(op.entity, op.entityId) : null;
+      // Only a new row's insert is applied with its null columns as a list; anything else whole.
+      if (op.nulls !== undefined && !(stored === null && op.kind === 'insert' && entity && op.schema <= SCHEMA_VERSION)) op = completeOp(op);
       q.insertOp(toRow(op.entity === 'customers' && stored?.erased ? { ...op, change: purgePersonal(op.change) } : op));
       if (op.schema > SCHEMA_VERSION || !entity) {
         q.hold(op.origin, op.seq, JSON.stringify(op), op.schema > SCHEMA_VERSION ? `schema ${op.schema} is newer than ${SCHEMA_VERSION}` : `unknown entity ${op.entity}`);
@@ -364,6 +366,25 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     return `{"origin":${text(row.origin)},"seq":${row.seq},"hlc":${text(row.hlc)},"entity":${text(row.entity)},"entityId":${text(row.entity_id)},"kind":${text(row.kind)},"change":${q.changeJsonOf(row)},"schema":${row.schema}}`;
   }
 
+  /**
+   * An op row in the compact pull encoding (exchange.ts, WIRE_COMPACT): an array of origin index,
+   * seq, clock stamp (its origin left off when it is the op's), entity, entity id, kind, the change
+   * as stored (without its null columns, spliced as text), the index of its null columns' list
+   * (-1: none), schema. `origins` and `shapes` collect the page's lists as rows are written.
+   */
+  function opWireOfRow(row: OpRow, origins: Map<string, number>, shapes: Map<number, number>): string {
+    let o = origins.get(row.origin);
+    if (o === undefined) origins.set(row.origin, (o = origins.size));
+    let shape = -1;
+    if (row.null_columns !== null && q.nullColumnsOf(row).length > 0) {
+      shape = shapes.get(row.null_columns) ?? -1;
+      if (shape === -1) shapes.set(row.null_columns, (shape = shapes.size));
+    }
+    const text = JSON.stringify;
+    const hlc = row.hlc.length === 23 + row.origin.length && row.hlc.endsWith(row.origin) ? row.hlc.slice(0, 22) : row.hlc;
+    return `[${o},${row.seq},${text(hlc)},${text(row.entity)},${text(row.entity_id)},${text(row.kind)},${row.change_json ?? 'null'},${shape},${row.schema}]`;
+  }
+
   return {
     origin,
     catalogueOwner,
@@ -381,10 +402,13 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
      * hub's clock is the reference: a desk whose clock is slow still takes what the hub has
      * accepted, instead of refusing it as "from the future" and never syncing again.
      */
-    apply: (ops: readonly Op[], hubAheadMs = 0) => inWriteTransaction(handle.db, async () => applyPage(ops, hubAheadMs)),
+    apply: (ops: readonly WireOp[], hubAheadMs = 0) => inWriteTransaction(handle.db, async () => applyPage(ops, hubAheadMs)),
     pageFor,
     pageRowsFor,
     opJsonOfRow,
+    opWireOfRow,
+    /** The column list of a stored shape (a compact page names each op's null columns by one). */
+    nullColumnsOfShape: (shape: number) => q.nullColumnsOf({ null_columns: shape } as OpRow),
     snapshotPage,
     applySnapshot: (rows: readonly SnapshotRow[], vector: Vector | null) => inWriteTransaction(handle.db, async () => applySnapshotPage(rows, vector)),
     /** A fresh or wiped instance: nothing from any other origin yet (it joins from a snapshot). */
@@ -463,8 +487,8 @@ function sameRow(desired: Record<string, unknown>, stored: Record<string, unknow
   return true;
 }
 
-function toRow(op: Op): NewOpRow {
-  return { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entity_id: op.entityId, kind: op.kind, change: op.change, schema: op.schema };
+function toRow(op: WireOp): NewOpRow {
+  return { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entity_id: op.entityId, kind: op.kind, change: op.change, schema: op.schema, nulls: op.nulls };
 }
 
 export { keyOf };

@@ -73,9 +73,9 @@ describe('GET /v1/availability', () => {
   it('filters on minAvailability using the seats live bookings hold, and pages after filtering', async () => {
     const p = await product();
     const sessions = await batch(daily(p.productCode, '2030-02-01', 4, '09:00:00', { seats: 10 }));
-    aBookingHolding(t.engine.ctx.handle.sqlite, sessions[0].id, 8);
-    aBookingHolding(t.engine.ctx.handle.sqlite, sessions[2].id, 5);
-    aBookingHolding(t.engine.ctx.handle.sqlite, sessions[3].id, 9, 'CANCELLED');
+    aBookingHolding(t.sql, sessions[0].id, 8);
+    aBookingHolding(t.sql, sessions[2].id, 5);
+    aBookingHolding(t.sql, sessions[3].id, 9, 'CANCELLED');
     const q = `productCode=${p.productCode}&startTime=2030-02-01&endTime=2030-02-28`;
     expect((await search(`${q}&minAvailability=5`)).map((s) => s.seatsAvailable)).toEqual([10, 5, 10]);
     expect((await search(`${q}&minAvailability=6`)).map((s) => s.startTimeLocal)).toEqual(['2030-02-02 09:00:00', '2030-02-04 09:00:00']);

@@ -15,7 +15,7 @@ const product = async (overrides = {}) => (await t.call('POST', '/v1/products', 
 const sessionWith = async (held = 0, overrides = {}) => {
   const p = await product(overrides);
   const s = (await t.call('POST', '/v1/availability', { body: aSession(p.productCode) })).body.session;
-  if (held) aBookingHolding(t.engine.ctx.handle.sqlite, s.id, held);
+  if (held) aBookingHolding(t.sql, s.id, held);
   return { p, s, byStart: `/v1/availability/product/${p.productCode}/startTimeLocal/2030-02-01%2009:00:00`, byId: `/v1/availability/${s.id}` };
 };
 const expectRefused = expectError;
@@ -25,8 +25,8 @@ describe('PUT /v1/availability/product/{productCode}/startTimeLocal/{startTimeLo
     const { s, byStart } = await sessionWith(5);
     const res = await t.call('GET', `/v1/availability?productCode=${s.productCode}`);
     expect(res.body.sessions[0]).toMatchObject({ seats: 20, seatsAvailable: 15 });
-    aBookingHolding(t.engine.ctx.handle.sqlite, s.id, 4, 'CANCELLED');
-    aBookingHolding(t.engine.ctx.handle.sqlite, s.id, 3, 'PROCESSING');
+    aBookingHolding(t.sql, s.id, 4, 'CANCELLED');
+    aBookingHolding(t.sql, s.id, 3, 'PROCESSING');
     expect((await t.call('PUT', byStart, { body: {} })).body.session).toMatchObject({ seats: 20, seatsAvailable: 12 });
   });
 
@@ -163,7 +163,7 @@ describe('DELETE /v1/availability', () => {
     await t.call('PUT', byStart, { body: { priceOptions: [{ label: 'Adult', price: 1 }] } });
     expect((await t.call('DELETE', byId)).status).toBe(200);
     expect((await t.call('PUT', byId, { body: {} })).status).toBe(404);
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT count(*) AS n FROM session_price_options WHERE session_id = ?').get(Number(byId.split('/').pop()))).toEqual({ n: 0 });
+    expect(t.sql.prepare('SELECT count(*) AS n FROM session_price_options WHERE session_id = ?').get(Number(byId.split('/').pop()))).toEqual({ n: 0 });
   });
 
   it('deletes a session by product and local start', async () => {
@@ -174,9 +174,9 @@ describe('DELETE /v1/availability', () => {
 
   it('deletes a session that only cancelled bookings referred to; their items keep their times', async () => {
     const { s, byId } = await sessionWith();
-    const order = aBookingHolding(t.engine.ctx.handle.sqlite, s.id, 2, 'CANCELLED');
+    const order = aBookingHolding(t.sql, s.id, 2, 'CANCELLED');
     expect((await t.call('DELETE', byId)).status).toBe(200);
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT session_id, start_at FROM booking_items WHERE order_number = ?').get(order)).toEqual({ session_id: null, start_at: Date.parse(s.startTime) });
+    expect(t.sql.prepare('SELECT session_id, start_at FROM booking_items WHERE order_number = ?').get(order)).toEqual({ session_id: null, start_at: Date.parse(s.startTime) });
   });
 
   it('refuses to delete a session holding live bookings (409, move or cancel them first) and changes nothing', async () => {

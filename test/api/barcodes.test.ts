@@ -16,7 +16,7 @@ const scan = (body: object) => t.call('POST', '/v1/manifest/scan', { body, role:
 
 async function aBooking(input: Partial<BookingRowInput> = {}) {
   const s = await aProductWithSession(t);
-  return { ...s, ...aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', names: ['Grace', 'Alan'], ...input }) };
+  return { ...s, ...aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', names: ['Grace', 'Alan'], ...input }) };
 }
 
 describe('POST /v1/bookings/{orderNumber}/barcodes/reissue', () => {
@@ -46,21 +46,21 @@ describe('POST /v1/bookings/{orderNumber}/barcodes/reissue', () => {
     });
     expect(old.body.scan.message).toBe(`Code revoked: booking ${b.orderNumber} was given a new code at 2030-01-03 07:15; scan the new code or search by name`);
     expect((await scan({ code: b.participantCodes[0], override: true })).body.scan).toMatchObject({ result: 'CODE_REVOKED', checkedIn: false });
-    expect(t.engine.ctx.handle.sqlite.prepare("SELECT count(*) AS n FROM checkin_events WHERE kind = 'CHECK_IN' AND participant_id = ?").get(b.participantIds[0])).toEqual({ n: 0 });
+    expect(t.sql.prepare("SELECT count(*) AS n FROM checkin_events WHERE kind = 'CHECK_IN' AND participant_id = ?").get(b.participantIds[0])).toEqual({ n: 0 });
     expect((await scan({ code: entry.code })).body.scan).toMatchObject({ result: 'CHECKED_IN', checkedIn: true });
     expect((await scan({ code: b.participantCodes[1] })).body.scan.result).toBe('CHECKED_IN');
   });
 
   it('reissues every code of the order without participantId, and records each revoked code', async () => {
     const s = await aProductWithSession(t);
-    const order = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, barcodes: 'ORDER', quantities: [{ label: 'Adult', value: 3 }] });
+    const order = aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'ORDER', quantities: [{ label: 'Adult', value: 3 }] });
     const res = await reissue(order.orderNumber);
     expect(res.status).toBe(200);
     expect(res.body.reissued).toEqual([{ participantId: null, itemId: null, code: expect.any(String), revokedCode: order.orderCode }]);
     expect(res.body.booking.barcode).toBe(res.body.reissued[0].code);
-    const stored = t.engine.ctx.handle.sqlite.prepare('SELECT code, order_number, replaced_by FROM revoked_codes WHERE order_number = ?').all(order.orderNumber);
+    const stored = t.sql.prepare('SELECT code, order_number, replaced_by FROM revoked_codes WHERE order_number = ?').all(order.orderNumber);
     expect(stored).toEqual([{ code: order.orderCode, order_number: order.orderNumber, replaced_by: res.body.reissued[0].code }]);
-    expect(t.engine.ctx.handle.sqlite.prepare("SELECT count(*) AS n FROM op_log WHERE entity = 'revoked_code' AND entity_id = ?").get(order.orderCode)).toEqual({ n: 1 });
+    expect(t.sql.prepare("SELECT count(*) AS n FROM op_log WHERE entity = 'revoked_code' AND entity_id = ?").get(order.orderCode)).toEqual({ n: 1 });
     const old = await scan({ code: order.orderCode });
     expect(old.body.scan).toMatchObject({ result: 'CODE_REVOKED', checkedIn: false });
     expect(old.body.scan.participants).toHaveLength(3);
@@ -80,9 +80,9 @@ describe('POST /v1/bookings/{orderNumber}/barcodes/reissue', () => {
   it('refuses what cannot be reissued with the envelope and changes nothing', async () => {
     const b = await aBooking();
     const s = await aProductWithSession(t);
-    const order = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, barcodes: 'ORDER' });
-    const noCodes = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, barcodes: null });
-    const cancelled = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', status: 'CANCELLED' });
+    const order = aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'ORDER' });
+    const noCodes = aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: null });
+    const cancelled = aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', status: 'CANCELLED' });
     const before = t.snapshot(...CODE_TABLES);
     const cases: [string, object, number, string, RegExp][] = [
       ['T9-99999', {}, 404, '24', /No order found/],
@@ -116,12 +116,12 @@ describe('POST /v1/bookings/{orderNumber}/barcodes/reissue', () => {
 
   it('takes the new code from the imported list for an EXTERNAL product, and refuses with 409 when none is left', async () => {
     const s = await aProductWithSession(t, { product: { qrCodeType: 'EXTERNAL' } });
-    const b = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', names: ['Grace', 'Alan'] });
-    t.engine.ctx.handle.sqlite.prepare('INSERT INTO external_codes (code, product_code, assigned_to, imported_at) VALUES (?, ?, NULL, 0)').run('EXT-0001', s.productCode);
+    const b = aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', names: ['Grace', 'Alan'] });
+    t.sql.prepare('INSERT INTO external_codes (code, product_code, assigned_to, imported_at) VALUES (?, ?, NULL, 0)').run('EXT-0001', s.productCode);
     const res = await reissue(b.orderNumber, { participantId: b.participantIds[0] });
     expect(res.status).toBe(200);
     expect(res.body.reissued[0].code).toBe('EXT-0001');
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT assigned_to FROM external_codes WHERE code = ?').get('EXT-0001')).toEqual({ assigned_to: b.orderNumber });
+    expect(t.sql.prepare('SELECT assigned_to FROM external_codes WHERE code = ?').get('EXT-0001')).toEqual({ assigned_to: b.orderNumber });
     const before = t.snapshot(...CODE_TABLES, 'external_codes');
     const empty = await reissue(b.orderNumber, { participantId: b.participantIds[1] });
     expect(empty.status).toBe(409);

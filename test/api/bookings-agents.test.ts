@@ -7,7 +7,7 @@ let resellerId: number;
 let rateId: number;
 beforeAll(async () => {
   t = await startTestApp();
-  resellerId = (t.engine.ctx.handle.sqlite.prepare("SELECT reseller_id FROM api_keys WHERE role = 'agent'").get() as { reseller_id: number }).reseller_id;
+  resellerId = (t.sql.prepare("SELECT reseller_id FROM api_keys WHERE role = 'agent'").get() as { reseller_id: number }).reseller_id;
   rateId = (await t.call('POST', '/v1/rates', { body: { name: 'Agents' } })).body.rate.rateId;
   expect((await t.call('PUT', `/v1/rates/${rateId}/resellers/${resellerId}`)).status).toBe(200);
 });
@@ -17,7 +17,7 @@ let day = 0;
 async function productWithSession(overrides = {}) {
   const p = (await t.call('POST', '/v1/products', { body: aProduct(overrides) })).body.product;
   const startTime = `2030-09-${String(++day).padStart(2, '0')}T00:00:00Z`;
-  aSessionRow(t.engine.ctx.handle.sqlite, { productCode: p.productCode, startAt: startTime });
+  aSessionRow(t.sql, { productCode: p.productCode, startAt: startTime });
   return { p, startTime };
 }
 /** Puts the product on the agents' rate through the rates API. */
@@ -40,7 +40,7 @@ describe('agent bookings and commission', () => {
   });
 
   it('computes a PERCENT commission on the item amount (extras when the rate includes them), capped by maxCommissionPercent', async () => {
-    const extra = anExtraRow(t.engine.ctx.handle.sqlite, { extraPriceType: 'FIXED', priceMinor: 1000 });
+    const extra = anExtraRow(t.sql, { extraPriceType: 'FIXED', priceMinor: 1000 });
     const { p, startTime } = await productWithSession({ extras: [{ id: extra }], maxCommissionPercent: 15 });
     await rate(p.productCode, 'PERCENT', { percent: 20, includeExtras: true });
     const body = aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]);
@@ -71,7 +71,7 @@ describe('agent bookings and commission', () => {
     const { p, startTime } = await productWithSession();
     const mine = (await agentBook(aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], { internalNotes: 'from agent' }))).body.booking;
     expect((await t.call('GET', `/v1/bookings/${mine.orderNumber}`)).body.booking.internalNotes).toBeUndefined();
-    await t.engine.ctx.handle.sqlite.prepare("UPDATE bookings SET internal_notes = 'VIP' WHERE order_number = ?").run(mine.orderNumber);
+    await t.sql.prepare("UPDATE bookings SET internal_notes = 'VIP' WHERE order_number = ?").run(mine.orderNumber);
     expect((await t.call('GET', `/v1/bookings/${mine.orderNumber}`)).body.booking.internalNotes).toBe('VIP');
     expect((await t.call('GET', `/v1/bookings/${mine.orderNumber}`, { role: 'agent' })).body.booking.internalNotes).toBeUndefined();
     const onBehalf = (await t.call('POST', '/v1/bookings', { body: aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], { resellerId }) })).body.booking;

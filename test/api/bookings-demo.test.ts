@@ -34,9 +34,9 @@ describe('demo bookings', () => {
     const fresh = await startTestApp();
     try {
       for (const product of DEMO_PRODUCTS) await fresh.engine.products.create(product, SYSTEM_ACTOR);
-      const products = fresh.engine.ctx.handle.sqlite.prepare("SELECT product_code FROM products WHERE booking_mode = 'INVENTORY'").all() as { product_code: string }[];
+      const products = fresh.sql.prepare("SELECT product_code FROM products WHERE booking_mode = 'INVENTORY'").all() as { product_code: string }[];
       for (const [p, { product_code }] of products.entries()) {
-        for (let d = 2; d < 9; d++) aSessionRow(fresh.engine.ctx.handle.sqlite, { productCode: product_code, startAt: `2030-01-0${d}T0${p}:00:00Z`, seats: 30 });
+        for (let d = 2; d < 9; d++) aSessionRow(fresh.sql, { productCode: product_code, startAt: `2030-01-0${d}T0${p}:00:00Z`, seats: 30 });
       }
       await loadDemoBookings(fresh.engine);
       const bookings = (await fresh.call('GET', '/v1/bookings')).body.bookings;

@@ -13,7 +13,7 @@ let day = 0;
 async function productWithSession(overrides = {}) {
   const p = (await t.call('POST', '/v1/products', { body: aProduct(overrides) })).body.product;
   const startTime = `2030-06-${String(++day).padStart(2, '0')}T00:00:00Z`;
-  aSessionRow(t.engine.ctx.handle.sqlite, { productCode: p.productCode, startAt: startTime });
+  aSessionRow(t.sql, { productCode: p.productCode, startAt: startTime });
   return { p, startTime };
 }
 const book = (body: unknown) => t.call('POST', '/v1/bookings', { body });
@@ -48,16 +48,16 @@ describe('barcodes and QR codes', () => {
     const b = (await book(aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).body.booking;
     expect(b.barcode).toMatch(CODE);
     expect(b.items[0].participants[0].barcode).toBeUndefined();
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT item_id FROM order_barcodes WHERE order_number = ?').all(b.orderNumber)).toEqual([{ item_id: null }]);
+    expect(t.sql.prepare('SELECT item_id FROM order_barcodes WHERE order_number = ?').all(b.orderNumber)).toEqual([{ item_id: null }]);
     expect((await t.call('GET', `/v1/bookings/${b.orderNumber}/qr/${b.barcode}.svg`)).status).toBe(200);
   });
 
   it('takes EXTERNAL codes from the imported list and refuses with 409 when none are left', async () => {
     const { p, startTime } = await productWithSession({ qrCodeType: 'EXTERNAL' });
-    for (const code of ['EXT-1', 'EXT-2']) t.engine.ctx.handle.sqlite.prepare('INSERT INTO external_codes (code, product_code, assigned_to, imported_at) VALUES (?, ?, NULL, 0)').run(code, p.productCode);
+    for (const code of ['EXT-1', 'EXT-2']) t.sql.prepare('INSERT INTO external_codes (code, product_code, assigned_to, imported_at) VALUES (?, ?, NULL, 0)').run(code, p.productCode);
     const b = (await book(aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).body.booking;
     expect(b.items[0].participants.map((x: any) => x.barcode).sort()).toEqual(['EXT-1', 'EXT-2']);
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT DISTINCT assigned_to FROM external_codes WHERE product_code = ?').all(p.productCode)).toEqual([{ assigned_to: b.orderNumber }]);
+    expect(t.sql.prepare('SELECT DISTINCT assigned_to FROM external_codes WHERE product_code = ?').all(p.productCode)).toEqual([{ assigned_to: b.orderNumber }]);
     const before = t.snapshot(...TABLES);
     const res = await book(aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]));
     expect(res.status).toBe(409);
@@ -129,7 +129,7 @@ describe('participants and booking fields', () => {
 
 describe('pickups', () => {
   it('stores a location of the product list with its pickup time and instructions', async () => {
-    const pickupId = aPickupListRow(t.engine.ctx.handle.sqlite, { additionalNotes: 'Wear a hat.', locations: [{ locationName: 'Central Station', address: '1 Eddy Ave', minutesPrior: 30, additionalInstructions: 'Bus bay 3' }] });
+    const pickupId = aPickupListRow(t.sql, { additionalNotes: 'Wear a hat.', locations: [{ locationName: 'Central Station', address: '1 Eddy Ave', minutesPrior: 30, additionalInstructions: 'Bus bay 3' }] });
     const { p, startTime } = await productWithSession({ pickupId });
     const body = aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]);
     body.items[0].pickupLocation = { locationName: 'central station' };
@@ -140,8 +140,8 @@ describe('pickups', () => {
   });
 
   it('keeps free text only when the list has otherLocationInstructions, and ignores it otherwise', async () => {
-    const open = aPickupListRow(t.engine.ctx.handle.sqlite, { otherLocationInstructions: 'We will call to confirm.', locations: [] });
-    const closed = aPickupListRow(t.engine.ctx.handle.sqlite, { locations: [{ locationName: 'Pier 1' }] });
+    const open = aPickupListRow(t.sql, { otherLocationInstructions: 'We will call to confirm.', locations: [] });
+    const closed = aPickupListRow(t.sql, { locations: [{ locationName: 'Pier 1' }] });
     for (const [pickupId, expected] of [
       [open, { locationName: 'My hotel', pickupInstructions: 'We will call to confirm.' }],
       [closed, undefined],

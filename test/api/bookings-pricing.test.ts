@@ -13,7 +13,7 @@ let day = 0;
 async function productWithSession(overrides = {}, seats = 50) {
   const p = (await t.call('POST', '/v1/products', { body: aProduct(overrides) })).body.product;
   const startTime = `2030-04-${String(++day).padStart(2, '0')}T00:00:00Z`;
-  const sessionId = aSessionRow(t.engine.ctx.handle.sqlite, { productCode: p.productCode, startAt: startTime, seats });
+  const sessionId = aSessionRow(t.sql, { productCode: p.productCode, startAt: startTime, seats });
   return { p, startTime, sessionId };
 }
 const book = (body: unknown) => t.call('POST', '/v1/bookings', { body });
@@ -22,7 +22,7 @@ const quote = (body: unknown) => t.call('POST', '/v1/bookings/quote', { body });
 describe('pricing', () => {
   it('uses the session price override instead of the option price', async () => {
     const { p, startTime, sessionId } = await productWithSession();
-    aSessionPriceOverride(t.engine.ctx.handle.sqlite, { sessionId, optionId: p.priceOptions[0].id, priceMinor: 4250 });
+    aSessionPriceOverride(t.sql, { sessionId, optionId: p.priceOptions[0].id, priceMinor: 4250 });
     const b = (await book(aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).body.booking;
     expect(b.items[0].quantities[0].optionPrice).toBe(42.5);
     expect(b.totalAmount).toBe(85);
@@ -36,7 +36,7 @@ describe('pricing', () => {
   });
 
   it('prices extras: QUANTITY × quantity, FIXED once, ANY per participant by default', async () => {
-    const sqlite = t.engine.ctx.handle.sqlite;
+    const sqlite = t.sql;
     const perUnit = anExtraRow(sqlite, { name: 'Photo', extraPriceType: 'QUANTITY', priceMinor: 1000 });
     const fixed = anExtraRow(sqlite, { name: 'Transfer', extraPriceType: 'FIXED', priceMinor: 2500 });
     const any = anExtraRow(sqlite, { name: 'Lunch', extraPriceType: 'ANY', priceMinor: 1550 });
@@ -97,7 +97,7 @@ describe('pricing', () => {
 
 describe('quote', () => {
   it('answers the same numbers as the booking made from the same body, without orderNumber or status, and writes nothing', async () => {
-    const extra = anExtraRow(t.engine.ctx.handle.sqlite, { extraPriceType: 'QUANTITY', priceMinor: 333 });
+    const extra = anExtraRow(t.sql, { extraPriceType: 'QUANTITY', priceMinor: 333 });
     const { p, startTime } = await productWithSession({ extras: [{ id: extra }], taxes: [{ label: 'Tax', taxPercent: 7.5 }] });
     const body = aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 2 }, { optionLabel: 'Child', value: 1 }], { payments: [{ type: 'CASH', amount: 20 }] });
     body.items[0].extras = [{ id: extra, quantity: 3 }];
@@ -132,7 +132,7 @@ describe('payments', () => {
     const b = (await book(body)).body.booking;
     expect(b).toMatchObject({ totalAmount: 50, totalPaid: 70, totalDue: 0 });
     expect(b.payments[0]).toMatchObject({ type: 'CASH', amount: 30, currency: 'AUD', recipient: 'SUPPLIER', label: 'cash at desk', date: '2030-01-01T00:00:00Z' });
-    const rows = t.engine.ctx.handle.sqlite.prepare('SELECT amount_minor, is_refund FROM payments WHERE order_number = ? ORDER BY position').all(b.orderNumber);
+    const rows = t.sql.prepare('SELECT amount_minor, is_refund FROM payments WHERE order_number = ? ORDER BY position').all(b.orderNumber);
     expect(rows).toEqual([{ amount_minor: 3000, is_refund: 0 }, { amount_minor: 4000, is_refund: 0 }]);
   });
 

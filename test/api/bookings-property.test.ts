@@ -18,7 +18,7 @@ const op = fc.oneof(
 
 /** Held seats recounted from the quantity rows, independently of booking_items.seats_held. */
 function recount(sessionId: number): number {
-  const row = t.engine.ctx.handle.sqlite
+  const row = t.sql
     .prepare(
       `SELECT coalesce(sum(q.value * q.seats_used), 0) AS n FROM booking_item_quantities q
        JOIN booking_items i ON i.id = q.item_id JOIN bookings b ON b.order_number = i.order_number
@@ -36,7 +36,7 @@ describe('seats under random sequences of bookings', () => {
         const product = (await t.call('POST', '/v1/products', { body: aProduct({ priceOptions: [{ label: 'Adult', price: 10 }, { label: 'Child', price: 5, seatsUsed: 2 }] }) })).body.product;
         const starts = [`2030-08-01T0${run % 10}:00:00Z`, `2030-08-02T0${run % 10}:00:00Z`];
         run++;
-        const sessions = starts.map((startAt) => aSessionRow(t.engine.ctx.handle.sqlite, { productCode: product.productCode, startAt, seats }));
+        const sessions = starts.map((startAt) => aSessionRow(t.sql, { productCode: product.productCode, startAt, seats }));
         const orders: string[] = [];
         for (const step of ops) {
           if (step.kind === 'create') {

@@ -16,7 +16,7 @@ describe('seats under concurrency', () => {
   it('sells exactly the last 10 seats to 50 clients racing over real HTTP; the other 40 get 409 NO_SEATS', async () => {
     const product = (await t.call('POST', '/v1/products', { body: aProduct() })).body.product;
     const startTime = '2030-03-01T00:00:00Z';
-    const sessionId = aSessionRow(t.engine.ctx.handle.sqlite, { productCode: product.productCode, startAt: startTime, seats: 12 });
+    const sessionId = aSessionRow(t.sql, { productCode: product.productCode, startAt: startTime, seats: 12 });
     // Two seats already sold, ten left.
     expect((await t.call('POST', '/v1/bookings', { body: aBooking(product.productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]) })).status).toBe(200);
 
@@ -38,11 +38,11 @@ describe('seats under concurrency', () => {
       expect(r.body.requestStatus.error.errorCode).toBe('NO_SEATS');
     }
     expect(new Set(sold.map((r) => r.body.booking.orderNumber)).size).toBe(10);
-    const held = t.engine.ctx.handle.sqlite
+    const held = t.sql
       .prepare("SELECT sum(i.seats_held) AS held FROM booking_items i JOIN bookings b USING (order_number) WHERE i.session_id = ? AND b.status NOT IN ('CANCELLED','ABANDONED_CART')")
       .get(sessionId) as { held: number };
     expect(held.held).toBe(12);
-    const seats = t.engine.ctx.handle.sqlite.prepare('SELECT seats FROM sessions WHERE id = ?').get(sessionId) as { seats: number };
+    const seats = t.sql.prepare('SELECT seats FROM sessions WHERE id = ?').get(sessionId) as { seats: number };
     expect(seats.seats - held.held).toBe(0);
   });
 });
@@ -51,7 +51,7 @@ describe('seats across items', () => {
   it('counts every item of one booking on the same session together', async () => {
     const product = (await t.call('POST', '/v1/products', { body: aProduct() })).body.product;
     const startTime = '2030-03-02T00:00:00Z';
-    aSessionRow(t.engine.ctx.handle.sqlite, { productCode: product.productCode, startAt: startTime, seats: 3 });
+    aSessionRow(t.sql, { productCode: product.productCode, startAt: startTime, seats: 3 });
     const item = aBooking(product.productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]).items[0];
     const before = t.snapshot('bookings', 'booking_items');
     const res = await t.call('POST', '/v1/bookings', { body: { items: [item, item] } });

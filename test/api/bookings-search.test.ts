@@ -11,8 +11,8 @@ beforeAll(async () => {
   walk = (await t.call('POST', '/v1/products', { body: aProduct() })).body.product.productCode;
   cruise = (await t.call('POST', '/v1/products', { body: aProduct({ name: 'Cruise' }) })).body.product.productCode;
   // Sydney is UTC+11 in January: 2030-01-10T00:00Z is 11:00 local on the 10th.
-  aSessionRow(t.engine.ctx.handle.sqlite, { productCode: walk, startAt: '2030-01-10T00:00:00Z' });
-  aSessionRow(t.engine.ctx.handle.sqlite, { productCode: cruise, startAt: '2030-01-20T00:00:00Z' });
+  aSessionRow(t.sql, { productCode: walk, startAt: '2030-01-10T00:00:00Z' });
+  aSessionRow(t.sql, { productCode: cruise, startAt: '2030-01-20T00:00:00Z' });
   const make = async (name: string, productCode: string, startTime: string, overrides: Record<string, unknown> = {}) => {
     const body = aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], overrides);
     orders[name] = (await t.call('POST', '/v1/bookings', { body })).body.booking.orderNumber;

@@ -13,14 +13,14 @@ let day = 0;
 async function booked(overrides = {}, bookingOverrides = {}, seats = 20) {
   const p = (await t.call('POST', '/v1/products', { body: aProduct(overrides) })).body.product;
   const startTime = `2030-05-${String(++day).padStart(2, '0')}T00:00:00Z`;
-  const sessionId = aSessionRow(t.engine.ctx.handle.sqlite, { productCode: p.productCode, startAt: startTime, seats });
+  const sessionId = aSessionRow(t.sql, { productCode: p.productCode, startAt: startTime, seats });
   const res = await t.call('POST', '/v1/bookings', { body: aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 2 }], bookingOverrides) });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { p, startTime, sessionId, booking: res.body.booking };
 }
 const put = (orderNumber: string, body: unknown, role?: 'agent') => t.call('PUT', `/v1/bookings/${orderNumber}`, { body, role });
 const held = (sessionId: number) =>
-  (t.engine.ctx.handle.sqlite.prepare("SELECT coalesce(sum(i.seats_held), 0) AS n FROM booking_items i JOIN bookings b USING (order_number) WHERE i.session_id = ? AND b.status NOT IN ('CANCELLED','ABANDONED_CART')").get(sessionId) as { n: number }).n;
+  (t.sql.prepare("SELECT coalesce(sum(i.seats_held), 0) AS n FROM booking_items i JOIN bookings b USING (order_number) WHERE i.session_id = ? AND b.status NOT IN ('CANCELLED','ABANDONED_CART')").get(sessionId) as { n: number }).n;
 
 describe('status transitions', () => {
   it('confirms a PROCESSING booking (two-step flow) and it keeps holding its seats', async () => {
@@ -121,7 +121,7 @@ describe('full replacement of the supported parts', () => {
   });
 
   it('refuses a change to payments, vouchers, createdBy, resellerUser, item extras, subtotal or endTime with 400 naming the field, changing nothing (issue 19)', async () => {
-    const extra = anExtraRow(t.engine.ctx.handle.sqlite, { extraPriceType: 'QUANTITY', priceMinor: 500 });
+    const extra = anExtraRow(t.sql, { extraPriceType: 'QUANTITY', priceMinor: 500 });
     const user = { code: 'u1', email: 'desk@example.test' };
     const { booking } = await booked({ extras: [{ id: extra }] }, { payments: [{ type: 'CASH', amount: 20 }], createdBy: user, resellerUser: user });
     const withExtra = await booked({ extras: [{ id: extra }] });
@@ -151,7 +151,7 @@ describe('full replacement of the supported parts', () => {
   });
 
   it('follows "omitted means deleted" when items are left out: participant fields and pickups are cleared, items kept (issue 19)', async () => {
-    const pickupId = aPickupListRow(t.engine.ctx.handle.sqlite, { locations: [{ locationName: 'Pier 1', minutesPrior: 15 }] });
+    const pickupId = aPickupListRow(t.sql, { locations: [{ locationName: 'Pier 1', minutesPrior: 15 }] });
     const { booking } = await booked({ pickupId } as object);
     const named = { ...booking, items: [{ ...booking.items[0], participants: [{ fields: [{ label: 'First Name', value: 'Ada' }] }], pickupLocation: { locationName: 'Pier 1' } }] };
     const withDetails = (await put(booking.orderNumber, named)).body.booking;
@@ -166,7 +166,7 @@ describe('full replacement of the supported parts', () => {
   it('lets an agent update its own booking only', async () => {
     const p = (await t.call('POST', '/v1/products', { body: aProduct() })).body.product;
     const startTime = '2030-05-28T00:00:00Z';
-    aSessionRow(t.engine.ctx.handle.sqlite, { productCode: p.productCode, startAt: startTime });
+    aSessionRow(t.sql, { productCode: p.productCode, startAt: startTime });
     const mine = (await t.call('POST', '/v1/bookings', { role: 'agent', body: aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]) })).body.booking;
     expect((await put(mine.orderNumber, { ...mine, resellerComments: 'voucher 123' }, 'agent')).body.booking.resellerComments).toBe('voucher 123');
     const { booking: desk } = await booked();

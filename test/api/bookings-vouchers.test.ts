@@ -14,12 +14,12 @@ let n = 0;
 async function productWithSession(overrides = {}) {
   const p = (await t.call('POST', '/v1/products', { body: aProduct({ priceOptions: [{ label: 'Adult', price: 100 }], ...overrides }) })).body.product;
   const startTime = `2030-07-${String(++day).padStart(2, '0')}T00:00:00Z`;
-  aSessionRow(t.engine.ctx.handle.sqlite, { productCode: p.productCode, startAt: startTime });
+  aSessionRow(t.sql, { productCode: p.productCode, startAt: startTime });
   return { p, startTime, item: { productCode: p.productCode, startTime, quantities: [{ value: 1 }] } };
 }
-const voucher = (input: Omit<Parameters<typeof aVoucherRow>[1], 'code'>) => aVoucherRow(t.engine.ctx.handle.sqlite, { code: `V${++n}`, ...input });
+const voucher = (input: Omit<Parameters<typeof aVoucherRow>[1], 'code'>) => aVoucherRow(t.sql, { code: `V${++n}`, ...input });
 const book = (body: unknown) => t.call('POST', '/v1/bookings', { body });
-const redeemed = (code: string) => t.engine.ctx.handle.sqlite.prepare('SELECT amount_minor, reversed_at FROM voucher_redemptions WHERE voucher_code = ? ORDER BY id').all(code);
+const redeemed = (code: string) => t.sql.prepare('SELECT amount_minor, reversed_at FROM voucher_redemptions WHERE voucher_code = ? ORDER BY id').all(code);
 
 describe('vouchers applied to a booking', () => {
   it('takes a VALUE voucher up to its balance and keeps the remainder for later (empty codes ignored)', async () => {
@@ -44,8 +44,8 @@ describe('vouchers applied to a booking', () => {
     const b = await productWithSession();
     const product = voucher({ valueType: 'PERCENT_LIMITPRODUCT', valuePercent: 50, productCode: b.p.productCode });
     expect((await book({ items: [a.item, b.item], vouchers: [product] })).body.booking.totalAmount).toBe(150);
-    t.engine.ctx.handle.sqlite.prepare("INSERT INTO categories (id, name, visible, created_at, updated_at) VALUES (6000001, 'Cruises', 1, 0, 0)").run();
-    t.engine.ctx.handle.sqlite.prepare('INSERT INTO category_products (category_id, product_code, position) VALUES (6000001, ?, 0)').run(a.p.productCode);
+    t.sql.prepare("INSERT INTO categories (id, name, visible, created_at, updated_at) VALUES (6000001, 'Cruises', 1, 0, 0)").run();
+    t.sql.prepare('INSERT INTO category_products (category_id, product_code, position) VALUES (6000001, ?, 0)').run(a.p.productCode);
     const catalog = voucher({ valueType: 'VALUE_LIMITCATALOG', valueMinor: 100000, categoryId: 6000001 });
     expect((await book({ items: [a.item, b.item], vouchers: [catalog] })).body.booking.totalAmount).toBe(100);
     const elsewhere = voucher({ valueType: 'VALUE_LIMITPRODUCT', valueMinor: 1000, productCode: a.p.productCode });

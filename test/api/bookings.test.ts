@@ -15,7 +15,7 @@ let day = 0;
 async function productWithSession(overrides = {}, seats = 20) {
   const p = await product(overrides);
   const startTime = `2030-02-${String(++day).padStart(2, '0')}T00:00:00Z`;
-  aSessionRow(t.engine.ctx.handle.sqlite, { productCode: p.productCode, startAt: startTime, seats });
+  aSessionRow(t.sql, { productCode: p.productCode, startAt: startTime, seats });
   return { p, startTime };
 }
 const book = (body: unknown, role?: 'agent' | 'supplier') => t.call('POST', '/v1/bookings', { body, role });
@@ -63,11 +63,11 @@ describe('create and get bookings', () => {
   it('writes the rows of the contract: items, quantities, participants and seats held', async () => {
     const { p, startTime } = await productWithSession({ priceOptions: [{ label: 'Adult', price: 10, seatsUsed: 2 }] });
     const b = (await book(aBooking(p.productCode, startTime, [{ value: 3 }]))).body.booking;
-    const item = t.engine.ctx.handle.sqlite.prepare('SELECT * FROM booking_items WHERE order_number = ?').get(b.orderNumber) as any;
+    const item = t.sql.prepare('SELECT * FROM booking_items WHERE order_number = ?').get(b.orderNumber) as any;
     expect(item).toMatchObject({ position: 0, total_quantity: 3, seats_held: 6, amount_minor: 3000, subtotal_minor: 3000, all_day: 0 });
     expect(item.session_id).toBeGreaterThan(0);
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT count(*) AS n FROM participants WHERE item_id = ?').get(item.id)).toEqual({ n: 3 });
-    const booking = t.engine.ctx.handle.sqlite.prepare('SELECT * FROM bookings WHERE order_number = ?').get(b.orderNumber) as any;
+    expect(t.sql.prepare('SELECT count(*) AS n FROM participants WHERE item_id = ?').get(item.id)).toEqual({ n: 3 });
+    const booking = t.sql.prepare('SELECT * FROM bookings WHERE order_number = ?').get(b.orderNumber) as any;
     expect(booking).toMatchObject({ status: 'CONFIRMED', currency: 'AUD', total_amount_minor: 3000, fields_json: '[]' });
   });
 
@@ -83,7 +83,7 @@ describe('create and get bookings', () => {
     const p = await product({ bookingMode: 'NO_DATE' });
     const b = (await book({ items: [{ productCode: p.productCode, startTimeLocal: '2030-03-05', quantities: [{ optionLabel: 'Adult', value: 1 }] }] })).body.booking;
     expect(b.items[0]).toMatchObject({ startTimeLocal: '2030-03-05 00:00:00', endTimeLocal: '2030-03-06 00:00:00', allDay: true });
-    const item = t.engine.ctx.handle.sqlite.prepare('SELECT session_id, seats_held, all_day FROM booking_items WHERE order_number = ?').get(b.orderNumber);
+    const item = t.sql.prepare('SELECT session_id, seats_held, all_day FROM booking_items WHERE order_number = ?').get(b.orderNumber);
     expect(item).toEqual({ session_id: null, seats_held: 0, all_day: 1 });
   });
 

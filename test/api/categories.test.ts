@@ -105,7 +105,7 @@ describe('categories', () => {
   });
 
   it('clamps a limit above 100 to 100 and refuses a negative or non-numeric one', async () => {
-    for (let i = 0; i < 101; i++) t.engine.ctx.handle.sqlite.prepare('INSERT INTO categories (id, name, created_at, updated_at) VALUES (?, ?, 0, 0)').run(900_000 + i, `Bulk ${String(i).padStart(3, '0')}`);
+    for (let i = 0; i < 101; i++) t.sql.prepare('INSERT INTO categories (id, name, created_at, updated_at) VALUES (?, ?, 0, 0)').run(900_000 + i, `Bulk ${String(i).padStart(3, '0')}`);
     const res = await t.call('GET', '/v1/categories?search=Bulk&limit=1000');
     expect(res.status).toBe(200);
     expect(res.body.categories).toHaveLength(100);
@@ -179,13 +179,13 @@ describe('categories', () => {
     await t.call('PUT', `/v1/categories/${category.id}/products/${product.productCode}`);
     expect((await t.call('DELETE', `/v1/categories/${category.id}`)).status).toBe(200);
     expect((await t.call('GET', `/v1/categories/${category.id}`)).status).toBe(404);
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT COUNT(*) AS n FROM category_products WHERE category_id = ?').get(category.id)).toEqual({ n: 0 });
+    expect(t.sql.prepare('SELECT COUNT(*) AS n FROM category_products WHERE category_id = ?').get(category.id)).toEqual({ n: 0 });
     expect((await t.call('GET', `/v1/products/${product.productCode}`)).status).toBe(200);
   });
 
   it('refuses to delete a category a voucher is limited to, with 409 IN_USE, and changes nothing', async () => {
     const category = await createCategory();
-    t.engine.ctx.handle.sqlite.prepare("INSERT INTO vouchers (code, value_type, value_percent, category_id, issue_at, created_at, updated_at) VALUES ('CATV1', 'PERCENT_LIMITCATALOG', 10, ?, 0, 0, 0)").run(category.id);
+    t.sql.prepare("INSERT INTO vouchers (code, value_type, value_percent, category_id, issue_at, created_at, updated_at) VALUES ('CATV1', 'PERCENT_LIMITCATALOG', 10, ?, 0, 0, 0)").run(category.id);
     const before = t.snapshot(...TABLES);
     const res = await t.call('DELETE', `/v1/categories/${category.id}`);
     expect(res.status).toBe(409);

@@ -80,7 +80,7 @@ describe('customers', () => {
 
   it('anonymises a customer with bookings instead of deleting, and keeps the bookings', async () => {
     const product = (await t.call('POST', '/v1/products', { body: aProduct() })).body.product;
-    aSessionRow(t.engine.ctx.handle.sqlite, { productCode: product.productCode, startAt: '2030-02-01T00:00:00Z' });
+    aSessionRow(t.sql, { productCode: product.productCode, startAt: '2030-02-01T00:00:00Z' });
     const booking = (await t.call('POST', '/v1/bookings', { body: aBooking(product.productCode, '2030-02-01T00:00:00Z', [{ optionLabel: 'Adult', value: 1 }]) })).body.booking;
     const id = booking.customer.id;
     expect((await t.call('DELETE', `/v1/customers/${id}`)).status).toBe(200);

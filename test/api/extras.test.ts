@@ -29,7 +29,7 @@ describe('extras', () => {
   it('stores the price in minor units of the company currency and accepts it as a string', async () => {
     const extra = await createExtra({ price: '200.005' });
     expect(extra.price).toBe(200.01);
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT price_minor, currency FROM extras WHERE id = ?').get(extra.id)).toEqual({ price_minor: 20001, currency: 'AUD' });
+    expect(t.sql.prepare('SELECT price_minor, currency FROM extras WHERE id = ?').get(extra.id)).toEqual({ price_minor: 20001, currency: 'AUD' });
   });
 
   it('updates only the fields sent', async () => {

@@ -9,7 +9,7 @@ beforeAll(async () => {
   t = await startTestApp();
 });
 afterAll(() => t.close());
-const storedPrefix = (id: number) => (t.engine.ctx.handle.sqlite.prepare('SELECT key_prefix AS p FROM api_keys WHERE id = ?').get(id) as { p: string }).p;
+const storedPrefix = (id: number) => (t.sql.prepare('SELECT key_prefix AS p FROM api_keys WHERE id = ?').get(id) as { p: string }).p;
 
 describe('API key prefixes', () => {
   it('stores a prefix of the hash of a TOURDESK_API_KEY key, never its first characters, and lists and revokes by it', async () => {
@@ -34,10 +34,10 @@ describe('API key prefixes', () => {
 
   it('rewrites the plaintext prefixes a data folder already holds (migration 20261125_91)', async () => {
     const { id, key } = await t.engine.apiKeys.create({ role: 'checkin', name: 'Old key' });
-    t.engine.ctx.handle.sqlite.prepare('UPDATE api_keys SET key_prefix = ? WHERE id = ?').run(key.slice(0, 7), id);
+    t.sql.prepare('UPDATE api_keys SET key_prefix = ? WHERE id = ?').run(key.slice(0, 7), id);
     await migrations.find((m) => m.name === '20261125_91_key_prefix_hash')!.up(t.engine.ctx.db as never);
     expect(storedPrefix(id)).toBe(`sha256:${hashKey(key).slice(0, 8)}`);
-    const plaintextLeft = t.engine.ctx.handle.sqlite.prepare("SELECT count(*) AS n FROM api_keys WHERE key_prefix NOT LIKE 'sha256:%'").get() as { n: number };
+    const plaintextLeft = t.sql.prepare("SELECT count(*) AS n FROM api_keys WHERE key_prefix NOT LIKE 'sha256:%'").get() as { n: number };
     expect(plaintextLeft.n).toBe(0);
   });
 });

@@ -15,9 +15,9 @@ const orderPath = (productCode: string, orderNumber: string) => `/v1/manifest/ch
 
 async function setup() {
   const s = await aProductWithSession(t);
-  const a = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, quantities: [{ label: 'Adult', value: 2 }] });
-  const b = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, quantities: [{ label: 'Child', value: 1 }] });
-  const gone = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, status: 'CANCELLED' });
+  const a = aBookingRow(t.sql, { sessionId: s.sessionId, quantities: [{ label: 'Adult', value: 2 }] });
+  const b = aBookingRow(t.sql, { sessionId: s.sessionId, quantities: [{ label: 'Child', value: 1 }] });
+  const gone = aBookingRow(t.sql, { sessionId: s.sessionId, status: 'CANCELLED' });
   return { ...s, a, b, gone };
 }
 
@@ -35,7 +35,7 @@ describe('PUT/GET/DELETE /v1/manifest/checkinSession', () => {
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ requestStatus: { success: true, version: 'v1' } });
     expect(await isCheckedIn(sessionPath(s.productCode))).toBe(true);
-    const events = t.engine.ctx.handle.sqlite.prepare("SELECT participant_id FROM checkin_events WHERE kind = 'CHECK_IN' AND session_id = ?").all(s.sessionId) as { participant_id: number }[];
+    const events = t.sql.prepare("SELECT participant_id FROM checkin_events WHERE kind = 'CHECK_IN' AND session_id = ?").all(s.sessionId) as { participant_id: number }[];
     expect(events.map((e) => e.participant_id).sort()).toEqual([...s.a.participantIds, ...s.b.participantIds].sort());
   });
 
@@ -59,8 +59,8 @@ describe('PUT/GET/DELETE /v1/manifest/checkinSession', () => {
     const del = await t.call('DELETE', sessionPath(s.productCode));
     expect(del.status).toBe(200);
     expect(await isCheckedIn(sessionPath(s.productCode))).toBe(false);
-    const undos = t.engine.ctx.handle.sqlite.prepare("SELECT undoes_event_id FROM checkin_events WHERE kind = 'UNDO' AND session_id = ?").all(s.sessionId) as { undoes_event_id: string }[];
-    const checkIns = t.engine.ctx.handle.sqlite.prepare("SELECT event_id FROM checkin_events WHERE kind = 'CHECK_IN' AND session_id = ?").all(s.sessionId) as { event_id: string }[];
+    const undos = t.sql.prepare("SELECT undoes_event_id FROM checkin_events WHERE kind = 'UNDO' AND session_id = ?").all(s.sessionId) as { undoes_event_id: string }[];
+    const checkIns = t.sql.prepare("SELECT event_id FROM checkin_events WHERE kind = 'CHECK_IN' AND session_id = ?").all(s.sessionId) as { event_id: string }[];
     expect(undos.map((u) => u.undoes_event_id).sort()).toEqual(checkIns.map((c) => c.event_id).sort());
     await t.call('PUT', sessionPath(s.productCode));
     expect(await isCheckedIn(sessionPath(s.productCode))).toBe(true);
@@ -145,7 +145,7 @@ describe('PUT/GET/DELETE /v1/manifest/checkinOrderSession', () => {
   it('refuses an order without an item in that session with 404 and changes nothing', async () => {
     const s = await setup();
     const other = await aProductWithSession(t, { startTime: '2030-01-02T23:00:00Z' });
-    const elsewhere = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: other.sessionId });
+    const elsewhere = aBookingRow(t.sql, { sessionId: other.sessionId });
     const before = t.snapshot(...CHECKIN_TABLES);
     const res = await t.call('PUT', orderPath(s.productCode, elsewhere.orderNumber));
     expect(res.status).toBe(404);

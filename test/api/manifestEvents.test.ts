@@ -17,7 +17,7 @@ const stateOf = (manifest: any, participantId: number) =>
 
 async function setup() {
   const s = await aProductWithSession(t);
-  const booking = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, quantities: [{ label: 'Adult', value: 3 }] });
+  const booking = aBookingRow(t.sql, { sessionId: s.sessionId, quantities: [{ label: 'Adult', value: 3 }] });
   return { ...s, ...booking };
 }
 
@@ -36,7 +36,7 @@ describe('POST /v1/manifest/events', () => {
     ]);
     let manifest = await manifestOf(s.sessionId);
     expect(manifest.totals).toEqual({ booked: 3, checkedIn: 1, noShow: 1, remaining: 1 });
-    const stored = t.engine.ctx.handle.sqlite.prepare('SELECT occurred_at, recorded_at, device, api_key_id FROM checkin_events WHERE event_id = ?').get(checkIn.eventId) as any;
+    const stored = t.sql.prepare('SELECT occurred_at, recorded_at, device, api_key_id FROM checkin_events WHERE event_id = ?').get(checkIn.eventId) as any;
     expect(stored).toMatchObject({ occurred_at: Date.parse('2030-01-02T22:00:00Z'), recorded_at: Date.parse('2030-01-01T00:00:00Z'), device: 'Bus 1' });
     expect(stored.api_key_id).toBeGreaterThan(0);
     await post([ev('UNDO', s.sessionId, { undoesEventId: checkIn.eventId })]);
@@ -46,7 +46,7 @@ describe('POST /v1/manifest/events', () => {
 
   it('undoes every check-in of an order-code scan with one UNDO naming the scan', async () => {
     const s = await aProductWithSession(t);
-    const booking = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, barcodes: 'ORDER', quantities: [{ label: 'Adult', value: 3 }] });
+    const booking = aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'ORDER', quantities: [{ label: 'Adult', value: 3 }] });
     const scanId = randomUUID();
     const scanned = await t.call('POST', '/v1/manifest/scan', { body: { code: booking.orderCode, eventId: scanId }, role: 'checkin' });
     expect(scanned.body.scan.checkedInParticipantIds).toHaveLength(3);
@@ -99,7 +99,7 @@ describe('POST /v1/manifest/events', () => {
 
   it('stores a check-in a device made offline for a booking cancelled meanwhile, and flags it in the manifest', async () => {
     const s = await aProductWithSession(t);
-    const gone = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, status: 'CANCELLED', cancelledAt: Date.parse('2030-01-02T21:40:00Z') });
+    const gone = aBookingRow(t.sql, { sessionId: s.sessionId, status: 'CANCELLED', cancelledAt: Date.parse('2030-01-02T21:40:00Z') });
     const res = await post([ev('CHECK_IN', s.sessionId, { participantId: gone.participantIds[0], occurredAt: '2030-01-02T21:52:00Z', decidedOffline: true })]);
     expect(res.body.events[0].result).toBe('RECORDED');
     expect(res.body.events[0].conflict).toMatch(/cancelled/);

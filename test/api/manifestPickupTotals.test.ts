@@ -17,7 +17,7 @@ const sum = (rows: any[], key: string) => rows.reduce((total, row) => total + ro
 describe('GET /v1/manifest: counts per pickup point', () => {
   it('counts checked in, explicit no-shows and remaining per pickup, and they add up to the session totals', async () => {
     const s = await aProductWithSession(t);
-    const sqlite = t.engine.ctx.handle.sqlite;
+    const sqlite = t.sql;
     const pier = aBookingRow(sqlite, { sessionId: s.sessionId, pickup: { locationName: 'Pier 1' }, quantities: [{ label: 'Adult', value: 3 }] });
     const hotel = aBookingRow(sqlite, { sessionId: s.sessionId, pickup: { locationName: 'Grand Hotel' }, quantities: [{ label: 'Adult', value: 2 }] });
     aBookingRow(sqlite, { sessionId: s.sessionId, pickup: { locationName: 'Grand Hotel' }, status: 'CANCELLED' });
@@ -40,7 +40,7 @@ describe('GET /v1/manifest: counts per pickup point', () => {
 
   it('turns every pickup point\'s remaining into no-shows when the session is closed, and back when it is reopened', async () => {
     const s = await aProductWithSession(t);
-    const sqlite = t.engine.ctx.handle.sqlite;
+    const sqlite = t.sql;
     const pier = aBookingRow(sqlite, { sessionId: s.sessionId, pickup: { locationName: 'Pier 1' }, quantities: [{ label: 'Adult', value: 2 }] });
     aBookingRow(sqlite, { sessionId: s.sessionId, pickup: null, quantities: [{ label: 'Adult', value: 1 }] });
     await events([{ eventId: randomUUID(), kind: 'CHECK_IN', participantId: pier.participantIds[0], sessionId: s.sessionId, occurredAt: '2030-01-02T22:50:00Z' }]);
@@ -62,7 +62,7 @@ describe('GET /v1/manifest: counts per pickup point', () => {
 
   it("counts each participant at their own item's pickup when one order has two items in the session", async () => {
     const s = await aProductWithSession(t);
-    const sqlite = t.engine.ctx.handle.sqlite;
+    const sqlite = t.sql;
     const booking = aBookingRow(sqlite, { sessionId: s.sessionId, pickup: { locationName: 'Pier 1' }, quantities: [{ label: 'Adult', value: 1 }] });
     const item = sqlite.prepare('SELECT * FROM booking_items WHERE id = ?').get(booking.itemId) as Record<string, unknown>;
     const secondItem = booking.itemId + 1_000_000;

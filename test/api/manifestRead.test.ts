@@ -48,7 +48,7 @@ function parseCsv(text: string): string[][] {
 describe('GET /v1/manifest', () => {
   it("lists the session's live bookings with participants, payment, pickup and totals, and cancelled ones apart", async () => {
     const s = await aProductWithSession(t, { seats: 30 });
-    const sqlite = t.engine.ctx.handle.sqlite;
+    const sqlite = t.sql;
     const reseller = 777001;
     sqlite.prepare("INSERT INTO resellers (id, name, alias, created_at) VALUES (?, 'Harbour Agents', 'harbour-agents', 0)").run(reseller);
     const paid = aBookingRow(sqlite, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', names: ['Grace', 'Alan'], pickup: { locationName: 'Pier 1' }, resellerId: reseller, resellerReference: 'HA-9', comments: 'Birthday' });
@@ -91,7 +91,7 @@ describe('GET /v1/manifest', () => {
 
   it('serves a manifest of 1,000 participants with correct totals', async () => {
     const s = await aProductWithSession(t, { seats: 1000 });
-    const sqlite = t.engine.ctx.handle.sqlite;
+    const sqlite = t.sql;
     const bookings = Array.from({ length: 250 }, (_, i) =>
       aBookingRow(sqlite, { sessionId: s.sessionId, quantities: [{ label: 'Adult', value: 4 }], pickup: { locationName: i % 2 ? 'Pier 1' : 'Hotel' } }),
     );
@@ -137,7 +137,7 @@ describe('GET /v1/manifest.csv and /v1/manifest.html', () => {
   it('exports one CSV row per participant, with a BOM, that parses back with commas, quotes and newlines in names', async () => {
     const s = await aProductWithSession(t);
     const tricky = 'Smith, "Jo"\nJunior';
-    const b = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, names: [tricky, 'Zoë'], customer: { firstName: 'Ann, Marie', lastName: 'Ö', phone: '+61 2' }, internalNotes: 'Needs "help"' });
+    const b = aBookingRow(t.sql, { sessionId: s.sessionId, names: [tricky, 'Zoë'], customer: { firstName: 'Ann, Marie', lastName: 'Ö', phone: '+61 2' }, internalNotes: 'Needs "help"' });
     const res = await t.call('GET', `/v1/manifest.csv?productCode=${s.productCode}&startTimeLocal=${LOCAL}`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv; charset=utf-8/);
@@ -153,7 +153,7 @@ describe('GET /v1/manifest.csv and /v1/manifest.html', () => {
 
   it('serves a printable page with a check-box column, escaped names and the totals', async () => {
     const s = await aProductWithSession(t);
-    aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, names: ['<b>Eve</b>', 'Bob'] });
+    aBookingRow(t.sql, { sessionId: s.sessionId, names: ['<b>Eve</b>', 'Bob'] });
     const res = await t.call('GET', `/v1/manifest.html?sessionId=${s.sessionId}`, { role: 'checkin' });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -171,7 +171,7 @@ describe('GET /v1/manifest/day', () => {
     const early = await aProductWithSession(t, { startTime: '2030-01-09T20:00:00Z' }); // 07:00 local, 10 Jan
     const late = await aProductWithSession(t, { startTime: '2030-01-10T05:00:00Z' }); // 16:00 local, 10 Jan
     await aProductWithSession(t, { startTime: '2030-01-10T14:00:00Z' }); // 01:00 local, 11 Jan
-    const b = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: late.sessionId, quantities: [{ label: 'Adult', value: 3 }] });
+    const b = aBookingRow(t.sql, { sessionId: late.sessionId, quantities: [{ label: 'Adult', value: 3 }] });
     await t.call('PUT', `/v1/manifest/checkinOrderSession?orderNumber=${b.orderNumber}&productCode=${late.productCode}&startTime=2030-01-10T05:00:00Z`);
     const res = await t.call('GET', '/v1/manifest/day?date=2030-01-10', { role: 'checkin' });
     expect(res.status).toBe(200);

@@ -14,7 +14,7 @@ const scan = (body: object, role: 'supplier' | 'checkin' | 'agent' = 'checkin') 
 
 async function aBooking(input: Partial<BookingRowInput> = {}, product = {}) {
   const s = await aProductWithSession(t, { product });
-  const booking = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', names: [{ first: 'Grace', last: 'Hopper' }, 'Alan'], ...input });
+  const booking = aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', names: [{ first: 'Grace', last: 'Hopper' }, 'Alan'], ...input });
   return { ...s, ...booking };
 }
 
@@ -52,7 +52,7 @@ describe('POST /v1/manifest/scan', () => {
     expect(res.status).toBe(200);
     expect(res.body.scan).toMatchObject({ result: 'ALREADY_CHECKED_IN', checkedIn: false, message: 'Already checked in at 08:10 by Bus 2' });
     expect(t.snapshot('participants', 'bookings')).toEqual(before);
-    const refused = t.engine.ctx.handle.sqlite.prepare("SELECT result FROM checkin_events WHERE kind = 'SCAN' AND code = ? ORDER BY recorded_at").all(b.participantCodes[1]);
+    const refused = t.sql.prepare("SELECT result FROM checkin_events WHERE kind = 'SCAN' AND code = ? ORDER BY recorded_at").all(b.participantCodes[1]);
     expect(refused).toEqual([{ result: 'CHECKED_IN' }, { result: 'ALREADY_CHECKED_IN' }]);
   });
 
@@ -79,7 +79,7 @@ describe('POST /v1/manifest/scan', () => {
     expect(manifest.totals.checkedIn).toBe(0);
     const overridden = await scan({ code: b.participantCodes[0], sessionId: other.sessionId, override: true });
     expect(overridden.body.scan).toMatchObject({ result: 'WRONG_SESSION', checkedIn: true, overrides: ['WRONG_SESSION'] });
-    const row = t.engine.ctx.handle.sqlite.prepare("SELECT override_json FROM checkin_events WHERE kind = 'CHECK_IN' AND participant_id = ?").get(b.participantIds[0]) as { override_json: string };
+    const row = t.sql.prepare("SELECT override_json FROM checkin_events WHERE kind = 'CHECK_IN' AND participant_id = ?").get(b.participantIds[0]) as { override_json: string };
     expect(JSON.parse(row.override_json)).toMatchObject({ rules: ['WRONG_SESSION'], scannedSessionId: other.sessionId });
   });
 
@@ -89,7 +89,7 @@ describe('POST /v1/manifest/scan', () => {
     expect(res.status).toBe(200);
     expect(res.body.scan).toMatchObject({ result: 'BOOKING_CANCELLED', checkedIn: false });
     expect(res.body.scan.message).toBe(`Do not admit: booking ${b.orderNumber} was cancelled at 2030-01-03 08:40`);
-    expect(t.engine.ctx.handle.sqlite.prepare("SELECT count(*) AS n FROM checkin_events WHERE kind = 'CHECK_IN' AND order_number = ?").get(b.orderNumber)).toEqual({ n: 0 });
+    expect(t.sql.prepare("SELECT count(*) AS n FROM checkin_events WHERE kind = 'CHECK_IN' AND order_number = ?").get(b.orderNumber)).toEqual({ n: 0 });
   });
 
   it('answers NOT_PAID and checks in anyway with a warning', async () => {
@@ -113,16 +113,16 @@ describe('POST /v1/manifest/scan', () => {
     expect(res.status).toBe(200);
     expect(res.body.scan).toMatchObject({ result: 'UNKNOWN_CODE', checkedIn: false });
     expect(res.body.scan.participants).toBeUndefined();
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT kind, result FROM checkin_events WHERE event_id = ?').get(eventId)).toEqual({ kind: 'SCAN', result: 'UNKNOWN_CODE' });
+    expect(t.sql.prepare('SELECT kind, result FROM checkin_events WHERE event_id = ?').get(eventId)).toEqual({ kind: 'SCAN', result: 'UNKNOWN_CODE' });
   });
 
   it('checks in every participant of the booking for an order code, or only those listed', async () => {
     const s = await aProductWithSession(t);
-    const all = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, barcodes: 'ORDER', quantities: [{ label: 'Adult', value: 3 }] });
+    const all = aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'ORDER', quantities: [{ label: 'Adult', value: 3 }] });
     const res = await scan({ code: all.orderCode, device: 'Gate' });
     expect(res.body.scan).toMatchObject({ result: 'CHECKED_IN', checkedIn: true, message: expect.stringMatching(/^3 checked in at/) });
     expect(res.body.scan.checkedInParticipantIds.sort()).toEqual([...all.participantIds].sort());
-    const some = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, barcodes: 'ORDER', quantities: [{ label: 'Adult', value: 3 }] });
+    const some = aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'ORDER', quantities: [{ label: 'Adult', value: 3 }] });
     const partial = await scan({ code: some.orderCode, participantIds: [some.participantIds[1]] });
     expect(partial.body.scan.checkedInParticipantIds).toEqual([some.participantIds[1]]);
     const rest = await scan({ code: some.orderCode });
@@ -148,7 +148,7 @@ describe('POST /v1/manifest/scan', () => {
     }
     expect(t.snapshot(...CHECKIN_TABLES)).toEqual(before);
     const s = await aProductWithSession(t);
-    const order = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, barcodes: 'ORDER' });
+    const order = aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'ORDER' });
     const snapshot = t.snapshot(...CHECKIN_TABLES);
     const wrongIds = await scan({ code: order.orderCode, participantIds: [b.participantIds[0]] });
     expect(wrongIds.status).toBe(400);

@@ -13,14 +13,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const scan = (body: object, role: 'supplier' | 'checkin' | 'agent' = 'checkin') => t.call('POST', '/v1/manifest/scan', { body, role });
-const checkinKeyId = () => (t.engine.ctx.handle.sqlite.prepare("SELECT id FROM api_keys WHERE name = 'Test checkin'").get() as { id: number }).id;
+const checkinKeyId = () => (t.sql.prepare("SELECT id FROM api_keys WHERE name = 'Test checkin'").get() as { id: number }).id;
 const checkIns = (participantId: number) =>
-  t.engine.ctx.handle.sqlite.prepare("SELECT result, note, override_json FROM checkin_events WHERE kind = 'CHECK_IN' AND participant_id = ? ORDER BY recorded_at, event_id").all(participantId) as { result: string; note: string | null; override_json: string | null }[];
+  t.sql.prepare("SELECT result, note, override_json FROM checkin_events WHERE kind = 'CHECK_IN' AND participant_id = ? ORDER BY recorded_at, event_id").all(participantId) as { result: string; note: string | null; override_json: string | null }[];
 const STATE_TABLES = ['bookings', 'participants'];
 
 async function aBooking(input: Partial<BookingRowInput> = {}, product: Partial<ProductBody> = {}) {
   const s = await aProductWithSession(t, { product });
-  const booking = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', names: [{ first: 'Grace', last: 'Hopper' }, 'Alan'], ...input });
+  const booking = aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', names: [{ first: 'Grace', last: 'Hopper' }, 'Alan'], ...input });
   return { ...s, ...booking };
 }
 
@@ -133,7 +133,7 @@ describe('POST /v1/manifest/scan: INCOMPLETE', () => {
 
   it('answers CHECKED_IN once the required field is filled (labels compared in any case)', async () => {
     const b = await aBooking({}, PASSPORT);
-    t.engine.ctx.handle.sqlite.prepare('UPDATE participants SET fields_json = ? WHERE id = ?').run(JSON.stringify([{ label: 'First Name', value: 'Grace' }, { label: 'passport', value: 'X123' }]), b.participantIds[0]);
+    t.sql.prepare('UPDATE participants SET fields_json = ? WHERE id = ?').run(JSON.stringify([{ label: 'First Name', value: 'Grace' }, { label: 'passport', value: 'X123' }]), b.participantIds[0]);
     expect((await scan({ code: b.participantCodes[0] })).body.scan).toMatchObject({ result: 'CHECKED_IN', missingFields: [] });
   });
 
@@ -208,7 +208,7 @@ describe('POST /v1/manifest/scan: explicit overrides', () => {
 describe('POST /v1/manifest/scan: attention and history on every known code', () => {
   it('flags a participant special field, a note and an unpaid balance, with history, also on a refused answer', async () => {
     const b = await aBooking({ payments: [], internalNotes: 'Meet at side door' });
-    t.engine.ctx.handle.sqlite.prepare('UPDATE participants SET fields_json = ? WHERE id = ?').run(JSON.stringify([{ label: 'First Name', value: 'Grace' }, { label: 'Dietary', value: 'Vegan' }]), b.participantIds[0]);
+    t.sql.prepare('UPDATE participants SET fields_json = ? WHERE id = ?').run(JSON.stringify([{ label: 'First Name', value: 'Grace' }, { label: 'Dietary', value: 'Vegan' }]), b.participantIds[0]);
     const first = await scan({ code: b.participantCodes[0], device: 'Gate' });
     expect(first.body.scan).toMatchObject({ result: 'NOT_PAID', attention: true, attentionReasons: ['NOTE', 'UNPAID', 'SPECIAL_FIELD'] });
     const again = await scan({ code: b.participantCodes[0], device: 'Gate' });
@@ -233,7 +233,7 @@ describe('POST /v1/manifest/scan: attention and history on every known code', ()
 
   it('answers a code of an item without a session with attention and history, and checks nobody in', async () => {
     const b = await aBooking({ payments: [], comments: 'Open-date ticket' });
-    t.engine.ctx.handle.sqlite.prepare('UPDATE booking_items SET session_id = NULL WHERE id = ?').run(b.itemId);
+    t.sql.prepare('UPDATE booking_items SET session_id = NULL WHERE id = ?').run(b.itemId);
     const res = await scan({ code: b.participantCodes[0] });
     expect(res.status).toBe(200);
     expect(res.body.scan).toMatchObject({ result: 'WRONG_SESSION', checkedIn: false, orderNumber: b.orderNumber, attention: true, attentionReasons: ['NOTE', 'UNPAID'] });

@@ -15,7 +15,7 @@ const LOCAL = encodeURIComponent('2030-01-03 10:00:00');
 
 async function aBooking(input: Partial<BookingRowInput> = {}, startTime?: string) {
   const s = await aProductWithSession(t, { startTime });
-  return { ...s, ...aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', ...input }) };
+  return { ...s, ...aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', ...input }) };
 }
 
 describe('GET /v1/manifest/search', () => {
@@ -64,15 +64,15 @@ describe('GET /v1/manifest/search', () => {
 
   it('lists a cancelled booking with its status so the guide sees it, and leaves abandoned carts out', async () => {
     const s = await aProductWithSession(t);
-    const cancelled = aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, names: ['Octavia Gone'], status: 'CANCELLED' });
-    aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, names: ['Octavia Cart'], status: 'ABANDONED_CART' });
+    const cancelled = aBookingRow(t.sql, { sessionId: s.sessionId, names: ['Octavia Gone'], status: 'CANCELLED' });
+    aBookingRow(t.sql, { sessionId: s.sessionId, names: ['Octavia Cart'], status: 'ABANDONED_CART' });
     const found = (await search(`q=octavia&sessionId=${s.sessionId}`)).body.matches;
     expect(found.map((m: any) => [m.booking.orderNumber, m.booking.status])).toEqual([[cancelled.orderNumber, 'CANCELLED']]);
   });
 
   it('pages with limit and offset in session then order-number order; a limit above 100 is clamped', async () => {
     const s = await aProductWithSession(t);
-    const orders = [1, 2, 3].map(() => aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, names: ['Septima Page'] }).orderNumber);
+    const orders = [1, 2, 3].map(() => aBookingRow(t.sql, { sessionId: s.sessionId, names: ['Septima Page'] }).orderNumber);
     const page = (q: string) => search(`q=septima&sessionId=${s.sessionId}&${q}`);
     expect((await page('limit=2')).body.matches.map((m: any) => m.booking.orderNumber)).toEqual(orders.slice(0, 2));
     expect((await page('limit=2&offset=2')).body.matches.map((m: any) => m.booking.orderNumber)).toEqual(orders.slice(2));

@@ -22,7 +22,7 @@ const tap = (sessionId: number, participantId: number, extra: object = {}) => ({
 
 async function aBooking(row: Partial<Parameters<typeof aBookingRow>[1]> = {}, product: Partial<ProductBody> = {}) {
   const s = await aProductWithSession(t, { product });
-  return { ...s, ...aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: s.sessionId, names: ['Ana Lima', 'Ben Ode'], quantities: [{ label: 'Adult', value: 2 }], ...row }) };
+  return { ...s, ...aBookingRow(t.sql, { sessionId: s.sessionId, names: ['Ana Lima', 'Ben Ode'], quantities: [{ label: 'Adult', value: 2 }], ...row }) };
 }
 
 describe('check-in by hand follows the scan rules', () => {
@@ -41,7 +41,7 @@ describe('check-in by hand follows the scan rules', () => {
     expect((await post([{ ...event, override: ['CHECKIN_CLOSED'] }])).body.events[0].result).toBe('REJECTED');
     const res = await post([{ ...event, override: ['BOOKING_CANCELLED'] }]);
     expect(res.body.events[0]).toMatchObject({ result: 'RECORDED', overrides: ['BOOKING_CANCELLED'] });
-    const stored = t.engine.ctx.handle.sqlite.prepare('SELECT override_json FROM checkin_events WHERE event_id = ?').get(event.eventId) as { override_json: string };
+    const stored = t.sql.prepare('SELECT override_json FROM checkin_events WHERE event_id = ?').get(event.eventId) as { override_json: string };
     expect(JSON.parse(stored.override_json)).toMatchObject({ rules: ['BOOKING_CANCELLED'], device: 'Desk 1' });
     const manifest = await manifestOf(b.sessionId);
     expect(manifest.conflicts).toEqual([expect.objectContaining({ orderNumber: b.orderNumber, participantId: b.participantIds[0] })]);
@@ -103,7 +103,7 @@ describe('the manifest for desks and offline scanners', () => {
     await post([tap(b.sessionId, b.participantIds[0])]);
     const second = await version();
     expect(second.version).not.toBe(first.version);
-    aBookingRow(t.engine.ctx.handle.sqlite, { sessionId: b.sessionId });
+    aBookingRow(t.sql, { sessionId: b.sessionId });
     expect((await version()).version).not.toBe(second.version);
     expect((await t.call('GET', '/v1/manifest/version?sessionId=999999001', { role: 'checkin' })).status).toBe(404);
   });

@@ -26,7 +26,7 @@ describe('partner-connect settings', () => {
     expect(put.status).toBe(200);
     expect(put.body.partnerConnect).toEqual({ productCode: product.productCode, ...SETTINGS, dateUpdated: '2030-01-01T00:00:00Z' });
     expect((await t.call('GET', `/v1/products/${product.productCode}/partnerConnect`)).body.partnerConnect).toEqual(put.body.partnerConnect);
-    expect(JSON.parse((t.engine.ctx.handle.sqlite.prepare('SELECT settings_json FROM partner_connect WHERE product_code = ?').get(product.productCode) as any).settings_json)).toEqual(SETTINGS);
+    expect(JSON.parse((t.sql.prepare('SELECT settings_json FROM partner_connect WHERE product_code = ?').get(product.productCode) as any).settings_json)).toEqual(SETTINGS);
   });
 
   it('replaces the settings whole: fields left out are cleared; strings for booleans and wrapped bodies are accepted', async () => {

@@ -37,7 +37,7 @@ describe('pickup lists', () => {
     expect(res.status).toBe(200);
     expect(res.body.pickupList).toEqual({ id: list.id, name: 'City Hotels', pickupLocations: [{ locationName: 'Park Lodge', minutesPrior: 5 }, { locationName: 'Central Station' }] });
     expect((await t.call('GET', `/v1/pickups/${list.id}`)).body.pickupList).toEqual(res.body.pickupList);
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT COUNT(*) AS n FROM pickup_locations WHERE pickup_list_id = ?').get(list.id)).toEqual({ n: 2 });
+    expect(t.sql.prepare('SELECT COUNT(*) AS n FROM pickup_locations WHERE pickup_list_id = ?').get(list.id)).toEqual({ n: 2 });
     const renamed = await t.call('PUT', `/v1/pickups/${list.id}`, { body: { ...res.body.pickupList, name: 'Hotels 2' } });
     expect(renamed.body.pickupList.name).toBe('Hotels 2');
   });
@@ -137,7 +137,7 @@ describe('pickup lists', () => {
     await t.call('DELETE', `/v1/products/${product.productCode}`);
     expect((await t.call('DELETE', `/v1/pickups/${list.id}`)).status).toBe(200);
     expect((await t.call('GET', `/v1/pickups/${list.id}`)).status).toBe(404);
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT COUNT(*) AS n FROM pickup_locations WHERE pickup_list_id = ?').get(list.id)).toEqual({ n: 0 });
+    expect(t.sql.prepare('SELECT COUNT(*) AS n FROM pickup_locations WHERE pickup_list_id = ?').get(list.id)).toEqual({ n: 0 });
   });
 
   it('lets agents read pickup lists but not change them, and checkin keys neither', async () => {

@@ -40,7 +40,7 @@ describe('API keys', () => {
   });
 
   it('stores keys only as hashes', async () => {
-    const rows = t.engine.ctx.handle.sqlite.prepare('SELECT * FROM api_keys').all() as Record<string, unknown>[];
+    const rows = t.sql.prepare('SELECT * FROM api_keys').all() as Record<string, unknown>[];
     const stored = JSON.stringify(rows);
     for (const key of Object.values(t.keys)) expect(stored).not.toContain(key);
   });

@@ -59,7 +59,7 @@ describe('product images', () => {
       expect(await sizeOf(served.rawPayload), url).toEqual(size);
     }
     expect((await fetchMedia(img.itemUrl)).rawPayload.equals(png2000x1000)).toBe(true);
-    const row = t.engine.ctx.handle.sqlite.prepare('SELECT original_name, mime_type, width, height FROM product_images WHERE id = ?').get(img.id);
+    const row = t.sql.prepare('SELECT original_name, mime_type, width, height FROM product_images WHERE id = ?').get(img.id);
     expect(row).toEqual({ original_name: 'harbour.png', mime_type: 'image/png', width: 2000, height: 1000 });
     const fetched = (await t.call('GET', `/v1/products/${product.productCode}`)).body.product;
     expect(fetched.images).toEqual([img]);
@@ -76,7 +76,7 @@ describe('product images', () => {
     expect(await sizeOf(served.rawPayload)).toEqual([300, 200]);
     expect(await sizeOf((await fetchMedia(img.mediumSizeUrl)).rawPayload)).toEqual([300, 200]);
     expect(await sizeOf((await fetchMedia(img.thumbnailUrl)).rawPayload)).toEqual([240, 160]);
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT original_name FROM product_images WHERE id = ?').get(img.id)).toEqual({ original_name: 'small boat.jpg' });
+    expect(t.sql.prepare('SELECT original_name FROM product_images WHERE id = ?').get(img.id)).toEqual({ original_name: 'small boat.jpg' });
   });
 
   it('measures the longest side of a portrait image, and applies EXIF orientation before resizing', async () => {
@@ -89,7 +89,7 @@ describe('product images', () => {
     const rotated = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#802020' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
     const img = (await uploadRaw(product.productCode, rotated, 'image/jpeg')).body.img;
     expect(await sizeOf((await fetchMedia(img.thumbnailUrl)).rawPayload)).toEqual([120, 240]);
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT width, height FROM product_images WHERE id = ?').get(img.id)).toEqual({ width: 200, height: 400 });
+    expect(t.sql.prepare('SELECT width, height FROM product_images WHERE id = ?').get(img.id)).toEqual({ width: 200, height: 400 });
   });
 
   it('keeps a GIF original and serves its variants as PNG', async () => {

@@ -183,7 +183,7 @@ describe('products', () => {
   it('refuses to delete a product with an upcoming live booking', async () => {
     const product = await create();
     // A booking row written straight to the schema: the bookings API builds on the same tables.
-    const db = t.engine.ctx.handle.sqlite;
+    const db = t.sql;
     const start = t.clock.now().getTime() + 86_400_000;
     db.prepare("INSERT INTO bookings (order_number, id, status, currency, total_amount_minor, created_at, updated_at) VALUES ('T1', 901, 'CONFIRMED', 'AUD', 5000, 0, 0)").run();
     db.prepare('INSERT INTO booking_items (id, order_number, position, product_code, start_at, end_at, amount_minor, subtotal_minor, total_quantity) VALUES (902, ?, 0, ?, ?, ?, 5000, 5000, 1)').run('T1', product.productCode, start, start + 3_600_000);

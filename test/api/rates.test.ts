@@ -41,7 +41,7 @@ describe('rates', () => {
     expect(fetched.status).toBe(200);
     expect(fetched.body.requestStatus).toEqual({ success: true, version: 'v1' });
     expect(fetched.body.rate).toEqual(rate);
-    const row = t.engine.ctx.handle.sqlite.prepare('SELECT net_rates_json FROM rate_products WHERE rate_id = ? AND product_code = ?').get(rate.rateId, walk) as { net_rates_json: string };
+    const row = t.sql.prepare('SELECT net_rates_json FROM rate_products WHERE rate_id = ? AND product_code = ?').get(rate.rateId, walk) as { net_rates_json: string };
     expect(JSON.parse(row.net_rates_json)).toEqual([{ priceOptionLabel: 'Adult', netPriceMinor: 4000 }, { priceOptionLabel: 'Child', netPriceMinor: 2000 }]);
   });
 

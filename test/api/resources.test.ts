@@ -182,7 +182,7 @@ describe('session resources', () => {
     await assign(r.id, past.id);
     await assign(r.id, future.id);
     expect((await t.call('DELETE', `/v1/resources/${r.id}`)).status).toBe(200);
-    const rows = t.engine.ctx.handle.sqlite.prepare('SELECT session_id FROM session_resources WHERE resource_id = ?').all(r.id);
+    const rows = t.sql.prepare('SELECT session_id FROM session_resources WHERE resource_id = ?').all(r.id);
     expect(rows).toEqual([{ session_id: past.id }]);
     t.clock.set('2030-01-01T00:00:00Z');
   });

@@ -14,7 +14,7 @@ let day = 0;
 async function productWithSession(overrides = {}) {
   const p = (await t.call('POST', '/v1/products', { body: aProduct(overrides) })).body.product;
   const startTime = `2030-10-${String(++day).padStart(2, '0')}T00:00:00Z`;
-  aSessionRow(t.engine.ctx.handle.sqlite, { productCode: p.productCode, startAt: startTime });
+  aSessionRow(t.sql, { productCode: p.productCode, startAt: startTime });
   return { p, startTime };
 }
 const agentBook = (body: unknown) => t.call('POST', '/v1/bookings', { body, role: 'agent' });
@@ -74,7 +74,7 @@ describe('an agent and confirmation', () => {
 
 describe('an agent and prices', () => {
   const rateFor = async (productCode: string, productRate: object) => {
-    const resellerId = (t.engine.ctx.handle.sqlite.prepare("SELECT reseller_id FROM api_keys WHERE role = 'agent'").get() as { reseller_id: number }).reseller_id;
+    const resellerId = (t.sql.prepare("SELECT reseller_id FROM api_keys WHERE role = 'agent'").get() as { reseller_id: number }).reseller_id;
     const rateId = (await t.call('POST', '/v1/rates', { body: { name: `Agents ${productCode}`, productRates: [{ productCode, ...productRate }] } })).body.rate.rateId;
     expect((await t.call('PUT', `/v1/rates/${rateId}/resellers/${resellerId}`)).status).toBe(200);
   };
@@ -110,7 +110,7 @@ describe('an agent and prices', () => {
     expect(booked.payments).toEqual([expect.objectContaining({ type: 'CASH', amount: 30, recordedBy: 'AGENT' })]);
     const desk = (await t.call('POST', '/v1/bookings', { body: aBooking(p.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], { payments: [{ type: 'CASH', amount: 10 }] }) })).body.booking;
     expect(desk.payments[0].recordedBy).toBeUndefined();
-    expect(t.engine.ctx.handle.sqlite.prepare('SELECT recorded_by_reseller_id AS r FROM payments WHERE order_number = ?').get(booked.orderNumber)).toEqual({ r: booked.resellerId });
+    expect(t.sql.prepare('SELECT recorded_by_reseller_id AS r FROM payments WHERE order_number = ?').get(booked.orderNumber)).toEqual({ r: booked.resellerId });
 
     const scan = await t.call('POST', '/v1/manifest/scan', { role: 'checkin', body: { code: booked.items[0].participants[0].barcode } });
     expect(scan.body.scan.result).toBe('NOT_PAID');

@@ -38,7 +38,7 @@ beforeAll(async () => {
   Object.assign(keys, t.keys);
   // The sync role exists in api_keys and main/api/auth.ts; keys of it are made by the sync work, so the test writes one itself.
   keys.sync = 'td_sync_role_table_test_key_0001';
-  t.engine.ctx.handle.sqlite
+  t.sql
     .prepare("INSERT INTO api_keys (id, name, role, key_hash, key_prefix, reseller_id, created_at) VALUES (?, 'Test sync', 'sync', ?, ?, NULL, 0)")
     .run(990_001, hashKey(keys.sync), `sha256:${hashKey(keys.sync).slice(0, 8)}`);
 });

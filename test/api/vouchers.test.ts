@@ -13,7 +13,7 @@ const START = '2030-01-01T00:00:00Z';
 beforeAll(async () => {
   t = await startTestApp();
   walk = (await t.call('POST', '/v1/products', { body: aProduct() })).body.product.productCode;
-  categoryId = insertCategory(t.engine.ctx.handle.sqlite, 777_001);
+  categoryId = insertCategory(t.sql, 777_001);
 });
 afterAll(() => t.close());
 afterEach(() => t.clock.set(START));
@@ -24,7 +24,7 @@ const create = async (body: object) => {
   return res.body.voucher;
 };
 const get = async (code: string, role: 'supplier' | 'agent' = 'supplier') => (await t.call('GET', `/v1/vouchers/${code}`, { role })).body.voucher;
-const redeem = (code: string, amountMinor: number, reversedAt?: number) => insertRedemption(t.engine.ctx.handle.sqlite, code, amountMinor, { id: redemptionId++, reversedAt });
+const redeem = (code: string, amountMinor: number, reversedAt?: number) => insertRedemption(t.sql, code, amountMinor, { id: redemptionId++, reversedAt });
 
 const expectRefused = (status: number, call: () => Promise<{ status: number; body: any }>, code = 'VALIDATION_ERROR') => expectRefusedUnchanged(t, TABLES, status, call, code);
 
@@ -76,7 +76,7 @@ describe('creating vouchers', () => {
   it('uses the currency sent, with its own minor digits (KWD has three, JPY none)', async () => {
     expect(await create(aVoucher({ value: 12.345, currency: 'KWD' }))).toMatchObject({ value: 12.345, remainingValue: 12.345, currency: 'KWD' });
     expect(await create(aVoucher({ value: 5000, currency: 'JPY' }))).toMatchObject({ value: 5000, currency: 'JPY' });
-    const row = t.engine.ctx.handle.sqlite.prepare("SELECT value_minor FROM vouchers WHERE currency = 'KWD'").get() as { value_minor: number };
+    const row = t.sql.prepare("SELECT value_minor FROM vouchers WHERE currency = 'KWD'").get() as { value_minor: number };
     expect(row.value_minor).toBe(12345);
   });
 
@@ -120,7 +120,7 @@ describe('creating vouchers', () => {
   });
 
   it('also finds a code another writer stored in lower case', async () => {
-    t.engine.ctx.handle.sqlite.prepare("INSERT INTO vouchers (code, value_type, value_minor, currency, issue_at, created_at, updated_at) VALUES ('gift-lower', 'VALUE', 1000, 'AUD', 0, 0, 0)").run();
+    t.sql.prepare("INSERT INTO vouchers (code, value_type, value_minor, currency, issue_at, created_at, updated_at) VALUES ('gift-lower', 'VALUE', 1000, 'AUD', 0, 0, 0)").run();
     expect(await get('gift-lower')).toMatchObject({ code: 'gift-lower', value: 10, status: 'ISSUED' });
   });
 
@@ -147,7 +147,7 @@ describe('voucher status', () => {
     expect(await get(code)).toMatchObject({ status: 'ISSUED', remainingValue: 50 });
     redeem(code, 5000);
     expect((await get(code)).status).toBe('REDEEMED');
-    t.engine.ctx.handle.sqlite.prepare('UPDATE voucher_redemptions SET reversed_at = 1 WHERE voucher_code = ? AND reversed_at IS NULL').run(code);
+    t.sql.prepare('UPDATE voucher_redemptions SET reversed_at = 1 WHERE voucher_code = ? AND reversed_at IS NULL').run(code);
     expect(await get(code)).toMatchObject({ status: 'ISSUED', remainingValue: 50 });
   });
 
@@ -170,7 +170,7 @@ describe('voucher status', () => {
     redeem(percent.code, 1234);
     expect((await get(percent.code)).status).toBe('REDEEMED');
     expect((await get(product.code)).status).toBe('ISSUED');
-    t.engine.ctx.handle.sqlite.prepare('UPDATE voucher_redemptions SET reversed_at = 1 WHERE voucher_code = ?').run(percent.code);
+    t.sql.prepare('UPDATE voucher_redemptions SET reversed_at = 1 WHERE voucher_code = ?').run(percent.code);
     expect((await get(percent.code)).status).toBe('ISSUED');
     t.clock.set('2030-02-02T00:00:00Z');
     expect((await get(percent.code)).status).toBe('EXPIRED');
@@ -192,7 +192,7 @@ describe('voucher search', () => {
     const byRef = await create(aVoucher({ internalReference: 'REF-FINDME' }));
     const byNotes = await create(aVoucher({ internalNotes: 'given at the findme fair' }));
     const bySource = await create(aVoucher());
-    t.engine.ctx.handle.sqlite.prepare("UPDATE vouchers SET source_order = 'ORD-FINDME' WHERE code = ?").run(bySource.code);
+    t.sql.prepare("UPDATE vouchers SET source_order = 'ORD-FINDME' WHERE code = ?").run(bySource.code);
     const found = (await t.call('GET', '/v1/vouchers?search=findme')).body.vouchers.map((v: any) => v.code);
     expect(found.sort()).toEqual([byCode.code, byRef.code, byNotes.code, bySource.code].sort());
     expect((await get(bySource.code)).sourceOrder).toBe('ORD-FINDME');
@@ -224,7 +224,7 @@ describe('vouchers and roles', () => {
     const card = (await t.call('POST', '/v1/products', { body: aProduct({ productType: 'GIFT_CARD', bookingMode: 'NO_DATE', priceOptions: [{ label: 'Card', price: 30 }] }) })).body.product;
     const sold = await t.call('POST', '/v1/bookings', { role: 'agent', body: { customer: { firstName: 'Ada' }, items: [{ productCode: card.productCode, quantities: [{ value: 1 }] }] } });
     const voucher = sold.body.booking.items[0].vouchers[0];
-    t.engine.ctx.handle.sqlite.prepare("UPDATE vouchers SET internal_notes = 'secret-agentnote', internal_reference = 'AGENT-REF' WHERE code = ?").run(voucher.code);
+    t.sql.prepare("UPDATE vouchers SET internal_notes = 'secret-agentnote', internal_reference = 'AGENT-REF' WHERE code = ?").run(voucher.code);
     const seen = await get(voucher.code, 'agent');
     expect(seen.code).toBe(voucher.code);
     expect(seen.internalReference).toBe('AGENT-REF');

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
 import { aSyncNode, type SyncNode } from './nodes';
+import { pullOps, WIRE_COMPACT } from '../../main/sync/exchange';
+import { completeOp } from '../../main/sync/op';
 
 const nodes: SyncNode[] = [];
 afterEach(async () => {
@@ -58,6 +60,26 @@ describe('sync over HTTP between two real servers', () => {
     const { node: hub, url } = await listening('hub', 7);
     const { node: desk } = await listening('desk', 7);
     await expect(desk.engine.sync.addPeer(url, hub.key)).rejects.toThrow(/Instance number 7 is already used.*--instance/);
+  });
+
+  it('answers a pull in the compact encoding only to a caller that asks for it, with the same ops as the plain one', async () => {
+    const { node: hub } = await listening('hub', 1);
+    const product = (await hub.call('POST', '/v1/products', aProduct())).body.product;
+    expect((await hub.call('POST', '/v1/availability', aSession(product.productCode, { seats: 2 }))).status).toBe(200);
+    expect((await hub.call('POST', '/v1/bookings', aBooking(product.productCode, '2030-02-01T09:00:00+11:00', [{ optionLabel: 'Adult', value: 1 }]))).status).toBe(200);
+    const request = { origin: 'DESKAAAA', instanceNo: 2, schema: { min: 1, max: 99 }, vector: {} };
+    // An older desk sends no `wire`: plain ops, as before.
+    const plain = await hub.call('POST', '/v1/sync/pull', request);
+    expect(plain.status).toBe(200);
+    expect(plain.body.ops.length).toBeGreaterThan(3);
+    expect(plain.body.rows).toBeUndefined();
+    const compact = await hub.call('POST', '/v1/sync/pull', { ...request, wire: WIRE_COMPACT });
+    expect(compact.body).toMatchObject({ wire: WIRE_COMPACT, hasMore: false });
+    expect(compact.body.ops).toBeUndefined();
+    expect(JSON.stringify(compact.body.rows)).not.toContain(':null');
+    expect(JSON.stringify(compact.body).length).toBeLessThan(JSON.stringify(plain.body).length);
+    const byId = (ops: { origin: string; seq: number }[]) => [...ops].sort((a, b) => a.seq - b.seq);
+    expect(byId(pullOps(compact.body).ops.map(completeOp))).toEqual(byId(plain.body.ops));
   });
 
   it('answers bad pages with 4xx and the requestStatus envelope, and a gap with 409', async () => {

@@ -344,6 +344,7 @@ const scenario = fc.asyncProperty(fc.array(skewArb, { minLength: 2, maxLength: 2
 const REGRESSIONS: { seed: number; path: string; why: string }[] = [
   { seed: -153788948, path: '1', why: 'a desk 10 minutes slow refused the hub’s ops as from the future and could never join' },
   { seed: 456063586, path: '24', why: 'the hub, holding only its own ops, looked fresh and took a desk’s snapshot' },
+  { seed: -1263348885, path: '4', why: 'a whole-booking check-in at the hub, while a cut push had brought the booking but not its participants, answered 200 checking in nobody' },
   { seed: 1901356954, path: '2', why: 'an erasure missed the comments of a booking an edit had detached from the customer' },
 ];
 

@@ -203,6 +203,28 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     }
   });
 
+  it('refuses a whole-order check-in while a cut exchange has brought the booking but not its passengers', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const sale = (await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).body.booking;
+    // The desk's ops up to (not including) its first participant: what a push cut between two pages leaves on the hub.
+    const ops = desk.engine.replica.pageFor(hub.engine.replica.vector(), 1000, 1 << 24).ops;
+    const cut = ops.findIndex((op) => op.entity === 'participants');
+    expect(cut).toBeGreaterThan(0);
+    await hub.engine.replica.apply(ops.slice(0, cut));
+    expect((await hub.call('GET', `/v1/bookings/${sale.orderNumber}`)).status).toBe(200);
+    const path = `/v1/manifest/checkinOrderSession?orderNumber=${sale.orderNumber}&productCode=${productCode}&startTimeLocal=${encodeURIComponent('2030-02-01 09:00:00')}`;
+    const early = await hub.call('PUT', path);
+    expect(early.status, JSON.stringify(early.body)).toBe(409);
+    expect(early.body.requestStatus.error.errorMessage).toMatch(/not reached this instance yet/);
+    expect(hub.engine.ctx.handle.sqlite.prepare('SELECT count(*) AS n FROM checkin_events').get()).toEqual({ n: 0 });
+    // Once the rest arrives, the same call checks both in.
+    await exchange(desk, hub);
+    expect((await hub.call('PUT', path)).status).toBe(200);
+    expect(hub.engine.ctx.handle.sqlite.prepare('SELECT count(*) AS n FROM checkin_events').get()).toEqual({ n: 2 });
+  });
+
   it('holds ops of a newer schema instead of applying them, and applies them once upgraded', async () => {
     const { hub, productCode, startTime } = await hubWithSession(10);
     const desk = await node('desk', { instanceNo: 2, hub });

@@ -20,7 +20,7 @@ import {
 } from '../../../db/queries/products';
 import { pickupListExists } from '../../../db/queries/pickups';
 import { findExistingExtraIds } from '../../../db/queries/extras';
-import { areaChangeToken } from '../../../db/queries/changes';
+import { areaChangeTokenOf } from '../../../db/queries/changes';
 import type { ProductBody, ProductUpdateBody, PriceOptionAnswer, PriceOptionBody } from '../../contract/products';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
@@ -61,7 +61,7 @@ const PRODUCTS_CACHED = 500;
 export function createProducts(ctx: EngineContext, companies: CompaniesService) {
   // A product answer is read far more often than written; it is kept while nothing it is made of
   // (product, options, extras, images, company) changed here, in another process or by sync.
-  const changes = areaChangeToken(ctx.handle.sqlite);
+  const changes = areaChangeTokenOf(ctx.handle);
   let answers: { token: string; byCode: Map<string, Product> } = { token: '', byCode: new Map() };
 
   async function rowOrThrow(db: Kysely<Database>, productCode: string): Promise<ProductsTable> {
@@ -130,8 +130,10 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
     });
     const removed = existing.filter((e) => !kept.has(e.id)).map((e) => e.id);
     if (removed.length) await deletePriceOptions(tx.db, removed);
-    // Labels are unique per product: park kept rows under temporary labels before renaming.
-    for (const { id } of plan) if (id !== undefined) await updatePriceOption(tx.db, id, { label: `\u0000${id}` });
+    // Labels are unique per product: park kept rows under temporary labels before renaming. A parked
+    // label is longer than any the contract accepts (120), so it clashes with none; no NUL in it, as
+    // PostgreSQL's text cannot hold one (the hub on PostgreSQL).
+    for (const { id } of plan) if (id !== undefined) await updatePriceOption(tx.db, id, { label: `${'~'.repeat(121)}${id}` });
     for (const { option, position, id } of plan) {
       const values = {
         position,

@@ -72,6 +72,11 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
     return ctx.write(actor, async (tx) => {
       const { resolved, participantIds, derived, cancelled } = await targets(tx.db, ref, orderNumber);
       if (cancelled) throw new DomainError('INVALID_STATE', `Order ${orderNumber} is cancelled; its participants cannot be checked in`);
+      // Only sync leaves an order with no passengers (its booking arrived, its participants are in a later page):
+      // answering success would check in nobody.
+      if (orderNumber !== undefined && participantIds.length === 0) {
+        throw new DomainError('INVALID_STATE', `Order ${orderNumber}'s passengers have not reached this instance yet (sync is still bringing them); nobody was checked in. Sync, then try again.`);
+      }
       let count = 0;
       for (const participantId of participantIds) {
         if (stateOf(derived, participantId).status === 'CHECKED_IN') continue;

@@ -18,7 +18,7 @@ import { oversoldBySession } from './oversold';
 import type { DayBoardSession, Manifest, ManifestVersion } from '../../contract/manifest';
 import { findSession } from '../availability/sessionRef';
 import { localDate, parseTimeParam, toIso } from '../time';
-import { areaChangeToken, changeToken } from '../../../db/queries/changes';
+import { areaChangeTokenOf, changeTokenOf, readsInTransaction } from '../../../db/queries/changes';
 
 /** How the manifest operations name a session: its id, or productCode + startTime/startTimeLocal. */
 export interface ManifestSessionRef {
@@ -43,8 +43,8 @@ export interface ManifestDeps {
 const MANIFESTS_CACHED = 20;
 
 export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
-  const changes = areaChangeToken(ctx.handle.sqlite);
-  const databaseToken = changeToken(ctx.handle.sqlite);
+  const changes = areaChangeTokenOf(ctx.handle);
+  const databaseToken = changeTokenOf(ctx.handle);
   const manifests = new Map<string, { token: string; manifest: Manifest }>();
   let names: { token: string; byId: Map<number, string> } | null = null;
 
@@ -57,7 +57,7 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
     const token = changes('keys');
     if (names?.token === token) return names.byId;
     const byId = await apiKeyNames(db);
-    if (!ctx.handle.sqlite.inTransaction) names = { token, byId };
+    if (!readsInTransaction(ctx.handle, db)) names = { token, byId };
     return byId;
   }
 

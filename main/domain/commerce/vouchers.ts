@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { areaChangeToken } from '../../../db/queries/changes';
+import { areaChangeTokenOf } from '../../../db/queries/changes';
 import type { Database, VouchersTable } from '../../../db/schema';
 import {
   findCategoryId,
@@ -65,7 +65,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
   // Pages of the supplier's searches are kept while no voucher or redemption changed (here, in another
   // process or by sync); status and remaining value are still derived from them at each read, since
   // they depend on the time. An agent's search also reads bookings (which vouchers it sold): never kept.
-  const changes = areaChangeToken(ctx.handle.sqlite);
+  const changes = areaChangeTokenOf(ctx.handle);
   let pages: { token: string; byFilter: Map<string, VoucherPageRow[]> } = { token: '', byFilter: new Map() };
   async function searchVouchers(filter: VoucherFilter): Promise<VoucherPageRow[]> {
     if (filter.soldByReseller !== undefined) return readVoucherPage(filter);

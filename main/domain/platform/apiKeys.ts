@@ -4,7 +4,7 @@ import type { EngineContext, Actor } from '../context';
 import { SYSTEM_ACTOR } from '../context';
 import { DomainError } from '../errors';
 import { findResellerById } from '../../../db/queries/resellers';
-import { areaChangeToken } from '../../../db/queries/changes';
+import { areaChangeTokenOf } from '../../../db/queries/changes';
 import {
   countActiveApiKeys,
   findActiveKeyIdsMatching,
@@ -43,7 +43,7 @@ export function createApiKeys(ctx: EngineContext) {
   // Every call checks its key, so valid keys are remembered by hash while no key changed: a key
   // created, renamed or revoked here, by `tourdesk keys revoke` in another process or by sync
   // moves the keys' change token and empties the cache. Wrong keys are never remembered.
-  const changes = areaChangeToken(ctx.handle.sqlite);
+  const changes = areaChangeTokenOf(ctx.handle);
   let verified: { token: string; actors: Map<string, Actor> } = { token: '', actors: new Map() };
 
   async function insertKey(role: Role, name: string, plaintext: string, resellerId: number | null, actor: Actor): Promise<number> {

@@ -1,7 +1,7 @@
 import type { EngineContext, Actor } from '../context';
 import { SYSTEM_ACTOR } from '../context';
 import type { CompaniesTable } from '../../../db/schema';
-import { areaChangeToken } from '../../../db/queries/changes';
+import { areaChangeTokenOf } from '../../../db/queries/changes';
 import { findCompanyByAlias, findFirstCompany, insertCompany, updateCompany } from '../../../db/queries/companies';
 import { DomainError } from '../errors';
 import { CURRENCIES } from '../money';
@@ -44,7 +44,7 @@ export function createCompanies(ctx: EngineContext) {
   // process) or a sync peer may change it while the server runs, so the cache holds only while the
   // company's change token is the one read before the company was loaded (bookings and scans, which
   // write all the time, do not move it).
-  const changes = areaChangeToken(ctx.handle.sqlite);
+  const changes = areaChangeTokenOf(ctx.handle);
   const currentToken = () => changes('company');
   let cached: { company: Company | null; token: string } | null = null;
 

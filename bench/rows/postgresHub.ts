@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startPostgresCluster } from '../../test/fixtures/postgresCluster';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { BenchRow } from '../types';
+
+const BIN = join(import.meta.dirname, '..', '..', 'bin', 'tourdesk.mjs');
+
+interface RunningServer {
+  child: ChildProcess;
+  baseUrl: string;
+  exited: Promise<unknown>;
+  output(): string;
+}
+
+/** A real `tourdesk serve` process, once it says where it listens. */
+function startServe(args: string[], env: Record<string, string>): Promise<RunningServer> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
+  let out = '';
+  return new Promise((resolveReady, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /TourDesk listening on (https?:\/\/\S+)/.exec(out);
+      if (match) resolveReady({ child, baseUrl: match[1], exited, output: () => out });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(() => reject(new Error(`serve exited:\n${out}`)));
+  });
+}
+
+const BOOKINGS = Number(process.env.BENCH_HUB_BOOKINGS ?? 400);
+const CONCURRENCY = Number(process.env.BENCH_HUB_CLIENTS ?? 8);
+const KEY = 'td_bench_hub_0123456789abcdefghijklmnopq';
+
+/**
+ * The office hub on PostgreSQL: POST /v1/bookings through one and through two real
+ * `tourdesk serve --database` processes on one database (clients spread round-robin, as a load
+ * balancer would), against the floor: the same rows inserted with raw `pg`, one transaction per
+ * booking, at the same concurrency. A throwaway cluster with PostgreSQL's default durability
+ * (fsync on), started for the run.
+ */
+export default async function (): Promise<BenchRow[]> {
+  const cluster = await startPostgresCluster({ durable: true });
+  const dirs: string[] = [];
+  const servers: RunningServer[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tourdesk-bench-hub-'));
+    dirs.push(dir);
+    return dir;
+  };
+  try {
+    const admin = new pg.Client({ connectionString: cluster.adminUrl });
+    await admin.connect();
+    await admin.query('CREATE DATABASE hub');
+    await admin.end();
+    const url = cluster.urlFor('hub');
+    const env = { TOURDESK_API_KEY: KEY, TOURDESK_DATABASE_URL: '', TOURDESK_LOG: 'error' };
+    servers.push(await startServe(['--database', url, '--data-dir', dataDir(), '--instance', '1'], env));
+    servers.push(await startServe(['--database', url, '--data-dir', dataDir()], env));
+    const post = async (server: RunningServer, path: string, body: unknown) => {
+      const res = await fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', apikey: KEY }, body: JSON.stringify(body) });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}\n${server.output().slice(-3000)}`);
+      return (await res.json()) as any;
+    };
+    const product = (await post(servers[0], '/v1/products', { name: 'Bench Walk', durationMinutes: 120, priceOptions: [{ label: 'Adult', price: 50 }, { label: 'Child', price: 25 }] })).product;
+    // One session per client (different sessions' writes do not collide) and one session all
+    // clients book (every write collides with the others: they take turns).
+    const day = 86_400_000;
+    const startTimes = Array.from({ length: CONCURRENCY + 1 }, (_, i) => new Date(Math.floor(Date.now() / day) * day + (30 + i) * day).toISOString().replace(/\.\d+Z$/, 'Z'));
+    for (const startTime of startTimes) await post(servers[0], '/v1/availability', { productCode: product.productCode, startTime, seats: 1_000_000 });
+    const hot = startTimes[CONCURRENCY];
+    const body = (startTime: string) => ({
+      customer: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.test' },
+      items: [{ productCode: product.productCode, startTime, quantities: [{ optionLabel: 'Adult', value: 2 }, { optionLabel: 'Child', value: 1 }] }],
+    });
+    const bookingsPerSecond = async (through: RunningServer[], oneSession: boolean) => {
+      let sent = 0;
+      const start = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async (_, worker) => {
+          while (sent < BOOKINGS) {
+            sent++;
+            await post(through[worker % through.length], '/v1/bookings', body(oneSession ? hot : startTimes[worker]));
+          }
+        }),
+      );
+      return BOOKINGS / ((performance.now() - start) / 1000);
+    };
+    await bookingsPerSecond(servers, false); // warm-up: both processes' pools, statement plans, id leases
+    const spreadOne = await bookingsPerSecond(servers.slice(0, 1), false);
+    const spreadTwo = await bookingsPerSecond(servers, false);
+    const hotOne = await bookingsPerSecond(servers.slice(0, 1), true);
+    const hotTwo = await bookingsPerSecond(servers, true);
+    const startTime = hot;
+
+    // The floor: the same five tables' rows, one transaction per booking, through a pg Pool.
+    const pool = new pg.Pool({ connectionString: url, max: CONCURRENCY });
+    const sessionId = Number((await pool.query('SELECT id FROM sessions WHERE start_at = $1', [Date.parse(startTime)])).rows[0].id);
+    const options = (await pool.query('SELECT id FROM price_options WHERE product_code = $1 ORDER BY position', [product.productCode])).rows.map((r) => Number(r.id));
+    const startAt = Date.parse(startTime);
+    let id = 9_000_000_000;
+    let n = 0;
+    const rawStart = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        const client = await pool.connect();
+        try {
+          while (n < BOOKINGS) {
+            const order = `RAW-${n++}`;
+            const now = Date.now();
+            const customerId = ++id;
+            const bookingId = ++id;
+            const itemId = ++id;
+            await client.query('BEGIN');
+            await client.query('INSERT INTO customers (id, first_name, last_name, email, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)', [customerId, 'Ada', 'Lovelace', 'ada@example.test', now, now]);
+            await client.query("INSERT INTO bookings (order_number, id, status, customer_id, currency, total_amount_minor, created_at, updated_at) VALUES ($1, $2, 'CONFIRMED', $3, 'AUD', 12500, $4, $5)", [order, bookingId, customerId, now, now]);
+            await client.query('INSERT INTO booking_items (id, order_number, position, product_code, session_id, start_at, end_at, amount_minor, subtotal_minor, total_quantity, seats_held) VALUES ($1, $2, 0, $3, $4, $5, $6, 12500, 12500, 3, 3)', [itemId, order, product.productCode, sessionId, startAt, startAt + 7_200_000]);
+            await client.query('INSERT INTO booking_item_quantities (item_id, position, option_id, option_label, option_price_minor, value) VALUES ($1, 0, $2, $3, 5000, 2), ($1, 1, $4, $5, 2500, 1)', [itemId, options[0], 'Adult', options[1], 'Child']);
+            for (let p = 0; p < 3; p++) await client.query("INSERT INTO participants (id, item_id, position, fields_json) VALUES ($1, $2, $3, '[]')", [++id, itemId, p]);
+            await client.query('COMMIT');
+          }
+        } finally {
+          client.release();
+        }
+      }),
+    );
+    const raw = BOOKINGS / ((performance.now() - rawStart) / 1000);
+    await pool.end();
+    const baselineName = `raw pg inserts of the same rows, one transaction each, ${CONCURRENCY} clients`;
+    const row = (name: string, subject: number): BenchRow => ({ name: `PostgreSQL hub: POST /v1/bookings, ${name}`, unit: 'bookings/s', subject: Math.round(subject), baseline: Math.round(raw), baselineName, higherIsBetter: true });
+    return [
+      row('1 hub process, a session per client', spreadOne),
+      row('2 hub processes, a session per client', spreadTwo),
+      row('1 hub process, all on one session', hotOne),
+      row('2 hub processes, all on one session', hotTwo),
+    ];
+  } finally {
+    for (const server of servers) {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    cluster.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,72 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../schema';
+
+/**
+ * One write on the PostgreSQL hub: a SERIALIZABLE transaction, retried when PostgreSQL aborts it
+ * (serialization failure 40001, deadlock 40P01) or when the process's id lease ran out in it.
+ *
+ * Why SERIALIZABLE rather than row locks: on SQLite every write transaction runs alone (IMMEDIATE),
+ * and the domain's rules were written for that: read the seats held, the voucher balance, the free
+ * external codes, the charter's bookings, then write. SERIALIZABLE gives every one of those
+ * read-then-write rules the same "as if alone" guarantee across several hub processes, without a
+ * SELECT … FOR UPDATE added (and kept up to date) at each of them; a rule added later is covered
+ * too. The price is a retry when two writes collide (the last seats of one session); the work is
+ * re-run from the start on a fresh snapshot, so a retried sale sees the seats the other one took.
+ *
+ * Optimistic first, then taking turns: a write runs side by side with the others; once PostgreSQL
+ * has aborted it, its retries wait for a hub-wide advisory lock (taken before BEGIN, so the retry's
+ * snapshot is taken after the previous holder committed). Writes that do not collide (different
+ * sessions) keep running in parallel; writes that do (many clients on one session) queue instead
+ * of aborting each other over and over, so a hot session runs at one-writer speed, as on SQLite,
+ * rather than starving in retries.
+ */
+export const MAX_ATTEMPTS = 50;
+
+/** The advisory lock key that retried writes take turns on (any fixed number; TourDesk uses no other). */
+const WRITE_TURN = 2_126_022;
+
+export function isRetryableWrite(error: unknown): boolean {
+  for (let e = error as { code?: string; retryWrite?: boolean; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (e.code === '40001' || e.code === '40P01' || e.retryWrite === true) return true;
+  }
+  return false;
+}
+
+export interface PostgresWriteOptions {
+  dryRun?: boolean;
+  beforeCommit?: (conn: Kysely<Database>) => Promise<void>;
+  /** Runs before each attempt, outside the transaction (the id lease tops itself up). */
+  beforeAttempt?: () => Promise<void>;
+}
+
+export async function inPostgresTransaction<T>(db: Kysely<Database>, work: (conn: Kysely<Database>) => Promise<T>, options: PostgresWriteOptions = {}): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    await options.beforeAttempt?.();
+    try {
+      const takingTurns = attempt > 1;
+      return await db.connection().execute(async (conn) => {
+        if (takingTurns) await sql`SELECT pg_advisory_lock(${WRITE_TURN})`.execute(conn);
+        try {
+          await sql`begin isolation level serializable`.execute(conn);
+          try {
+            const result = await work(conn);
+            if (!options.dryRun) await options.beforeCommit?.(conn);
+            await sql.raw(options.dryRun ? 'rollback' : 'commit').execute(conn);
+            return result;
+          } catch (error) {
+            await sql`rollback`.execute(conn).catch(() => undefined);
+            throw error;
+          }
+        } finally {
+          // A connection that broke has lost the lock with its session on the server.
+          if (takingTurns) await sql`SELECT pg_advisory_unlock(${WRITE_TURN})`.execute(conn).catch(() => undefined);
+        }
+      });
+    } catch (error) {
+      if (!isRetryableWrite(error) || attempt >= MAX_ATTEMPTS) throw error;
+      // A little jitter before queueing for the turn lock, so a burst does not arrive in lockstep.
+      if (attempt > 5) await sleep(Math.random() * 10);
+    }
+  }
+}
