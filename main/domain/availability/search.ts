@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { PriceOptionsTable } from '../../../db/schema';
 import type { AvailabilitySearch } from '../../contract/availability';
 import { findLiveSearchProducts, findSearchPriceOptions, sessionsInRangesReader, type SearchProduct, type SessionRangeGroup, type SessionWithHeld } from '../../../db/queries/availabilitySearch';
-import { areaChangeToken, changeToken } from '../../../db/queries/changes';
+import { areaChangeTokenOf, changeTokenOf } from '../../../db/queries/changes';
 import type { EngineContext } from '../context';
 import type { Session } from './sessions';
 import { sessionsToApi } from './sessions';
@@ -69,13 +69,13 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
   // A product's search facts (timezone, currency, mode, price options) change far less often than
   // seats: kept while the products area (products, price options, company) is unchanged here, in
   // another process or by sync. Seats and sessions are read fresh on every search.
-  const changes = areaChangeToken(ctx.handle.sqlite);
+  const changes = areaChangeTokenOf(ctx.handle);
   let facts: { token: string; byCode: Map<string, ProductFacts> } = { token: '', byCode: new Map() };
   // A whole answer is kept only while nothing at all was written: the whole-database token moves
   // on every commit here (total_changes) or by another process (data_version), so a booking, a
   // session or a price change anywhere empties it. Keyed by the resolved ranges (today's start
   // when no start is sent), never by the raw query alone.
-  const databaseChanged = changeToken(ctx.handle.sqlite);
+  const databaseChanged = changeTokenOf(ctx.handle);
   let answers: { token: string; byKey: Map<string, { sessions: Session[]; warnings: string[] }> } = { token: '', byKey: new Map() };
 
   /** The live products among `codes` with their price options (position order); a deleted or unknown code is absent. */
