@@ -4,10 +4,10 @@ import { defineConfig } from 'vitest/config';
  * The API suites also run against the office hub on PostgreSQL (issue 21): the same files, the same
  * fixture (test/fixtures/app.ts picks the dialect from TOURDESK_TEST_DIALECT). Not there: the CLI
  * and backup suites (SQLite data folders by design), pairing (sync is not on PostgreSQL yet) and
- * the fuzz suites (they fingerprint the SQLite file).
+ * the fuzz suites (they fingerprint the SQLite file), and the cache suites (a second connection to the SQLite file).
  */
 const POSTGRES_SUITES = ['test/api/*.test.ts'];
-const NOT_ON_POSTGRES = ['test/api/cli.test.ts', 'test/api/backup.test.ts', 'test/api/pairing.test.ts', 'test/api/fuzz-*.test.ts', 'test/api/caches.test.ts'];
+const NOT_ON_POSTGRES = ['test/api/cli.test.ts', 'test/api/backup.test.ts', 'test/api/pairing.test.ts', 'test/api/fuzz-*.test.ts', 'test/api/caches.test.ts', 'test/api/availabilityCaches.test.ts'];
 
 export default defineConfig({
   test: {

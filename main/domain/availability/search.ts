@@ -1,9 +1,8 @@
 import { DateTime } from 'luxon';
-import type { SessionsTable } from '../../../db/schema';
+import type { PriceOptionsTable } from '../../../db/schema';
 import type { AvailabilitySearch } from '../../contract/availability';
-import { seatsHeldBySession } from '../../../db/queries/seats';
-import { findLiveSearchProducts, sessionsInRangesReader, type SearchProduct, type SessionRangeGroup } from '../../../db/queries/availabilitySearch';
-import { findPriceOptionsByPosition } from '../../../db/queries/sessionPriceOptions';
+import { findLiveSearchProducts, findSearchPriceOptions, sessionsInRangesReader, type SearchProduct, type SessionRangeGroup, type SessionWithHeld } from '../../../db/queries/availabilitySearch';
+import { areaChangeTokenOf, changeTokenOf } from '../../../db/queries/changes';
 import type { EngineContext } from '../context';
 import type { Session } from './sessions';
 import { sessionsToApi } from './sessions';
@@ -26,7 +25,7 @@ interface Range {
   upper: number | undefined;
 }
 
-type Entry = { start: number; code: string; row: SessionsTable; synthetic?: undefined } | { start: number; code: string; synthetic: Session; row?: undefined };
+type Entry = { start: number; code: string; row: SessionWithHeld; synthetic?: undefined } | { start: number; code: string; synthetic: Session; row?: undefined };
 
 /**
  * Ranges grouped by their bounds. Products in one timezone share them, and one
@@ -54,8 +53,49 @@ function startOfDay(now: number, zone: string, memo: Map<string, number>): numbe
   return start;
 }
 
+/** How many answers are kept while the database is unchanged (a desk repeats a few searches). */
+const ANSWERS_CACHED = 50;
+
+/** How many products' search facts the cache holds (a catalogue is tens of products, rarely hundreds). */
+const PRODUCTS_CACHED = 500;
+
+interface ProductFacts {
+  product: SearchProduct;
+  options: PriceOptionsTable[];
+}
+
 export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => Promise<string>) {
   const readSessionsInRanges = sessionsInRangesReader(ctx.handle);
+  // A product's search facts (timezone, currency, mode, price options) change far less often than
+  // seats: kept while the products area (products, price options, company) is unchanged here, in
+  // another process or by sync. Seats and sessions are read fresh on every search.
+  const changes = areaChangeTokenOf(ctx.handle);
+  let facts: { token: string; byCode: Map<string, ProductFacts> } = { token: '', byCode: new Map() };
+  // A whole answer is kept only while nothing at all was written: the whole-database token moves
+  // on every commit here (total_changes) or by another process (data_version), so a booking, a
+  // session or a price change anywhere empties it. Keyed by the resolved ranges (today's start
+  // when no start is sent), never by the raw query alone.
+  const databaseChanged = changeTokenOf(ctx.handle);
+  let answers: { token: string; byKey: Map<string, { sessions: Session[]; warnings: string[] }> } = { token: '', byKey: new Map() };
+
+  /** The live products among `codes` with their price options (position order); a deleted or unknown code is absent. */
+  async function productFacts(codes: string[]): Promise<Map<string, ProductFacts>> {
+    const token = changes('products');
+    if (facts.token !== token || facts.byCode.size > PRODUCTS_CACHED) facts = { token, byCode: new Map() };
+    const cache = facts;
+    const missing = codes.filter((c) => !cache.byCode.has(c));
+    if (missing.length) {
+      const [products, options] = await Promise.all([findLiveSearchProducts(ctx.db, missing), findSearchPriceOptions(ctx.db, missing)]);
+      for (const product of products) cache.byCode.set(product.product_code, { product, options: options.filter((o) => o.product_code === product.product_code) });
+    }
+    const out = new Map<string, ProductFacts>();
+    for (const code of codes) {
+      const found = cache.byCode.get(code);
+      if (found) out.set(code, found);
+    }
+    return out;
+  }
+
   function rangeOf(product: SearchProduct, zone: string, query: AvailabilitySearch, now: number, startOfToday: Map<string, number>): Range {
     const lowerText = query.startTime ?? query.startTimeLocal;
     const upperText = query.endTime ?? query.endTimeLocal;
@@ -73,29 +113,24 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
     if (ranges.length === 0 || wanted <= 0) return [];
     const groups = sameBounds(ranges);
     const out: Entry[] = [];
-    const toEntry = (row: SessionsTable): Entry => ({ start: row.start_at, code: row.product_code, row });
+    const toEntry = (row: SessionWithHeld): Entry => ({ start: row.start_at, code: row.product_code, row });
     if (minAvailability === undefined) return (await readSessionsInRanges(groups, { limit: wanted })).map(toEntry);
     // Availability is derived, not stored: scan in start order and filter, chunk by chunk.
     for (let offset = 0; out.length < wanted; offset += SCAN_CHUNK) {
       const rows = await readSessionsInRanges(groups, { limit: SCAN_CHUNK, offset });
-      const held = await seatsHeldBySession(ctx.db, rows.map((r) => r.id));
-      for (const row of rows) if (row.seats - (held.get(row.id) ?? 0) >= minAvailability && out.length < wanted) out.push(toEntry(row));
+      for (const row of rows) if (row.seats - row.seats_held >= minAvailability && out.length < wanted) out.push(toEntry(row));
       if (rows.length < SCAN_CHUNK) break;
     }
     return out;
   }
 
-  async function syntheticEntries(ranges: Range[], minAvailability: number | undefined, warnings: string[]): Promise<Entry[]> {
+  function syntheticEntries(ranges: Range[], minAvailability: number | undefined, warnings: string[], known: Map<string, ProductFacts>): Entry[] {
     if (ranges.length === 0 || (minAvailability ?? 0) > SYNTHETIC_SEATS) return [];
-    const options = await findPriceOptionsByPosition(
-      ctx.db,
-      ranges.map((r) => r.product.product_code),
-    );
     const out: Entry[] = [];
     for (const { product, zone, lower, upper } of ranges) {
       const first = DateTime.fromMillis(lower, { zone }).startOf('day');
       const last = upper !== undefined ? DateTime.fromMillis(upper, { zone }).startOf('day') : first.plus({ days: SYNTHETIC_DEFAULT_DAYS - 1 });
-      const priceOptions = options.filter((o) => o.product_code === product.product_code).map((o) => priceOptionToApi(o, product.currency));
+      const priceOptions = known.get(product.product_code)!.options.map((o) => priceOptionToApi(o, product.currency));
       let day = first;
       for (let n = 0; day <= last; n++, day = day.plus({ days: 1 })) {
         if (n === SYNTHETIC_MAX_DAYS) {
@@ -129,25 +164,49 @@ export function createAvailabilitySearch(ctx: EngineContext, companyZone: () => 
    * (bounds inclusive); products without inventory answer one all-day session per local date.
    */
   return async function search(query: AvailabilitySearch): Promise<{ sessions: Session[]; warnings: string[] }> {
+    // Read before anything it guards is loaded: an answer is never older than its token.
+    const token = databaseChanged();
     const defaultZone = await companyZone();
     const codes = [...new Set(query.productCode)];
-    const products = await findLiveSearchProducts(ctx.db, codes);
-    const missing = codes.filter((c) => !products.some((p) => p.product_code === c));
+    const known = await productFacts(codes);
+    const products = [...known.values()].map((f) => f.product);
+    const missing = codes.filter((c) => !known.has(c));
     if (missing.length) throw new DomainError('NOT_FOUND', `Product ${missing.join(', ')} was not found`);
     const now = ctx.clock.now().getTime();
     const startOfToday = new Map<string, number>();
     const ranges = products.map((p) => rangeOf(p, p.timezone ?? defaultZone, query, now, startOfToday));
+    const key = JSON.stringify([defaultZone, query.minAvailability, query.offset, query.limit, ranges.map((r) => [r.product.product_code, r.zone, r.lower, r.upper])]);
+    if (answers.token !== token) answers = { token, byKey: new Map() };
+    const cache = answers;
+    const cached = cache.byKey.get(key);
+    if (cached) return { sessions: cached.sessions, warnings: [...cached.warnings] };
+    const answer = await searchUncached(query, ranges, defaultZone, known);
+    if (cache.byKey.size >= ANSWERS_CACHED) cache.byKey.delete(cache.byKey.keys().next().value!);
+    cache.byKey.set(key, { sessions: answer.sessions, warnings: [...answer.warnings] });
+    return answer;
+  };
+
+  async function searchUncached(query: AvailabilitySearch, ranges: Range[], defaultZone: string, known: Map<string, ProductFacts>): Promise<{ sessions: Session[]; warnings: string[] }> {
+    const products = ranges.map((r) => r.product);
     const warnings: string[] = [];
     const wanted = query.offset + query.limit;
-    const [stored, synthetic] = await Promise.all([
-      storedEntries(ranges.filter((r) => r.product.booking_mode === 'INVENTORY'), query.minAvailability, wanted),
-      syntheticEntries(ranges.filter((r) => r.product.booking_mode !== 'INVENTORY'), query.minAvailability, warnings),
-    ]);
+    const stored = await storedEntries(
+      ranges.filter((r) => r.product.booking_mode === 'INVENTORY'),
+      query.minAvailability,
+      wanted,
+    );
+    const synthetic = syntheticEntries(
+      ranges.filter((r) => r.product.booking_mode !== 'INVENTORY'),
+      query.minAvailability,
+      warnings,
+      known,
+    );
     const page = [...stored, ...synthetic]
       .sort((a, b) => a.start - b.start || a.code.localeCompare(b.code))
       .slice(query.offset, wanted);
     const rows = page.filter((e) => e.row).map((e) => e.row!);
-    const mapped = new Map((await sessionsToApi(ctx.db, rows, defaultZone, products)).map((s) => [s.id, s]));
+    const options = [...known.values()].flatMap((f) => f.options);
+    const mapped = new Map((await sessionsToApi(ctx.db, rows, defaultZone, { products, options })).map((s) => [s.id, s]));
     return { sessions: page.map((e) => e.synthetic ?? mapped.get(e.row!.id)!), warnings };
-  };
+  }
 }

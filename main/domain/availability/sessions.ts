@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
-import type { Database, ProductsTable, SessionsTable } from '../../../db/schema';
+import type { Database, PriceOptionsTable, ProductsTable, SessionsTable } from '../../../db/schema';
 import type { SessionAnswer, SessionCreateBody, SessionUpdateBody } from '../../contract/availability';
 import { liveBookingCount, seatsHeldBySession } from '../../../db/queries/seats';
 import {
@@ -38,14 +38,33 @@ const REPEATED_HOUR_MS = 2 * 3_600_000;
  * seats live bookings hold, price options = the product's options with the session's overrides.
  * Bookings and manifests show sessions through this too.
  */
-/** `known`: the sessions' products when the caller has read them already (a search has). */
-export async function sessionsToApi(db: Kysely<Database>, rows: SessionsTable[], defaultTimezone: string, known?: readonly { product_code: string; currency: string; timezone: string | null }[]): Promise<Session[]> {
+/**
+ * What a caller has read already (a search has): the sessions' products, their price options, and
+ * rows that carry `seats_held` (the seats their live bookings hold) from the query that found them.
+ */
+export interface KnownForSessions {
+  products?: readonly { product_code: string; currency: string; timezone: string | null }[];
+  options?: readonly PriceOptionsTable[];
+}
+
+export async function sessionsToApi(db: Kysely<Database>, rows: (SessionsTable & { seats_held?: number })[], defaultTimezone: string, known: KnownForSessions = {}): Promise<Session[]> {
   if (rows.length === 0) return [];
   const codes = [...new Set(rows.map((r) => r.product_code))];
   const ids = rows.map((r) => r.id);
-  const [products, options, held] = await Promise.all([known ?? findSessionProducts(db, codes), findPriceOptionsOfProducts(db, codes), seatsHeldBySession(db, ids)]);
-  const overrides = await findOverridesOfSessions(db, ids);
+  const heldKnown = rows.every((r) => r.seats_held !== undefined);
+  const [products, options, held, overrides] = await Promise.all([
+    known.products ?? findSessionProducts(db, codes),
+    known.options ?? findPriceOptionsOfProducts(db, codes),
+    heldKnown ? undefined : seatsHeldBySession(db, ids),
+    findOverridesOfSessions(db, ids),
+  ]);
   const productOf = new Map(products.map((p) => [p.product_code, p]));
+  const optionsOf = new Map<string, PriceOptionsTable[]>();
+  for (const option of options) {
+    const list = optionsOf.get(option.product_code);
+    if (list) list.push(option);
+    else optionsOf.set(option.product_code, [option]);
+  }
   return rows.map((row) => {
     const product = productOf.get(row.product_code);
     const zone = product?.timezone ?? defaultTimezone;
@@ -60,8 +79,8 @@ export async function sessionsToApi(db: Kysely<Database>, rows: SessionsTable[],
       endTimeLocal: toLocal(row.end_at, zone),
       allDay: row.all_day === 1,
       seats: row.seats,
-      seatsAvailable: row.seats - (held.get(row.id) ?? 0),
-      priceOptions: options.filter((o) => o.product_code === row.product_code).map((o) => effectiveOption(o, sessionOverrides?.get(o.id), currency)),
+      seatsAvailable: row.seats - (held ? (held.get(row.id) ?? 0) : row.seats_held!),
+      priceOptions: (optionsOf.get(row.product_code) ?? []).map((o) => effectiveOption(o, sessionOverrides?.get(o.id), currency)),
     };
   });
 }
