@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { captureStatements } from '../syncCapture';
+// The synced tables and their keys are the same as migration 80's (both frozen; main/sync/entities.ts has the rules).
+import { CAPTURED } from './20261124_80_sync';
 
 /**
  * Sync's per-row merge state, compact (issue 16, the catch-up bench). The apply path reads and
@@ -33,18 +35,6 @@ export const statements = [
   `ALTER TABLE sync_ops ADD COLUMN null_columns INTEGER`,
 ];
 
-/** The synced tables and their keys as of this migration (frozen; main/sync/entities.ts has the rules). */
-const CAPTURED: Record<string, string[]> = {
-  companies: ['id'], rates: ['id'], resellers: ['id'], pickup_lists: ['id'], pickup_locations: ['id'],
-  products: ['product_code'], price_options: ['id'], extras: ['id'], product_extras: ['product_code', 'extra_id'],
-  product_images: ['id'], categories: ['id'], category_products: ['category_id', 'product_code'],
-  rate_products: ['rate_id', 'product_code'], partner_connect: ['product_code'], sessions: ['id'],
-  session_price_options: ['session_id', 'price_option_id'], resources: ['id'], session_resources: ['resource_id', 'session_id'],
-  customers: ['id'], vouchers: ['code'], external_codes: ['code'], bookings: ['order_number'], booking_items: ['id'],
-  booking_item_quantities: ['item_id', 'position'], booking_item_extras: ['item_id', 'position'], participants: ['id'],
-  order_barcodes: ['code'], payments: ['id'], voucher_redemptions: ['id'], revoked_codes: ['code'],
-  checkin_events: ['event_id'], sync_acknowledgements: ['session_id', 'booking_set'],
-};
 
 /** Both formats sync_rows.clocks_json had: a plain column -> stamp map, or { _s: stamps, _c: column -> index }. */
 function clocksOf(text: string): Record<string, string> {

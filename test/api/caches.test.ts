@@ -1,118 +1,106 @@
-import BetterSqlite3 from 'better-sqlite3';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashKey } from '../../main/domain/platform/apiKeys';
 import { SYSTEM_ACTOR } from '../../main/domain/context';
-import { startTestApp, type TestApp } from '../fixtures/app';
+import { appWithSecondConnection } from '../fixtures/secondConnection';
 
 /**
  * Issue 20: keys, the company and product answers are cached, and every cache sees a change made
  * here (by any code path), by another process (a second connection to the same file) or by a write
  * that does not touch it (bookings and scans must not empty it, other writes must not go unseen).
  */
-let t: TestApp;
-let other: BetterSqlite3.Database;
-beforeAll(async () => {
-  t = await startTestApp();
-  other = new BetterSqlite3(join(t.dir, 'tourdesk.sqlite'));
-  other.pragma('busy_timeout = 5000');
-});
-afterAll(async () => {
-  other.close();
-  await t.close();
-});
+const app = appWithSecondConnection();
 
 describe('caches of what rarely changes', () => {
   it('refuses a key at once after another process revokes it, and accepts it again when it is restored', async () => {
-    const { id, key } = await t.engine.apiKeys.create({ role: 'supplier', name: 'Revoked elsewhere' });
-    expect((await t.call('GET', '/v1/products', { key })).status).toBe(200);
-    other.prepare('UPDATE api_keys SET revoked_at = 1 WHERE id = ?').run(id);
-    expect((await t.call('GET', '/v1/products', { key })).status).toBe(401);
-    other.prepare('UPDATE api_keys SET revoked_at = NULL WHERE id = ?').run(id);
-    expect((await t.call('GET', '/v1/products', { key })).status).toBe(200);
+    const { id, key } = await app.t.engine.apiKeys.create({ role: 'supplier', name: 'Revoked elsewhere' });
+    expect((await app.t.call('GET', '/v1/products', { key })).status).toBe(200);
+    app.other.prepare('UPDATE api_keys SET revoked_at = 1 WHERE id = ?').run(id);
+    expect((await app.t.call('GET', '/v1/products', { key })).status).toBe(401);
+    app.other.prepare('UPDATE api_keys SET revoked_at = NULL WHERE id = ?').run(id);
+    expect((await app.t.call('GET', '/v1/products', { key })).status).toBe(200);
   });
 
   it('sees a key revoked, re-roled or deleted by a raw statement on the engine’s own connection', async () => {
-    const { id, key } = await t.engine.apiKeys.create({ role: 'supplier', name: 'Changed here' });
-    const sqlite = t.engine.ctx.handle.sqlite;
-    expect((await t.call('GET', '/v1/bookings', { key })).status).toBe(200);
+    const { id, key } = await app.t.engine.apiKeys.create({ role: 'supplier', name: 'Changed here' });
+    const sqlite = app.t.engine.ctx.handle.sqlite;
+    expect((await app.t.call('GET', '/v1/bookings', { key })).status).toBe(200);
     sqlite.prepare("UPDATE api_keys SET role = 'checkin' WHERE id = ?").run(id);
-    expect((await t.call('GET', '/v1/bookings', { key })).status).toBe(403);
+    expect((await app.t.call('GET', '/v1/bookings', { key })).status).toBe(403);
     sqlite.prepare('DELETE FROM api_keys WHERE id = ?').run(id);
-    expect((await t.call('GET', '/v1/products', { key })).status).toBe(401);
+    expect((await app.t.call('GET', '/v1/products', { key })).status).toBe(401);
   });
 
   it('keeps a key verified while only its last use is written, and accepts a key created by another process', async () => {
-    const { id, key } = await t.engine.apiKeys.create({ role: 'supplier', name: 'Busy' });
-    const first = await t.engine.apiKeys.verify(key);
-    t.engine.ctx.handle.sqlite.prepare('UPDATE api_keys SET last_used_at = 5 WHERE id = ?').run(id);
-    expect((await t.call('GET', '/v1/bookings')).status).toBe(200);
+    const { id, key } = await app.t.engine.apiKeys.create({ role: 'supplier', name: 'Busy' });
+    const first = await app.t.engine.apiKeys.verify(key);
+    app.t.engine.ctx.handle.sqlite.prepare('UPDATE api_keys SET last_used_at = 5 WHERE id = ?').run(id);
+    expect((await app.t.call('GET', '/v1/bookings')).status).toBe(200);
     // The same remembered answer: neither the last-use write nor other traffic emptied the cache.
-    expect(await t.engine.apiKeys.verify(key)).toBe(first);
+    expect(await app.t.engine.apiKeys.verify(key)).toBe(first);
     const plaintext = 'created-by-the-cli-process';
-    other.prepare("INSERT INTO api_keys (id, name, role, key_hash, key_prefix, created_at) VALUES (999001, 'CLI', 'checkin', ?, 'sha256:x', 0)").run(hashKey(plaintext));
-    expect(await t.engine.apiKeys.verify(plaintext)).toMatchObject({ keyId: 999001, role: 'checkin' });
-    expect(await t.engine.apiKeys.verify(key)).not.toBe(first);
+    app.other.prepare("INSERT INTO api_keys (id, name, role, key_hash, key_prefix, created_at) VALUES (999001, 'CLI', 'checkin', ?, 'sha256:x', 0)").run(hashKey(plaintext));
+    expect(await app.t.engine.apiKeys.verify(plaintext)).toMatchObject({ keyId: 999001, role: 'checkin' });
+    expect(await app.t.engine.apiKeys.verify(key)).not.toBe(first);
   });
 
   it('answers a product changed by another process with its new values', async () => {
-    const product = await t.engine.products.create({ name: 'Harbour Walk', priceOptions: [{ label: 'Adult', price: 50 }] }, SYSTEM_ACTOR);
+    const product = await app.t.engine.products.create({ name: 'Harbour Walk', priceOptions: [{ label: 'Adult', price: 50 }] }, SYSTEM_ACTOR);
     const url = `/v1/products/${product.productCode}`;
-    expect((await t.call('GET', url)).body.product.name).toBe('Harbour Walk');
-    other.prepare('UPDATE products SET name = ? WHERE product_code = ?').run('Harbour Night Walk', product.productCode);
-    expect((await t.call('GET', url)).body.product.name).toBe('Harbour Night Walk');
-    other.prepare('UPDATE price_options SET price_minor = 6000 WHERE product_code = ?').run(product.productCode);
-    expect((await t.call('GET', url)).body.product.priceOptions[0].price).toBe(60);
+    expect((await app.t.call('GET', url)).body.product.name).toBe('Harbour Walk');
+    app.other.prepare('UPDATE products SET name = ? WHERE product_code = ?').run('Harbour Night Walk', product.productCode);
+    expect((await app.t.call('GET', url)).body.product.name).toBe('Harbour Night Walk');
+    app.other.prepare('UPDATE price_options SET price_minor = 6000 WHERE product_code = ?').run(product.productCode);
+    expect((await app.t.call('GET', url)).body.product.priceOptions[0].price).toBe(60);
   });
 
   it('answers a product with the company and options as changed here, through the API or a raw statement', async () => {
-    const product = await t.engine.products.create({ name: 'Reef Trip', priceOptions: [{ label: 'Adult', price: 80 }] }, SYSTEM_ACTOR);
+    const product = await app.t.engine.products.create({ name: 'Reef Trip', priceOptions: [{ label: 'Adult', price: 80 }] }, SYSTEM_ACTOR);
     const url = `/v1/products/${product.productCode}`;
-    expect((await t.call('GET', url)).body.product.supplierName).toBe('Test Tours');
-    await t.engine.companies.configure({ companyName: 'Reef Tours', currency: 'AUD', timezone: 'Australia/Sydney' });
-    expect((await t.call('GET', url)).body.product.supplierName).toBe('Reef Tours');
-    t.engine.ctx.handle.sqlite.prepare('UPDATE price_options SET label = ? WHERE product_code = ?').run('Grown-up', product.productCode);
-    expect((await t.call('GET', url)).body.product.priceOptions[0].label).toBe('Grown-up');
-    other.prepare('UPDATE companies SET company_name = ?').run('Coral Tours');
-    expect((await t.call('GET', url)).body.product.supplierName).toBe('Coral Tours');
-    expect((await t.engine.companies.supplier()).companyName).toBe('Coral Tours');
+    expect((await app.t.call('GET', url)).body.product.supplierName).toBe('Test Tours');
+    await app.t.engine.companies.configure({ companyName: 'Reef Tours', currency: 'AUD', timezone: 'Australia/Sydney' });
+    expect((await app.t.call('GET', url)).body.product.supplierName).toBe('Reef Tours');
+    app.t.engine.ctx.handle.sqlite.prepare('UPDATE price_options SET label = ? WHERE product_code = ?').run('Grown-up', product.productCode);
+    expect((await app.t.call('GET', url)).body.product.priceOptions[0].label).toBe('Grown-up');
+    app.other.prepare('UPDATE companies SET company_name = ?').run('Coral Tours');
+    expect((await app.t.call('GET', url)).body.product.supplierName).toBe('Coral Tours');
+    expect((await app.t.engine.companies.supplier()).companyName).toBe('Coral Tours');
   });
 
   it('answers 404 for a product another process deleted', async () => {
-    const product = await t.engine.products.create({ name: 'Gone Tomorrow', priceOptions: [{ label: 'Adult', price: 10 }] }, SYSTEM_ACTOR);
-    expect((await t.call('GET', `/v1/products/${product.productCode}`)).status).toBe(200);
-    other.prepare('DELETE FROM price_options WHERE product_code = ?').run(product.productCode);
-    other.prepare('DELETE FROM products WHERE product_code = ?').run(product.productCode);
-    expect((await t.call('GET', `/v1/products/${product.productCode}`)).status).toBe(404);
+    const product = await app.t.engine.products.create({ name: 'Gone Tomorrow', priceOptions: [{ label: 'Adult', price: 10 }] }, SYSTEM_ACTOR);
+    expect((await app.t.call('GET', `/v1/products/${product.productCode}`)).status).toBe(200);
+    app.other.prepare('DELETE FROM price_options WHERE product_code = ?').run(product.productCode);
+    app.other.prepare('DELETE FROM products WHERE product_code = ?').run(product.productCode);
+    expect((await app.t.call('GET', `/v1/products/${product.productCode}`)).status).toBe(404);
   });
 
   it('answers a voucher search with a redemption or a voucher another process wrote, and with the time passing its expiry', async () => {
-    await t.engine.vouchers.create({ code: 'CACHE1', valueType: 'VALUE', value: 100, currency: 'AUD', expiryDate: '2030-06-30' } as never, SYSTEM_ACTOR);
-    const find = async (code: string) => ((await t.call('GET', '/v1/vouchers?limit=100')).body.vouchers as { code: string; status: string; remainingValue?: number }[]).find((v) => v.code === code);
+    await app.t.engine.vouchers.create({ code: 'CACHE1', valueType: 'VALUE', value: 100, currency: 'AUD', expiryDate: '2030-06-30' } as never, SYSTEM_ACTOR);
+    const find = async (code: string) => ((await app.t.call('GET', '/v1/vouchers?limit=100')).body.vouchers as { code: string; status: string; remainingValue?: number }[]).find((v) => v.code === code);
     expect(await find('CACHE1')).toMatchObject({ status: 'ISSUED', remainingValue: 100 });
-    other.prepare("INSERT INTO bookings (order_number, id, status, currency, total_amount_minor, created_at, updated_at) VALUES ('CACHE-B1', 990001, 'CONFIRMED', 'AUD', 0, 0, 0)").run();
-    other.prepare("INSERT INTO voucher_redemptions (id, voucher_code, order_number, amount_minor, created_at) VALUES (990002, 'CACHE1', 'CACHE-B1', 2500, 0)").run();
+    app.other.prepare("INSERT INTO bookings (order_number, id, status, currency, total_amount_minor, created_at, updated_at) VALUES ('CACHE-B1', 990001, 'CONFIRMED', 'AUD', 0, 0, 0)").run();
+    app.other.prepare("INSERT INTO voucher_redemptions (id, voucher_code, order_number, amount_minor, created_at) VALUES (990002, 'CACHE1', 'CACHE-B1', 2500, 0)").run();
     expect(await find('CACHE1')).toMatchObject({ status: 'PARTIALLY_REDEEMED', remainingValue: 75 });
-    other.prepare("INSERT INTO vouchers (code, value_type, value_minor, currency, issue_at, created_at, updated_at) VALUES ('CACHE2', 'VALUE', 5000, 'AUD', 1900000000000, 0, 0)").run();
+    app.other.prepare("INSERT INTO vouchers (code, value_type, value_minor, currency, issue_at, created_at, updated_at) VALUES ('CACHE2', 'VALUE', 5000, 'AUD', 1900000000000, 0, 0)").run();
     expect(await find('CACHE2')).toMatchObject({ status: 'ISSUED', remainingValue: 50 });
-    t.clock.set('2030-08-01T00:00:00Z');
+    app.t.clock.set('2030-08-01T00:00:00Z');
     expect(await find('CACHE1')).toMatchObject({ status: 'EXPIRED', remainingValue: 75 });
   });
 
   it('rebuilds a polled manifest after any write, here or by another process, and reuses it while nothing changed', async () => {
-    const session = t.engine.ctx.handle.sqlite;
-    const product = await t.engine.products.create({ name: 'Manifest Cruise', priceOptions: [{ label: 'Adult', price: 10 }] }, SYSTEM_ACTOR);
+    const session = app.t.engine.ctx.handle.sqlite;
+    const product = await app.t.engine.products.create({ name: 'Manifest Cruise', priceOptions: [{ label: 'Adult', price: 10 }] }, SYSTEM_ACTOR);
     const start = '2031-03-01T00:00:00Z'; // after the clock the voucher test moved
     session.prepare('INSERT INTO sessions (id, product_code, start_at, end_at, all_day, seats, created_at, updated_at) VALUES (880001, ?, ?, ?, 0, 40, 0, 0)').run(product.productCode, Date.parse(start), Date.parse(start) + 3_600_000);
-    const booked = await t.call('POST', '/v1/bookings', { body: { customer: { firstName: 'Ada', lastName: 'Lovelace' }, items: [{ productCode: product.productCode, startTime: start, quantities: [{ optionLabel: 'Adult', value: 2 }] }] } });
+    const booked = await app.t.call('POST', '/v1/bookings', { body: { customer: { firstName: 'Ada', lastName: 'Lovelace' }, items: [{ productCode: product.productCode, startTime: start, quantities: [{ optionLabel: 'Adult', value: 2 }] }] } });
     expect(booked.status).toBe(200);
-    const first = await t.engine.manifests.get({ sessionId: 880001 });
+    const first = await app.t.engine.manifests.get({ sessionId: 880001 });
     expect(first.bookings[0].customer?.lastName).toBe('Lovelace');
-    expect(await t.engine.manifests.get({ sessionId: 880001 })).toBe(first);
-    other.prepare('UPDATE customers SET last_name = ? WHERE last_name = ?').run('Byron', 'Lovelace');
-    const renamed = await t.engine.manifests.get({ sessionId: 880001 });
+    expect(await app.t.engine.manifests.get({ sessionId: 880001 })).toBe(first);
+    app.other.prepare('UPDATE customers SET last_name = ? WHERE last_name = ?').run('Byron', 'Lovelace');
+    const renamed = await app.t.engine.manifests.get({ sessionId: 880001 });
     expect(renamed.bookings[0].customer?.lastName).toBe('Byron');
     session.prepare('UPDATE sessions SET seats = 30 WHERE id = 880001').run();
-    expect((await t.engine.manifests.get({ sessionId: 880001 })).session.seats).toBe(30);
+    expect((await app.t.engine.manifests.get({ sessionId: 880001 })).session.seats).toBe(30);
   });
 });
