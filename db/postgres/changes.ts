@@ -6,9 +6,10 @@ import { CHANGE_AREA_TABLES, type ChangeArea } from '../queries/changes';
  * area's cache is made from may have changed. Every hub process LISTENs on `tourdesk_changes`; the
  * statement triggers on those tables (db/postgres/migrations.ts) notify the table's name at commit,
  * in this process or any other. While the listening connection is not up, every call returns a new
- * token, so nothing is served from a cache that could be stale; it reconnects by itself.
+ * token, so nothing is served from a cache that could be stale; it reconnects by itself. This
+ * process's own commits move every token at once (`wrote`), not when their notification arrives.
  */
-export function postgresChangeToken(url: string): { token(area: ChangeArea): string; close(): Promise<void> } {
+export function postgresChangeToken(url: string): { token(area: ChangeArea): string; wrote(): void; close(): Promise<void> } {
   let generation = 0;
   const byTable = new Map<string, number>();
   let listening = false;
@@ -51,6 +52,8 @@ export function postgresChangeToken(url: string): { token(area: ChangeArea): str
       for (const table of CHANGE_AREA_TABLES[area]) sum += byTable.get(table) ?? 0;
       return `${generation}:${sum}`;
     },
+    /** This process committed a write: every area's token moves at once (its NOTIFY comes back later). */
+    wrote: () => void generation++,
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);

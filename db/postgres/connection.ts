@@ -7,6 +7,7 @@ import { migrations } from '../migrations';
 import { migratePostgres, schemaVersion } from './migrate';
 import { PostgresSpellings } from './spellings';
 import { postgresChangeToken } from './changes';
+import { setPostgresAfterCommit } from './transaction';
 
 /** pg's type ids: int8 (count(*), BIGINT columns) and numeric (sum of BIGINT). */
 const INT8 = 20;
@@ -54,6 +55,7 @@ export async function openPostgres(url: string, options: PostgresOpenOptions = {
       await migratePostgres(db, migrations);
     }
     let changes: ReturnType<typeof postgresChangeToken> | null = null;
+    setPostgresAfterCommit(db, () => changes?.wrote());
     return {
       dialect: 'postgres',
       db,

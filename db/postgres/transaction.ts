@@ -40,6 +40,16 @@ export interface PostgresWriteOptions {
   beforeAttempt?: () => Promise<void>;
 }
 
+const afterCommitHooks = new WeakMap<Kysely<Database>, () => void>();
+
+/**
+ * Runs `hook` right after every committed write on `db` (this process's own): its caches must not
+ * wait for the commit's NOTIFY to come back round before they stop answering what it changed.
+ */
+export function setPostgresAfterCommit(db: Kysely<Database>, hook: () => void): void {
+  afterCommitHooks.set(db, hook);
+}
+
 export async function inPostgresTransaction<T>(db: Kysely<Database>, work: (conn: Kysely<Database>) => Promise<T>, options: PostgresWriteOptions = {}): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     await options.beforeAttempt?.();
@@ -53,6 +63,7 @@ export async function inPostgresTransaction<T>(db: Kysely<Database>, work: (conn
             const result = await work(conn);
             if (!options.dryRun) await options.beforeCommit?.(conn);
             await sql.raw(options.dryRun ? 'rollback' : 'commit').execute(conn);
+            if (!options.dryRun) afterCommitHooks.get(db)?.();
             return result;
           } catch (error) {
             await sql`rollback`.execute(conn).catch(() => undefined);
