@@ -34,7 +34,7 @@ describe('sync over HTTP between two real servers', () => {
     expect((await hub.call('POST', '/v1/bookings', aBooking(product.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).status).toBe(200);
     const [second] = await desk.engine.sync.syncAll();
     expect(second.error).toBeNull();
-    expect(desk.dump()).toBe(hub.dump());
+    expect(await desk.dump()).toBe(await hub.dump());
 
     const status = (await desk.call('GET', '/v1/sync/status')).body;
     expect(status.peers[0]).toMatchObject({ url: hubUrl, instanceNo: 1, lastError: null, opsToSend: 0, opsToReceive: 0 });

@@ -17,7 +17,7 @@ export interface SyncNode {
   key: string;
   side: LocalSide;
   call(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }>;
-  dump(): string;
+  dump(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -27,7 +27,7 @@ export async function aSyncNode(name: string, options: { instanceNo: number; hub
   const handle = await openDatabase(join(dir, 'tourdesk.sqlite'), { migrate: true });
   const clock = options.clock ?? fixedClock('2030-01-15T00:00:00Z');
   const engine = createEngine({ db: handle, clock, config: { dataDir: dir, instanceNo: options.instanceNo } });
-  if (options.hub) engine.replica.setHub(options.hub.engine.replica.origin);
+  if (options.hub) await engine.replica.setHub(options.hub.engine.replica.origin);
   else if (!(await engine.companies.supplierOrNull())) await engine.companies.configure(TEST_COMPANY);
   const { key } = await engine.apiKeys.create({ role: 'supplier', name: `${name} supplier` });
   const app = await createServer({ engine, allowedHosts: LOOPBACK_NAMES });
@@ -57,10 +57,10 @@ export async function aSyncNode(name: string, options: { instanceNo: number; hub
 /** A transport straight into another node's answer functions (no HTTP), with optional faults. */
 export function directTransport(to: SyncNode, faults: { beforePull?: () => void; beforePush?: () => void; snapshots?: boolean } = {}): PeerTransport {
   return {
-    ...(faults.snapshots === false ? {} : { snapshot: async (request) => JSON.parse(JSON.stringify(answerSnapshot(to.side, request))) }),
+    ...(faults.snapshots === false ? {} : { snapshot: async (request) => JSON.parse(JSON.stringify(await answerSnapshot(to.side, request))) }),
     pull: async (request) => {
       faults.beforePull?.();
-      return JSON.parse(JSON.stringify(answerPull(to.side, request)));
+      return JSON.parse(JSON.stringify(await answerPull(to.side, request)));
     },
     push: async (request) => {
       faults.beforePush?.();
