@@ -12,6 +12,14 @@ export type OpRow = Omit<SyncOpsTable, 'arrival'> & { arrival: number };
 /** An op to store: its change as an object (stored without its null columns, see null_columns). */
 export type NewOpRow = Omit<OpRow, 'arrival' | 'change_json' | 'null_columns'> & { change: Record<string, unknown> | null; nulls?: readonly string[] };
 export type CaptureRow = Required<SyncCaptureTable> & { id: number };
+/** A new row made by one op: the op, and the row it writes (its change, with the op's null columns). */
+export interface NewRowInsert {
+  op: NewOpRow & { change: Record<string, unknown> };
+  table: string;
+  pk: readonly string[];
+}
+/** Rows a multi-row INSERT writes at most (9 columns an op: well under SQLite's 32,766 variables). */
+const MULTI_ROW = 100;
 
 /** A row's merge state as stored: field stamps, latest insert, tombstone and erasure. */
 export interface StoredRowState {
@@ -63,6 +71,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     vector: sqlite.prepare<[], { origin: string; seq: number }>('SELECT origin, seq FROM sync_vector'),
     setVector: sqlite.prepare<[string, number]>('INSERT INTO sync_vector (origin, seq) VALUES (?, ?) ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq'),
     rowState: sqlite.prepare<[string, string], SyncRowsTable>('SELECT * FROM sync_rows WHERE entity = ? AND entity_id = ?'),
+    withRowState: sqlite.prepare<[string, string], { entity_id: string }>('SELECT entity_id FROM sync_rows WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?))'),
     saveRowState: sqlite.prepare<[string, string, number, string, string | null, string | null, string | null, string | null]>(
       `INSERT INTO sync_rows (entity, entity_id, shape, stamps, marks, born, deleted, erased) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (entity, entity_id) DO UPDATE SET shape = excluded.shape, stamps = excluded.stamps, marks = excluded.marks, born = excluded.born, deleted = excluded.deleted, erased = excluded.erased`,
@@ -110,7 +119,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     }
     return st;
   };
-  const upserts = new Map<string, Map<string, { st: BetterSqlite3.Statement; columns: string[]; length: number }>>();
+  const upserts = new Map<string, Map<string, UpsertPlan>>();
   const joinUpsert = joinLikeLast();
   const joinColumns = joinLikeLast();
   // Stamped columns and null columns alternate per op: each kind keeps its own last list.
@@ -229,6 +238,71 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     return clocks;
   }
 
+  interface UpsertPlan {
+    key: string;
+    one: BetterSqlite3.Statement;
+    columns: string[];
+    length: number;
+    argsOf(values: Record<string, unknown>): unknown[];
+    sql(rows: number): string;
+  }
+  /**
+   * The upsert of a row with these columns. Keyed by the values' own column order, so a row of a
+   * known shape costs no filter or sort. `nulls`: more columns, set to null (a compact op's change
+   * leaves them out).
+   */
+  function upsertPlan(table: string, pk: readonly string[], values: Record<string, unknown>, nulls?: readonly string[]): UpsertPlan {
+    const names = nulls === undefined ? Object.keys(values) : [...Object.keys(values), ...nulls];
+    const byTable = upserts.get(table) ?? upserts.set(table, new Map()).get(table)!;
+    const key = joinUpsert(names);
+    let plan = byTable.get(key);
+    if (!plan || plan.length !== names.length) {
+      const known = columnsOf(table);
+      const columns = names.filter((c) => known.has(c)).sort();
+      const updates = columns.filter((c) => !pk.includes(c));
+      const row = `(${columns.map(() => '?').join(', ')})`;
+      const sql = (rows: number) =>
+        `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${Array.from({ length: rows }, () => row).join(', ')}
+         ON CONFLICT (${pk.map((c) => `"${c}"`).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'NOTHING'}`;
+      const argsOf = (v: Record<string, unknown>) => {
+        const args = new Array<unknown>(columns.length);
+        for (let i = 0; i < args.length; i++) {
+          const value = v[columns[i]];
+          args[i] = value === undefined ? null : value;
+        }
+        return args;
+      };
+      plan = { key: `u:${table}:${columns.join(',')}`, one: statement(`u:${table}:${columns.join(',')}`, () => sql(1)), columns, length: names.length, argsOf, sql };
+      // As with shapes: only a list without commas in its names is the one list its key names.
+      if (!names.some((c) => c.includes(','))) byTable.set(key, plan);
+    }
+    return plan;
+  }
+
+  /**
+   * Runs one INSERT of many rows (`sql(n)`: the statement for n rows) over `rows` (each its
+   * arguments), MULTI_ROW rows a statement: one statement's fixed cost (bind, step, reset, the
+   * call into SQLite) for many rows, where a catch-up would pay it per row, three times per op.
+   */
+  function insertMany(key: string, sql: (rows: number) => string, rows: readonly unknown[][]): void {
+    for (let from = 0; from < rows.length; from += MULTI_ROW) {
+      const n = Math.min(MULTI_ROW, rows.length - from);
+      const args: unknown[] = [];
+      for (let i = from; i < from + n; i++) for (const value of rows[i]) args.push(value);
+      statement(`${key}#${n}`, () => sql(n)).run(args);
+    }
+  }
+  const opsSql = (rows: number) => `INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+  const statesSql = (rows: number) =>
+    `INSERT INTO sync_rows (entity, entity_id, shape, stamps, marks, born, deleted, erased) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+     ON CONFLICT (entity, entity_id) DO UPDATE SET shape = excluded.shape, stamps = excluded.stamps, marks = excluded.marks, born = excluded.born, deleted = excluded.deleted, erased = excluded.erased`;
+
+  /** An op as sync_ops stores it: its change without null columns, which a shape names. */
+  function opArgs(op: NewOpRow): [string, number, string, string, string, string, string | null, number, number | null] {
+    const { json, nulls } = op.nulls !== undefined && op.change !== null ? { json: JSON.stringify(op.change), nulls: shapeOfColumns(op.nulls as string[], joinNulls) } : splitChange(op.change);
+    return [op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls];
+  }
+
   return {
     instance: () => s.instance.get()!,
     /** The hub whose catalogue this instance follows, as it stands (answered at once on both dialects). */
@@ -246,9 +320,36 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     dropCapturesUpTo: (id: number) => void s.dropCaptures.run(id),
     /** Stores an op; `nulls`, when given, names the columns its change sets to null and leaves out. */
     insertOp(op: NewOpRow): void {
-      const { json, nulls } = op.nulls !== undefined && op.change !== null ? { json: JSON.stringify(op.change), nulls: shapeOfColumns(op.nulls as string[], joinNulls) } : splitChange(op.change);
-      s.insertOp.run(op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls);
+      s.insertOp.run(...opArgs(op));
     },
+    /**
+     * New rows, each made by one op (a remote insert of a row with no merge state here): the ops in
+     * this order (their arrival), each row's merge state (every column stamped by its op, born then)
+     * and the rows, as insertOp, saveInsertedRowState and upsertRow would, in a few multi-row
+     * statements. The caller has checked that none has a merge state, and that no two are one row.
+     */
+    insertNewRows(rows: readonly NewRowInsert[]): void {
+      insertMany('ops', opsSql, rows.map((r) => opArgs(r.op)));
+      insertMany(
+        'states',
+        statesSql,
+        rows.map((r) => {
+          const columns = r.op.nulls === undefined ? Object.keys(r.op.change) : [...Object.keys(r.op.change), ...r.op.nulls];
+          return [r.op.entity, r.op.entity_id, shapeOfColumns(columns), columns.length === 0 ? '' : r.op.hlc, null, r.op.hlc, null, null];
+        }),
+      );
+      // Consecutive rows of one table and column list share a statement.
+      for (let from = 0; from < rows.length; ) {
+        const plan = upsertPlan(rows[from].table, rows[from].pk, rows[from].op.change, rows[from].op.nulls);
+        const args: unknown[][] = [];
+        let to = from;
+        while (to < rows.length && rows[to].table === rows[from].table && (to === from || upsertPlan(rows[to].table, rows[to].pk, rows[to].op.change, rows[to].op.nulls) === plan)) args.push(plan.argsOf(rows[to++].op.change));
+        insertMany(plan.key, plan.sql, args);
+        from = to;
+      }
+    },
+    /** Which of these rows of one entity have a merge state (one statement for a page's rows). */
+    withRowState: (entity: string, entityIds: readonly string[]) => new Set(s.withRowState.all(entity, JSON.stringify(entityIds)).map((r) => r.entity_id)),
     /** A stored op's change as the op had it (its null columns back, after the others). */
     changeOf(row: OpRow): Record<string, unknown> | null {
       if (row.change_json === null) return null;
@@ -311,30 +412,8 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     },
     /** Writes a whole row (insert or replace its columns); columns this schema lacks are left out. */
     upsertRow(table: string, pk: readonly string[], values: Record<string, unknown>, nulls?: readonly string[]): void {
-      // Keyed by the values' own column order, so a row of a known shape costs no filter or sort.
-      // `nulls`: more columns, set to null (a compact op's change leaves them out).
-      const names = nulls === undefined ? Object.keys(values) : [...Object.keys(values), ...nulls];
-      const byTable = upserts.get(table) ?? upserts.set(table, new Map()).get(table)!;
-      const key = joinUpsert(names);
-      let upsert = byTable.get(key);
-      if (!upsert || upsert.length !== names.length) {
-        const known = columnsOf(table);
-        const columns = names.filter((c) => known.has(c)).sort();
-        const updates = columns.filter((c) => !pk.includes(c));
-        const st = statement(`u:${table}:${columns.join(',')}`, () =>
-          `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-           ON CONFLICT (${pk.map((c) => `"${c}"`).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'NOTHING'}`,
-        );
-        upsert = { st, columns, length: names.length };
-        // As with shapes: only a list without commas in its names is the one list its key names.
-        if (!names.some((c) => c.includes(','))) byTable.set(key, upsert);
-      }
-      const args = new Array<unknown>(upsert.columns.length);
-      for (let i = 0; i < args.length; i++) {
-        const value = values[upsert.columns[i]];
-        args[i] = value === undefined ? null : value;
-      }
-      upsert.st.run(args);
+      const plan = upsertPlan(table, pk, values, nulls);
+      plan.one.run(plan.argsOf(values));
     },
     deleteRow(table: string, pk: readonly string[], key: readonly unknown[]): void {
       statement(`d:${table}`, () => `DELETE FROM "${table}" WHERE ${where(pk)}`).run(...key);

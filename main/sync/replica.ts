@@ -1,7 +1,7 @@
 import type { DbHandle } from '../../db/connection';
 import { inWriteTransaction, setBeforeCommit } from '../../db/transaction';
 import { migrations } from '../../db/migrations';
-import { sqliteSyncStores, type CaptureRow, type NewOpRow, type OpRow, type StoredRowState, type SyncStore, type SyncStores } from '../../db/queries/syncLog';
+import { sqliteSyncStores, type CaptureRow, type NewOpRow, type NewRowInsert, type OpRow, type StoredRowState, type SyncStore, type SyncStores } from '../../db/queries/syncLog';
 import { postgresSyncStores } from '../../db/postgres/syncLog';
 import { DomainError } from '../domain/errors';
 import { createHlcClock, decodeHlc, DEFAULT_MAX_FUTURE_MS, encodeHlc } from './hlc';
@@ -146,6 +146,19 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     await q.upsertRow(op.entity, entity.pk, change, op.nulls);
   }
 
+  /** Per entity, which of the rows these ops name have a merge state now. */
+  async function rowsWithState(q: SyncStore, ops: readonly WireOp[]): Promise<Map<string, Set<string>>> {
+    const idsByEntity = new Map<string, string[]>();
+    for (const op of ops) {
+      if (!SYNCED_ENTITIES[op.entity]) continue;
+      const ids = idsByEntity.get(op.entity) ?? idsByEntity.set(op.entity, []).get(op.entity)!;
+      ids.push(op.entityId);
+    }
+    const found = new Map<string, Set<string>>();
+    for (const [entity, ids] of idsByEntity) found.set(entity, await q.withRowState(entity, ids));
+    return found;
+  }
+
   /** Turns the rows this transaction changed into ops of this origin. Runs before commit. */
   async function fold(q: SyncStore): Promise<number> {
     q.beginWork();
@@ -194,8 +207,22 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     let duplicates = 0;
     let held = 0;
     const seen: Vector = { ...before };
+    // New rows made by one op each (a catch-up is mostly these) are written together, a run at a
+    // time (store.insertNewRows); anything else first writes the run so far, so every statement
+    // sees the ops before it, and the op log keeps the page's order.
+    const run: NewRowInsert[] = [];
+    const flush = async () => {
+      if (run.length === 0) return;
+      await q.insertNewRows(run);
+      run.length = 0;
+    };
+    // Which of the page's rows had a merge state before it (one question per entity); a row the
+    // page has touched since is asked again.
+    const hadState = await rowsWithState(q, ops);
+    const touched = new Set<string>();
     for (let op of ops) {
       if (op.seq <= (seen[op.origin] ?? 0)) {
+        await flush();
         const stored = await q.opAt(op.origin, op.seq);
         if (stored && differs(opOfRow(stored, q), completeOp(op))) throw new CloneError(op.origin, op.seq);
         duplicates++;
@@ -205,7 +232,27 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       seen[op.origin] = op.seq;
       clock.receive(decodeHlc(op.hlc)); // refuses ops stamped far in the future
       const entity = SYNCED_ENTITIES[op.entity];
-      const stored = entity ? await q.rowState(op.entity, op.entityId) : null;
+      const rowKey = `${op.entity} ${op.entityId}`;
+      let stored: StoredRowState | null = null;
+      if (entity && (touched.has(rowKey) || hadState.get(op.entity)?.has(op.entityId))) {
+        await flush();
+        stored = await q.rowState(op.entity, op.entityId);
+      }
+      touched.add(rowKey);
+      if (
+        stored === null &&
+        op.kind === 'insert' &&
+        op.change !== null &&
+        entity &&
+        op.schema <= SCHEMA_VERSION &&
+        !(entity.rule === 'catalogue' && op.origin !== owner) &&
+        !(entity.rule === 'customer' && op.change?.anonymised_at != null)
+      ) {
+        run.push({ op: { ...toRow(op), change: op.change ?? {} }, table: op.entity, pk: entity.pk });
+        applied++;
+        continue;
+      }
+      await flush();
       // Only a new row's insert is applied with its null columns as a list; anything else whole.
       if (op.nulls !== undefined && !(stored === null && op.kind === 'insert' && entity && op.schema <= SCHEMA_VERSION)) op = completeOp(op);
       await q.insertOp(toRow(op.entity === 'customers' && stored?.erased ? { ...op, change: purgePersonal(op.change) } : op));
@@ -223,6 +270,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       }
       applied++;
     }
+    await flush();
     await keepErased(q, ops.filter((op) => op.seq > (before[op.origin] ?? 0)));
     await q.resumeCapture();
     await q.dropCapturesUpTo(await q.lastCaptureId());
