@@ -44,12 +44,20 @@ function parseShape(text: string): string[] {
   return text === '' ? [] : text.startsWith('[') ? (JSON.parse(text) as string[]) : text.split(',');
 }
 
-export class ShapeRaceError extends Error {
+/**
+ * Another hub process committed the same key first (the same new shape, or the same op of a page two
+ * desks, or two requests of one desk, pushed at once). PostgreSQL reports it as a unique violation,
+ * not a serialization failure, since this transaction never read that key; it is the same race, and
+ * the retry (db/postgres/transaction.ts) sees the committed row: the shape is found, the op is a duplicate.
+ */
+export class ConcurrentInsertError extends Error {
   readonly retryWrite = true;
-  constructor(cause: unknown) {
-    super('Another hub process added the same sync shape at the same time; the write is retried', { cause });
+  constructor(what: string, cause: unknown) {
+    super(`Another hub process inserted the same ${what} at the same time; the write is retried`, { cause });
   }
 }
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
 
 export function postgresSyncStores(handle: DbHandle): SyncStores {
   const instance = handle.postgres?.syncInstance;
@@ -90,8 +98,7 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     try {
       added = await first<{ id: number }>('INSERT INTO sync_shapes (columns) VALUES ($1) RETURNING id', [text]);
     } catch (error) {
-      if ((error as { code?: string }).code === '23505') throw new ShapeRaceError(error);
-      throw error;
+      throw isUniqueViolation(error) ? new ConcurrentInsertError('sync shape', error) : error;
     }
     ownIds.set(text, added!.id);
     ownColumns.set(added!.id, parseShape(text));
@@ -190,7 +197,11 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     dropCapturesUpTo: async (id: number) => void (await run('DELETE FROM sync_capture WHERE id > 0 AND id <= $1', [id])),
     async insertOp(op: NewOpRow): Promise<void> {
       const { json, nulls } = op.nulls !== undefined && op.change !== null ? { json: JSON.stringify(op.change), nulls: await shapeOf(op.nulls) } : await splitChange(op.change);
-      await run('INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls]);
+      try {
+        await run('INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls]);
+      } catch (error) {
+        throw isUniqueViolation(error) ? new ConcurrentInsertError(`op ${op.origin}:${op.seq}`, error) : error;
+      }
     },
     /** One at a time: SQLite's store writes these in multi-row statements; the hub rarely catches up. */
     async insertNewRows(rows: readonly NewRowInsert[]): Promise<void> {

@@ -9,8 +9,9 @@ afterEach(async () => {
   while (nodes.length) await nodes.pop()!.close();
 });
 
-async function listening(name: string, instanceNo: number) {
-  const n = await aSyncNode(name, { instanceNo });
+/** A hub runs on the suite's dialect (PostgreSQL under the postgres project); a desk always on SQLite. */
+async function listening(name: 'hub' | 'desk', instanceNo: number) {
+  const n = await aSyncNode(name, { instanceNo, ...(name === 'desk' ? { dialect: 'sqlite' as const } : {}) });
   nodes.push(n);
   await n.app.listen({ port: 0, host: '127.0.0.1' });
   const address = n.app.server.address();

@@ -222,12 +222,10 @@ async function run(world: World, command: Command): Promise<void> {
     case 'throwMidApply': {
       const target = nodes[command.at];
       const source = nodes[command.at === 0 ? 1 : 0];
-      const sqlite = target.engine.ctx.handle.sqlite;
       const before = await target.dump();
       const vector = JSON.stringify(await target.engine.replica.vector());
       // The vector is advanced last in a page's transaction: failing there means every op of the page was already written.
-      sqlite.exec(`CREATE TEMP TRIGGER fail_apply BEFORE UPDATE ON main.sync_vector BEGIN SELECT RAISE(ABORT, 'injected failure'); END;
-                   CREATE TEMP TRIGGER fail_apply_insert BEFORE INSERT ON main.sync_vector BEGIN SELECT RAISE(ABORT, 'injected failure'); END;`);
+      const undo = target.failVectorWrites();
       try {
         const pulled = await exchangeWith(target.side, faultyTransport(world, source, ['none'])).then(
           () => false,
@@ -238,7 +236,7 @@ async function run(world: World, command: Command): Promise<void> {
           expect(JSON.stringify(await target.engine.replica.vector())).toBe(vector);
         }
       } finally {
-        sqlite.exec('DROP TRIGGER temp.fail_apply; DROP TRIGGER temp.fail_apply_insert;');
+        undo();
       }
       return;
     }
@@ -284,7 +282,7 @@ async function checkFinalState(world: World): Promise<void> {
   const live = sales.filter((s) => !s.cancelled);
   const held = live.reduce((sum, s) => sum + s.seats, 0);
   for (const n of nodes) {
-    const sqlite = n.engine.ctx.handle.sqlite;
+    const sqlite = n.sql;
     for (const s of sales) {
       const row = sqlite.prepare('SELECT status, reseller_reference AS ref FROM bookings WHERE order_number = ?').get(s.orderNumber) as { status: string; ref: string | null } | undefined;
       expect(row, `${s.orderNumber} missing on ${n.name}`).toBeDefined();

@@ -65,7 +65,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     expect((await hub.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).status).toBe(200);
     await exchange(desk, hub);
     expect(await desk.dump()).toBe(await hub.dump());
-    const held = hub.engine.ctx.handle.sqlite.prepare("SELECT count(*) AS n FROM bookings WHERE status = 'CONFIRMED'").get() as { n: number };
+    const held = hub.sql.prepare("SELECT count(*) AS n FROM bookings WHERE status = 'CONFIRMED'").get() as { n: number };
     expect(held.n).toBe(2);
   });
 
@@ -101,10 +101,10 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const edited = await desk.call('PUT', `/v1/bookings/${booking.orderNumber}`, { resellerReference: 'WINDOW-7' });
     await exchange(desk, hub);
     expect(await desk.dump()).toBe(await hub.dump());
-    const row = desk.engine.ctx.handle.sqlite.prepare('SELECT status FROM bookings WHERE order_number = ?').get(booking.orderNumber) as { status: string };
+    const row = desk.sql.prepare('SELECT status FROM bookings WHERE order_number = ?').get(booking.orderNumber) as { status: string };
     expect(row.status).toBe('CANCELLED');
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
-    const comments = hub.engine.ctx.handle.sqlite.prepare('SELECT reseller_reference AS ref FROM bookings WHERE order_number = ?').get(booking.orderNumber) as { ref: string };
+    const comments = hub.sql.prepare('SELECT reseller_reference AS ref FROM bookings WHERE order_number = ?').get(booking.orderNumber) as { ref: string };
     expect(comments.ref).toBe('WINDOW-7');
   });
 
@@ -153,7 +153,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     await exchange(desk, hub);
     expect(await desk.dump()).toBe(await hub.dump());
     for (const n of [hub, desk]) {
-      const text = JSON.stringify(n.engine.ctx.handle.sqlite.prepare("SELECT change_json FROM sync_ops WHERE entity = 'customers'").all());
+      const text = JSON.stringify(n.sql.prepare("SELECT change_json FROM sync_ops WHERE entity = 'customers'").all());
       expect(text).not.toMatch(/Lovelace|ada@example/);
     }
   });
@@ -167,7 +167,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const sale = await desk.call('POST', '/v1/bookings', body);
     expect(sale.status, JSON.stringify(sale.body)).toBe(200);
     await exchange(desk, hub);
-    expect(JSON.stringify(hub.engine.ctx.handle.sqlite.prepare('SELECT change_json FROM sync_ops').all())).toMatch(/Augusta/);
+    expect(JSON.stringify(hub.sql.prepare('SELECT change_json FROM sync_ops').all())).toMatch(/Augusta/);
     expect((await hub.call('DELETE', `/v1/customers/${sale.body.booking.customer.id}`)).status).toBe(200);
     await exchange(desk, hub);
     const late = await node('late', { instanceNo: 3, hub });
@@ -175,7 +175,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     expect(await desk.dump()).toBe(await hub.dump());
     expect(await late.dump()).toBe(await hub.dump());
     for (const n of [hub, desk, late]) {
-      const sqlite = n.engine.ctx.handle.sqlite;
+      const sqlite = n.sql;
       expect(JSON.stringify(sqlite.prepare('SELECT change_json FROM sync_ops').all())).not.toMatch(/Augusta|Lovelace|ada@example/);
       expect(JSON.stringify(sqlite.prepare('SELECT * FROM participants').all())).not.toMatch(/Augusta/);
       expect(JSON.stringify(sqlite.prepare('SELECT * FROM bookings').all())).not.toMatch(/Augusta|Lovelace/);
@@ -197,7 +197,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     await exchange(desk, hub);
     expect(await desk.dump()).toBe(await hub.dump());
     for (const n of [hub, desk]) {
-      const sqlite = n.engine.ctx.handle.sqlite;
+      const sqlite = n.sql;
       expect(JSON.stringify(sqlite.prepare('SELECT change_json FROM sync_ops').all())).not.toMatch(/Augusta|Lovelace|ada@example/);
       expect(JSON.stringify(sqlite.prepare('SELECT * FROM bookings').all())).not.toMatch(/Augusta/);
     }
@@ -218,11 +218,11 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const early = await hub.call('PUT', path);
     expect(early.status, JSON.stringify(early.body)).toBe(409);
     expect(early.body.requestStatus.error.errorMessage).toMatch(/not reached this instance yet/);
-    expect(hub.engine.ctx.handle.sqlite.prepare('SELECT count(*) AS n FROM checkin_events').get()).toEqual({ n: 0 });
+    expect(hub.sql.prepare('SELECT count(*) AS n FROM checkin_events').get()).toEqual({ n: 0 });
     // Once the rest arrives, the same call checks both in.
     await exchange(desk, hub);
     expect((await hub.call('PUT', path)).status).toBe(200);
-    expect(hub.engine.ctx.handle.sqlite.prepare('SELECT count(*) AS n FROM checkin_events').get()).toEqual({ n: 2 });
+    expect(hub.sql.prepare('SELECT count(*) AS n FROM checkin_events').get()).toEqual({ n: 2 });
   });
 
   it('holds ops of a newer schema instead of applying them, and applies them once upgraded', async () => {
@@ -243,7 +243,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
 
   it('reports progress page by page while a desk catches up a backlog', async () => {
     const { hub } = await hubWithSession();
-    const insert = hub.engine.ctx.handle.sqlite.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
+    const insert = hub.sql.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
     await inWriteTransaction(hub.engine.ctx.db, async () => {
       for (let i = 1; i <= 1200; i++) insert.run(i * 1000 + 998, `Guest ${i}`); // an instance number nobody here uses
     });
@@ -258,7 +258,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
 
   it('lets a fresh desk join from a snapshot plus vector instead of replaying the log, then continue op by op', async () => {
     const { hub, productCode, startTime } = await hubWithSession(10);
-    const insert = hub.engine.ctx.handle.sqlite.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
+    const insert = hub.sql.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
     await inWriteTransaction(hub.engine.ctx.db, async () => {
       for (let i = 1; i <= 2500; i++) insert.run(i * 1000 + 998, `Guest ${i}`); // an instance number nobody here uses
     });
@@ -272,7 +272,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     expect(report.received).toBe(0); // nothing of the hub's log replayed
     expect(await desk.dump()).toBe(await hub.dump());
     expect(await desk.engine.replica.vector()).toEqual(await hub.engine.replica.vector());
-    const sqlite = desk.engine.ctx.handle.sqlite;
+    const sqlite = desk.sql;
     expect((sqlite.prepare('SELECT count(*) AS n FROM sync_ops').get() as { n: number }).n).toBeLessThan(5);
     // Merge states came along: the erasure stays final, and later changes flow both ways as ops.
     expect((sqlite.prepare('SELECT erased FROM sync_rows WHERE entity = ? AND entity_id = ?').get('customers', JSON.stringify([erased.customer.id])) as { erased: string | null }).erased).not.toBeNull();
