@@ -10,7 +10,7 @@ import { CAPTURE_PAUSED_ID } from '../syncCapture';
  */
 export type OpRow = Omit<SyncOpsTable, 'arrival'> & { arrival: number };
 /** An op to store: its change as an object (stored without its null columns, see null_columns). */
-export type NewOpRow = Omit<OpRow, 'arrival' | 'change_json' | 'null_columns'> & { change: Record<string, unknown> | null; nulls?: readonly string[] };
+export type NewOpRow = Omit<OpRow, 'arrival' | 'change_json' | 'null_columns' | 'row_state'> & { change: Record<string, unknown> | null; nulls?: readonly string[] };
 export type CaptureRow = Required<SyncCaptureTable> & { id: number };
 /** A new row made by one op: the op, and the row it writes (its change, with the op's null columns). */
 export interface NewRowInsert {
@@ -71,7 +71,14 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     vector: sqlite.prepare<[], { origin: string; seq: number }>('SELECT origin, seq FROM sync_vector'),
     setVector: sqlite.prepare<[string, number]>('INSERT INTO sync_vector (origin, seq) VALUES (?, ?) ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq'),
     rowState: sqlite.prepare<[string, string], SyncRowsTable>('SELECT * FROM sync_rows WHERE entity = ? AND entity_id = ?'),
-    withRowState: sqlite.prepare<[string, string], { entity_id: string }>('SELECT entity_id FROM sync_rows WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?))'),
+    /** The op that is a row's whole merge state, for a row sync_rows lacks (migration 95). */
+    stateOp: sqlite.prepare<[string, string], { hlc: string; change_json: string | null; null_columns: number | null }>(
+      'SELECT hlc, change_json, null_columns FROM sync_ops WHERE entity = ? AND entity_id = ? AND row_state = 1',
+    ),
+    withRowState: sqlite.prepare<[string, string, string, string], { entity_id: string }>(
+      `SELECT entity_id FROM sync_rows WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?))
+       UNION SELECT entity_id FROM sync_ops WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?)) AND row_state = 1`,
+    ),
     saveRowState: sqlite.prepare<[string, string, number, string, string | null, string | null, string | null, string | null]>(
       `INSERT INTO sync_rows (entity, entity_id, shape, stamps, marks, born, deleted, erased) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (entity, entity_id) DO UPDATE SET shape = excluded.shape, stamps = excluded.stamps, marks = excluded.marks, born = excluded.born, deleted = excluded.deleted, erased = excluded.erased`,
@@ -292,10 +299,9 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
       statement(`${key}#${n}`, () => sql(n)).run(args);
     }
   }
-  const opsSql = (rows: number) => `INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
-  const statesSql = (rows: number) =>
-    `INSERT INTO sync_rows (entity, entity_id, shape, stamps, marks, born, deleted, erased) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
-     ON CONFLICT (entity, entity_id) DO UPDATE SET shape = excluded.shape, stamps = excluded.stamps, marks = excluded.marks, born = excluded.born, deleted = excluded.deleted, erased = excluded.erased`;
+  /** Ops that are their rows' whole merge state (row_state = 1, migration 95). */
+  const stateOpsSql = (rows: number) =>
+    `INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, row_state) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, 1)').join(', ')}`;
 
   /** An op as sync_ops stores it: its change without null columns, which a shape names. */
   function opArgs(op: NewOpRow): [string, number, string, string, string, string, string | null, number, number | null] {
@@ -324,20 +330,13 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     },
     /**
      * New rows, each made by one op (a remote insert of a row with no merge state here): the ops in
-     * this order (their arrival), each row's merge state (every column stamped by its op, born then)
-     * and the rows, as insertOp, saveInsertedRowState and upsertRow would, in a few multi-row
-     * statements. The caller has checked that none has a merge state, and that no two are one row.
+     * this order (their arrival), marked as their rows' merge state (every column stamped by the op,
+     * born then: what saveInsertedRowState would write to sync_rows, said once, by the op), and the
+     * rows, as upsertRow would, in a few multi-row statements. The caller has checked that none has
+     * a merge state, and that no two are one row.
      */
     insertNewRows(rows: readonly NewRowInsert[]): void {
-      insertMany('ops', opsSql, rows.map((r) => opArgs(r.op)));
-      insertMany(
-        'states',
-        statesSql,
-        rows.map((r) => {
-          const columns = r.op.nulls === undefined ? Object.keys(r.op.change) : [...Object.keys(r.op.change), ...r.op.nulls];
-          return [r.op.entity, r.op.entity_id, shapeOfColumns(columns), columns.length === 0 ? '' : r.op.hlc, null, r.op.hlc, null, null];
-        }),
-      );
+      insertMany('state-ops', stateOpsSql, rows.map((r) => opArgs(r.op)));
       // Consecutive rows of one table and column list share a statement.
       for (let from = 0; from < rows.length; ) {
         const plan = upsertPlan(rows[from].table, rows[from].pk, rows[from].op.change, rows[from].op.nulls);
@@ -349,7 +348,10 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
       }
     },
     /** Which of these rows of one entity have a merge state (one statement for a page's rows). */
-    withRowState: (entity: string, entityIds: readonly string[]) => new Set(s.withRowState.all(entity, JSON.stringify(entityIds)).map((r) => r.entity_id)),
+    withRowState(entity: string, entityIds: readonly string[]): Set<string> {
+      const ids = JSON.stringify(entityIds);
+      return new Set(s.withRowState.all(entity, ids, entity, ids).map((r) => r.entity_id));
+    },
     /** A stored op's change as the op had it (its null columns back, after the others). */
     changeOf(row: OpRow): Record<string, unknown> | null {
       if (row.change_json === null) return null;
@@ -379,7 +381,14 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     setVector: (origin: string, seq: number) => void s.setVector.run(origin, seq),
     rowState(entity: string, entityId: string): StoredRowState | null {
       const row = s.rowState.get(entity, entityId);
-      return row ? { clocks: decodeClocks(row), born: row.born, deleted: row.deleted, erased: row.erased } : null;
+      if (row) return { clocks: decodeClocks(row), born: row.born, deleted: row.deleted, erased: row.erased };
+      // A row one remote insert made: its state is that op (insertNewRows), the same saveInsertedRowState would have written.
+      const op = s.stateOp.get(entity, entityId);
+      if (!op) return null;
+      const clocks: Record<string, string> = {};
+      if (op.change_json !== null) for (const column in JSON.parse(op.change_json) as Record<string, unknown>) clocks[column] = op.hlc;
+      if (op.null_columns !== null) for (const column of columnsOfShape(op.null_columns)) clocks[column] = op.hlc;
+      return { clocks, born: op.hlc, deleted: null, erased: null };
     },
     /** The state of a row one insert made: every column it wrote has its stamp, and it was born then. */
     saveInsertedRowState(entity: string, entityId: string, columns: string[], stamp: string): void {
