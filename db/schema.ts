@@ -424,6 +424,8 @@ export interface SyncOpsTable {
   null_columns: Nullable<number>;
   /** 20261128_95: 1 when this op (an insert) is its row's whole merge state, which sync_rows then lacks; NULL otherwise. */
   row_state: Nullable<number>;
+  /** 20261128_96: 1 when more ops of the same write follow this one (a page never ends there); NULL on a write's last op. */
+  write_continues: Nullable<number>;
 }
 export interface SyncVectorTable { origin: string; seq: number }
 /**

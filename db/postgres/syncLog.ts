@@ -198,7 +198,7 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     async insertOp(op: NewOpRow): Promise<void> {
       const { json, nulls } = op.nulls !== undefined && op.change !== null ? { json: JSON.stringify(op.change), nulls: await shapeOf(op.nulls) } : await splitChange(op.change);
       try {
-        await run('INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls]);
+        await run('INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls, op.write_continues ?? null]);
       } catch (error) {
         throw isUniqueViolation(error) ? new ConcurrentInsertError(`op ${op.origin}:${op.seq}`, error) : error;
       }

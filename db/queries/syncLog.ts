@@ -10,7 +10,12 @@ import { CAPTURE_PAUSED_ID } from '../syncCapture';
  */
 export type OpRow = Omit<SyncOpsTable, 'arrival'> & { arrival: number };
 /** An op to store: its change as an object (stored without its null columns, see null_columns). */
-export type NewOpRow = Omit<OpRow, 'arrival' | 'change_json' | 'null_columns' | 'row_state'> & { change: Record<string, unknown> | null; nulls?: readonly string[] };
+export type NewOpRow = Omit<OpRow, 'arrival' | 'change_json' | 'null_columns' | 'row_state' | 'write_continues'> & {
+  change: Record<string, unknown> | null;
+  nulls?: readonly string[];
+  /** 1: more ops of the same write follow (absent or null: the write's last op). */
+  write_continues?: number | null;
+};
 export type CaptureRow = Required<SyncCaptureTable> & { id: number };
 /** A new row made by one op: the op, and the row it writes (its change, with the op's null columns). */
 export interface NewRowInsert {
@@ -60,8 +65,8 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     dropCaptures: sqlite.prepare<[number]>('DELETE FROM sync_capture WHERE id > 0 AND id <= ?'),
     pauseCapture: sqlite.prepare<[]>(`INSERT INTO sync_capture (id, tbl, pk) VALUES (${CAPTURE_PAUSED_ID}, '', '')`),
     resumeCapture: sqlite.prepare<[]>(`DELETE FROM sync_capture WHERE id = ${CAPTURE_PAUSED_ID}`),
-    insertOp: sqlite.prepare<[string, number, string, string, string, string, string | null, number, number | null]>(
-      'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    insertOp: sqlite.prepare<[string, number, string, string, string, string, string | null, number, number | null, number | null]>(
+      'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     opAt: sqlite.prepare<[string, number], OpRow>('SELECT * FROM sync_ops WHERE origin = ? AND seq = ?'),
     opsFrom: sqlite.prepare<[number, number], OpRow>('SELECT * FROM sync_ops WHERE arrival > ? ORDER BY arrival LIMIT ?'),
@@ -301,12 +306,12 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   }
   /** Ops that are their rows' whole merge state (row_state = 1, migration 95). */
   const stateOpsSql = (rows: number) =>
-    `INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, row_state) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, 1)').join(', ')}`;
+    `INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues, row_state) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)').join(', ')}`;
 
   /** An op as sync_ops stores it: its change without null columns, which a shape names. */
-  function opArgs(op: NewOpRow): [string, number, string, string, string, string, string | null, number, number | null] {
+  function opArgs(op: NewOpRow): [string, number, string, string, string, string, string | null, number, number | null, number | null] {
     const { json, nulls } = op.nulls !== undefined && op.change !== null ? { json: JSON.stringify(op.change), nulls: shapeOfColumns(op.nulls as string[], joinNulls) } : splitChange(op.change);
-    return [op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls];
+    return [op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls, op.write_continues ?? null];
   }
 
   return {

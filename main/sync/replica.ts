@@ -176,12 +176,18 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     let seq = instance.last_seq;
     // Corrections written below are part of these ops already: not captured again.
     await q.pauseCapture();
+    const ops: { op: Op; change: NetChange }[] = [];
     for (const change of changes) {
       const op = opFromChange(change, ++seq, encodeHlc(clock.tick()));
       if (!op) {
         seq--;
         continue;
       }
+      ops.push({ op, change });
+    }
+    // One write's ops: every one but the last says more follow, so no page ends inside the write.
+    for (let i = 0; i < ops.length - 1; i++) ops[i].op.continues = true;
+    for (const { op, change } of ops) {
       await q.insertOp(toRow(op));
       await applyOp(q, op, change.before, change.after, true);
     }
@@ -395,6 +401,9 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     const page: OpRow[] = [];
     let bytes = 0;
     const sent: Vector = { ...theirs };
+    // Origins whose write the page holds only part of so far, and the page as it last held none.
+    const open = new Set<string>();
+    let whole = { length: 0, cursor };
     for (;;) {
       // One row past the limit tells whether there is more, without reading a second batch.
       const rows = await q.opsAfter(cursor, Math.max(limit + 1, 200));
@@ -402,10 +411,17 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       for (const row of rows) {
         if (row.seq > (sent[row.origin] ?? 0)) {
           const size = q.changeJsonOf(row).length + 200; // as it goes out, null columns included
-          if (page.length >= limit || (page.length > 0 && bytes + size > maxBytes)) return { rows: page, cursor, hasMore: true };
+          if (page.length >= limit || (page.length > 0 && bytes + size > maxBytes)) {
+            // Full: end after the last whole write, unless one write alone fills the page.
+            if (open.size > 0 && whole.length > 0) return { rows: page.slice(0, whole.length), cursor: whole.cursor, hasMore: true };
+            return { rows: page, cursor, hasMore: true };
+          }
           page.push(row);
           bytes += size;
           sent[row.origin] = row.seq;
+          if (row.write_continues === 1) open.add(row.origin);
+          else open.delete(row.origin);
+          if (open.size === 0) whole = { length: page.length, cursor: row.arrival };
         }
         cursor = row.arrival;
       }
@@ -418,20 +434,23 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   }
 
   function opOfRow(row: OpRow, q: SyncStore = outside): Op {
-    return { origin: row.origin, seq: row.seq, hlc: row.hlc, entity: row.entity, entityId: row.entity_id, kind: row.kind, change: q.changeOf(row), schema: row.schema };
+    const op: Op = { origin: row.origin, seq: row.seq, hlc: row.hlc, entity: row.entity, entityId: row.entity_id, kind: row.kind, change: q.changeOf(row), schema: row.schema };
+    if (row.write_continues === 1) op.continues = true;
+    return op;
   }
 
   /** An op row as the op's JSON text, its change spliced in as stored (no parse, no serialize). */
   function opJsonOfRow(row: OpRow): string {
     const text = JSON.stringify;
-    return `{"origin":${text(row.origin)},"seq":${row.seq},"hlc":${text(row.hlc)},"entity":${text(row.entity)},"entityId":${text(row.entity_id)},"kind":${text(row.kind)},"change":${outside.changeJsonOf(row)},"schema":${row.schema}}`;
+    return `{"origin":${text(row.origin)},"seq":${row.seq},"hlc":${text(row.hlc)},"entity":${text(row.entity)},"entityId":${text(row.entity_id)},"kind":${text(row.kind)},"change":${outside.changeJsonOf(row)},"schema":${row.schema}${row.write_continues === 1 ? ',"continues":true' : ''}}`;
   }
 
   /**
    * An op row in the compact pull encoding (exchange.ts, WIRE_COMPACT): an array of origin index,
    * seq, clock stamp (its origin left off when it is the op's), entity, entity id, kind, the change
    * as stored (without its null columns, spliced as text), the index of its null columns' list
-   * (-1: none), schema. `origins` and `shapes` collect the page's lists as rows are written.
+   * (-1: none), schema, and 1 when more ops of its write follow (left off otherwise). `origins` and
+   * `shapes` collect the page's lists as rows are written.
    */
   function opWireOfRow(row: OpRow, origins: Map<string, number>, shapes: Map<number, number>): string {
     let o = origins.get(row.origin);
@@ -443,7 +462,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     }
     const text = JSON.stringify;
     const hlc = row.hlc.length === 23 + row.origin.length && row.hlc.endsWith(row.origin) ? row.hlc.slice(0, 22) : row.hlc;
-    return `[${o},${row.seq},${text(hlc)},${text(row.entity)},${text(row.entity_id)},${text(row.kind)},${row.change_json ?? 'null'},${shape},${row.schema}]`;
+    return `[${o},${row.seq},${text(hlc)},${text(row.entity)},${text(row.entity_id)},${text(row.kind)},${row.change_json ?? 'null'},${shape},${row.schema}${row.write_continues === 1 ? ',1' : ''}]`;
   }
 
   return {
@@ -550,7 +569,7 @@ function sameRow(desired: Record<string, unknown>, stored: Record<string, unknow
 }
 
 function toRow(op: WireOp): NewOpRow {
-  return { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entity_id: op.entityId, kind: op.kind, change: op.change, schema: op.schema, nulls: op.nulls };
+  return { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entity_id: op.entityId, kind: op.kind, change: op.change, schema: op.schema, nulls: op.nulls, write_continues: op.continues ? 1 : null };
 }
 
 export { keyOf };
