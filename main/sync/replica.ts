@@ -139,11 +139,13 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
    * without a state (made before sync knew it) gets the change's columns, as applyOp's upsert would.
    * An erased customer's insert takes the full path (its personal columns are blanked there).
    */
-  async function applyInsertOfNewRow(q: SyncStore, op: WireOp, entity: SyncedEntity): Promise<void> {
+  function applyInsertOfNewRow(q: SyncStore, op: WireOp, entity: SyncedEntity): void | Promise<void> {
     const change = op.change ?? {};
     if (entity.rule === 'customer' && change.anonymised_at != null) return applyOp(q, completeOp(op), null, null, false, null);
-    await q.saveInsertedRowState(op.entity, op.entityId, op.nulls === undefined ? Object.keys(change) : [...Object.keys(change), ...op.nulls], op.hlc);
-    await q.upsertRow(op.entity, entity.pk, change, op.nulls);
+    // Not an async function: on SQLite both writes answer at once, and a catch-up does this per op.
+    const saved = q.saveInsertedRowState(op.entity, op.entityId, op.nulls === undefined ? Object.keys(change) : [...Object.keys(change), ...op.nulls], op.hlc);
+    if (saved) return saved.then(() => q.upsertRow(op.entity, entity.pk, change, op.nulls));
+    return q.upsertRow(op.entity, entity.pk, change, op.nulls);
   }
 
   /** Per entity, which of the rows these ops name have a merge state now. */
@@ -242,7 +244,10 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       let stored: StoredRowState | null = null;
       if (entity && (touched.has(rowKey) || hadState.get(op.entity)?.has(op.entityId))) {
         await flush();
-        stored = await q.rowState(op.entity, op.entityId);
+        // The store's answers are awaited only when they are promises (PostgreSQL): on SQLite this loop
+        // runs per op of a catch-up, and an await per call was a measurable part of it.
+        const state = q.rowState(op.entity, op.entityId);
+        stored = state instanceof Promise ? await state : state;
       }
       touched.add(rowKey);
       if (
@@ -261,7 +266,8 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       await flush();
       // Only a new row's insert is applied with its null columns as a list; anything else whole.
       if (op.nulls !== undefined && !(stored === null && op.kind === 'insert' && entity && op.schema <= SCHEMA_VERSION)) op = completeOp(op);
-      await q.insertOp(toRow(op.entity === 'customers' && stored?.erased ? { ...op, change: purgePersonal(op.change) } : op));
+      const inserted = q.insertOp(toRow(op.entity === 'customers' && stored?.erased ? { ...op, change: purgePersonal(op.change) } : op));
+      if (inserted) await inserted;
       if (op.schema > SCHEMA_VERSION || !entity) {
         await q.hold(op.origin, op.seq, JSON.stringify(op), op.schema > SCHEMA_VERSION ? `schema ${op.schema} is newer than ${SCHEMA_VERSION}` : `unknown entity ${op.entity}`);
         held++;
@@ -269,8 +275,10 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       }
       // Catalogue ops count only from the hub: kept and relayed, never applied from anyone else.
       if (entity.rule === 'catalogue' && op.origin !== owner) continue;
-      if (stored === null && op.kind === 'insert') await applyInsertOfNewRow(q, op, entity);
-      else {
+      if (stored === null && op.kind === 'insert') {
+        const done = applyInsertOfNewRow(q, op, entity);
+        if (done) await done;
+      } else {
         const row = await q.readRow(op.entity, entity.pk, JSON.parse(op.entityId) as unknown[]);
         await applyOp(q, op, row, row, false, stored);
       }
