@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../fixtures/app';
@@ -125,6 +126,32 @@ describe('the guide’s scanner in Chromium', () => {
       expect(p.checkin.state).toBe('CHECKED_IN');
       expect(p.history.filter((h) => h.kind === 'CHECK_IN')).toHaveLength(1);
     }
+    await context.close();
+  });
+
+  it('never sends a refusal decided on the device, so it cannot admit anyone later (the office undid a check-in meanwhile)', { timeout: 60_000 }, async () => {
+    const [, , , , hedy] = cruise.orders;
+    const participantId = hedy.participantIds[0];
+    const checkIn = { eventId: randomUUID(), kind: 'CHECK_IN', sessionId: cruise.sessionId, participantId, occurredAt: '2030-01-01T00:00:00Z', device: 'Desk' };
+    expect((await t.call('POST', '/v1/manifest/events', { body: { events: [checkIn] } })).body.events[0].result).toBe('RECORDED');
+    const context = await browser.newContext();
+    const page = await openScanner(context, baseUrl, t.keys.checkin);
+    await context.setOffline(true);
+    await web.stopServer();
+    await wedgeScan(page, hedy.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('ALREADY_CHECKED_IN');
+    expect(await waiting(page).innerText()).toMatch(/^0 waiting/);
+    // Meanwhile the office undoes her check-in. Were the refusal queued as a scan, the engine would
+    // decide it afresh on arrival and check her in: the guide's "no" would become a "yes".
+    const undo = { eventId: randomUUID(), kind: 'UNDO', sessionId: cruise.sessionId, undoesEventId: checkIn.eventId, occurredAt: '2030-01-01T00:01:00Z', device: 'Desk' };
+    expect((await t.call('POST', '/v1/manifest/events', { body: { events: [undo] } })).body.events[0].result).toBe('RECORDED');
+    await web.startServer();
+    await context.setOffline(false);
+    await expect.poll(() => page.getByRole('status', { name: 'Connection' }).innerText(), { timeout: 20_000 }).toMatch(/Online/);
+    expect(await waiting(page).innerText()).toMatch(/^0 waiting/);
+    const p = await participantOnServer(t, cruise.sessionId, participantId);
+    expect(p.checkin.state).toBe('EXPECTED');
+    expect(p.history.map((h) => h.kind)).toEqual(['CHECK_IN', 'UNDO']);
     await context.close();
   });
 
