@@ -115,13 +115,19 @@ describe('uploads and slow bodies', () => {
     expect(res.body.requestStatus.error.errorCode).toBe('UNAUTHORIZED');
   });
 
-  it('cuts off headers that never finish with 408 and the envelope, before any route runs', async () => {
+  it('cuts off a request that never finishes arriving (headers or body) with 408 and the envelope', async () => {
     const slow = await createServer({ engine: t.engine, allowedHosts: LOOPBACK_NAMES, requestTimeoutMs: 300 });
     await slow.listen({ host: '127.0.0.1', port: 0 });
     const address = slow.server.address();
     const slowPort = typeof address === 'object' && address ? address.port : 0;
+    const trickles = {
+      body: `POST /v1/customers HTTP/1.1\r\nHost: 127.0.0.1\r\napiKey: ${t.keys.supplier}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"firstName":`,
+      headers: `GET /v1/products HTTP/1.1\r\nHost: 127.0.0.1\r\napiKey: ${t.keys.supplier}\r\n`,
+      'request line': 'GET /v1/pro',
+      nothing: '',
+    };
     try {
-      for (const partial of [`GET /v1/products HTTP/1.1\r\nHost: 127.0.0.1\r\napiKey: ${t.keys.supplier}\r\n`, 'GET /v1/pro', '']) {
+      for (const [what, partial] of Object.entries(trickles)) {
         const answer = await new Promise<string>((resolve) => {
           const socket = connect(slowPort, '127.0.0.1');
           let text = '';
@@ -130,30 +136,9 @@ describe('uploads and slow bodies', () => {
           if (partial) socket.write(partial);
           setTimeout(() => socket.destroy(), 4000);
         });
-        expect(answer, JSON.stringify(partial)).toMatch(/^HTTP\/1\.1 408/);
-        expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).requestStatus.error.errorCode).toBe('REQUEST_TIMEOUT');
+        expect(answer, what).toMatch(/^HTTP\/1\.1 408/);
+        expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).requestStatus.error.errorCode, what).toBe('REQUEST_TIMEOUT');
       }
-    } finally {
-      await slow.close();
-    }
-  });
-
-  it('cuts off a trickled body with 408 and the envelope', async () => {
-    const slow = await createServer({ engine: t.engine, allowedHosts: LOOPBACK_NAMES, requestTimeoutMs: 300 });
-    await slow.listen({ host: '127.0.0.1', port: 0 });
-    const address = slow.server.address();
-    const slowPort = typeof address === 'object' && address ? address.port : 0;
-    try {
-      const answer = await new Promise<string>((resolve) => {
-        const socket = connect(slowPort, '127.0.0.1');
-        let text = '';
-        socket.on('data', (c) => (text += c.toString()));
-        socket.on('close', () => resolve(text));
-        socket.write(`POST /v1/customers HTTP/1.1\r\nHost: 127.0.0.1\r\napiKey: ${t.keys.supplier}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"firstName":`);
-        setTimeout(() => socket.destroy(), 4000);
-      });
-      expect(answer).toMatch(/^HTTP\/1\.1 408/);
-      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).requestStatus.error.errorCode).toBe('REQUEST_TIMEOUT');
     } finally {
       await slow.close();
     }

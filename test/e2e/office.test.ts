@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aBooking, aScannableProduct, aSession } from '../fixtures/builders';
 import { serveWebUi } from '../fixtures/browser';
+import { lowContrastText } from '../fixtures/contrast';
 
 // The office screens (issue 18): bookings, a booking, walk-up at a URL, settings, the status bar and
 // the looks. The test clock is 2030-01-01T00:00Z: 11:00 in Sydney, the company's timezone.
@@ -369,6 +370,7 @@ describe('screenshots of each screen (desktop and phone, light and dark), with n
   it('renders every office screen cleanly', async () => {
     const screens = { board: '/', bookings: '/bookings?q=a', booking: `/bookings/${orders[2].orderNumber}`, walkup: `/walkup?session=${sessionId}`, settings: '/settings', manifest: `/sessions/${sessionId}` };
     const all: string[] = [];
+    const unreadable: object[] = [];
     for (const scheme of ['light', 'dark'] as const) {
       for (const [size, viewport] of Object.entries({ desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } })) {
         const { context, page, problems } = await signedIn({ colorScheme: scheme, viewport });
@@ -379,11 +381,30 @@ describe('screenshots of each screen (desktop and phone, light and dark), with n
           await shot(page, `${name}-${size}-${scheme}`);
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
           if (['bookings', 'booking', 'settings'].includes(name)) expect({ name, size, overflow }).toEqual({ name, size, overflow: 0 });
+          unreadable.push(...(await lowContrastText(page)).map((found) => ({ name, size, scheme, ...found })));
         }
         all.push(...problems);
         await context.close();
       }
     }
     expect(all).toEqual([]);
+    // Every text drawn on every screen is readable in both looks (WCAG AA), not only the theme's tokens.
+    expect(unreadable).toEqual([]);
   }, 300_000);
+
+  it('keeps every text at 7:1 or more in sunlight mode', async () => {
+    const screens = { board: '/', bookings: '/bookings?q=a', booking: `/bookings/${orders[2].orderNumber}`, walkup: `/walkup?session=${sessionId}`, settings: '/settings', manifest: `/sessions/${sessionId}` };
+    const { context, page } = await signedIn({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${baseUrl}/settings`);
+    await page.getByLabel('Sunlight (high contrast, for outdoors)').check();
+    const unreadable: object[] = [];
+    for (const [name, path] of Object.entries(screens)) {
+      await page.goto(`${baseUrl}${path}`);
+      await page.locator('main h1, main h2').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      unreadable.push(...(await lowContrastText(page, 7)).map((found) => ({ name, ...found })));
+    }
+    await context.close();
+    expect(unreadable).toEqual([]);
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { serveWebUi } from '../fixtures/browser';
@@ -35,6 +36,10 @@ beforeAll(async () => {
   sunset = await aDepartureWithBookings(t, 'Sunset Sail', '2030-01-01 19:00:00', [['Frances Allen']], { unpaid: true, product: { checkinRequiresPayment: true } as never });
   web = await serveWebUi(t.engine);
   ({ baseUrl, browser } = web);
+});
+// A test that stopped the server to take the network away leaves it running for the next, even when it fails.
+afterEach(async () => {
+  await web?.startServer();
 });
 afterAll(async () => {
   await web?.close();
@@ -80,12 +85,18 @@ describe('the guide’s scanner in Chromium', () => {
     await context.close();
   });
 
-  it('keeps scanning offline: local verdicts, a queue that survives a reload, delivered once when back', { timeout: 60_000 }, async () => {
+  it('keeps scanning with no network: local verdicts, and a reload shows the scanner from the service worker with the queue intact; delivered once when back', { timeout: 60_000 }, async () => {
     const context = await browser.newContext();
     const page = await openScanner(context, baseUrl, t.keys.checkin);
+    // The service worker controls the page, so its shell is cached, before the network goes.
     await shellCached(page);
     const [, alan, ada] = cruise.orders;
+    // No network at all. The browser's offline flag alone is not enough: it is DevTools emulation per
+    // target, and a page a service worker controls can still reach the server past it around a reload
+    // (a queued scan reached the engine in 1 of 12 tries, while every request the page reported failed).
+    // With the server down, nothing can reach the engine, and nothing but the service worker can answer /scan.
     await context.setOffline(true);
+    await web.stopServer();
     await expect.poll(() => page.getByRole('status', { name: 'Connection' }).innerText()).toMatch(/Offline/);
     await wedgeScan(page, alan.codes[0]);
     await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('CHECKED_IN');
@@ -95,22 +106,52 @@ describe('the guide’s scanner in Chromium', () => {
     await shot(page, 'offline-two-waiting');
 
     // The shell comes from the service worker, the queue and the manifests from IndexedDB.
-    await page.reload();
-    await page.getByText('Ready to scan').waitFor();
+    const reloaded = await page.reload();
+    expect(reloaded?.fromServiceWorker()).toBe(true);
+    await page.getByRole('status', { name: 'Scanner state' }).getByText('Ready to scan').waitFor();
     await expect.poll(() => waiting(page).innerText()).toMatch(/^2 waiting/);
-    // (Not asserted: that the engine still lacks Alan here. Right after a reload Chromium re-applies the
-    // offline emulation to the new page a moment late, so an early send can get through, as it should.)
-    // Still decided locally after the reload: Alan is already in on this device.
+    expect(await page.getByRole('status', { name: 'Connection' }).innerText()).toMatch(/Offline/);
+    for (const who of [alan, ada]) expect((await participantOnServer(t, cruise.sessionId, who.participantIds[0])).checkin.state).toBe('EXPECTED');
+    // Still decided locally after the reload: Alan is already in on this device, and nothing more is queued.
     await wedgeScan(page, alan.codes[0]);
     await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('ALREADY_CHECKED_IN');
+    expect(await waiting(page).innerText()).toMatch(/^2 waiting/);
 
+    await web.startServer();
     await context.setOffline(false);
     await expect.poll(() => waiting(page).innerText(), { timeout: 15_000 }).toMatch(/^0 waiting/);
+    await expect.poll(() => page.getByRole('status', { name: 'Connection' }).innerText()).toMatch(/Online/);
     for (const who of [alan, ada]) {
       const p = await participantOnServer(t, cruise.sessionId, who.participantIds[0]);
       expect(p.checkin.state).toBe('CHECKED_IN');
       expect(p.history.filter((h) => h.kind === 'CHECK_IN')).toHaveLength(1);
     }
+    await context.close();
+  });
+
+  it('never sends a refusal decided on the device, so it cannot admit anyone later (the office undid a check-in meanwhile)', { timeout: 60_000 }, async () => {
+    const [, , , , hedy] = cruise.orders;
+    const participantId = hedy.participantIds[0];
+    const checkIn = { eventId: randomUUID(), kind: 'CHECK_IN', sessionId: cruise.sessionId, participantId, occurredAt: '2030-01-01T00:00:00Z', device: 'Desk' };
+    expect((await t.call('POST', '/v1/manifest/events', { body: { events: [checkIn] } })).body.events[0].result).toBe('RECORDED');
+    const context = await browser.newContext();
+    const page = await openScanner(context, baseUrl, t.keys.checkin);
+    await context.setOffline(true);
+    await web.stopServer();
+    await wedgeScan(page, hedy.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('ALREADY_CHECKED_IN');
+    expect(await waiting(page).innerText()).toMatch(/^0 waiting/);
+    // Meanwhile the office undoes her check-in. Were the refusal queued as a scan, the engine would
+    // decide it afresh on arrival and check her in: the guide's "no" would become a "yes".
+    const undo = { eventId: randomUUID(), kind: 'UNDO', sessionId: cruise.sessionId, undoesEventId: checkIn.eventId, occurredAt: '2030-01-01T00:01:00Z', device: 'Desk' };
+    expect((await t.call('POST', '/v1/manifest/events', { body: { events: [undo] } })).body.events[0].result).toBe('RECORDED');
+    await web.startServer();
+    await context.setOffline(false);
+    await expect.poll(() => page.getByRole('status', { name: 'Connection' }).innerText(), { timeout: 20_000 }).toMatch(/Online/);
+    expect(await waiting(page).innerText()).toMatch(/^0 waiting/);
+    const p = await participantOnServer(t, cruise.sessionId, participantId);
+    expect(p.checkin.state).toBe('EXPECTED');
+    expect(p.history.map((h) => h.kind)).toEqual(['CHECK_IN', 'UNDO']);
     await context.close();
   });
 

@@ -73,8 +73,14 @@ export function CameraPanel({ onCode }: { onCode(code: string, source: 'camera' 
   async function toggleTorch() {
     if (!track.current) return;
     const next = !torch.on;
-    await track.current.applyConstraints({ advanced: [{ torch: next } as MediaTrackConstraintSet] }).catch(() => undefined);
-    setTorch({ supported: true, on: next });
+    try {
+      await track.current.applyConstraints({ advanced: [{ torch: next } as MediaTrackConstraintSet] });
+      setTorch({ supported: true, on: next });
+      setError(null);
+    } catch {
+      // The button keeps saying what the torch really is.
+      setError(`The torch could not be switched ${next ? 'on' : 'off'}`);
+    }
   }
 
   async function scanPhoto(file: File) {
