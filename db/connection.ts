@@ -15,7 +15,13 @@ export interface DbHandle {
   /** The one better-sqlite3 connection under it, shared with the few raw prepared statements (SQLite only: throws on PostgreSQL). */
   sqlite: BetterSqlite3.Database;
   /** The PostgreSQL pool and URL (PostgreSQL only). */
-  postgres?: { pool: Pool; url: string; areaToken(): (area: ChangeArea) => string };
+  postgres?: {
+    pool: Pool;
+    url: string;
+    areaToken(): (area: ChangeArea) => string;
+    /** This instance's sync identity, read when the database was opened (null before sync's tables exist). */
+    syncInstance: { origin: string; hubOrigin: string | null } | null;
+  };
   /** False when the file carries a newer schema than this build knows: reads only. */
   writable: boolean;
   close(): Promise<void>;

@@ -10,7 +10,6 @@ import { createCheckin, createManifestSearch, createManifests, createScanner } f
 import { createRates, createResellers, createVouchers } from './domain/commerce';
 import { createReplica } from './sync/replica';
 import { createSyncService } from './sync/service';
-import { replicaUnavailable } from './sync/unavailable';
 import { leasedIds } from '../db/postgres/sequences';
 
 export interface EngineConfig {
@@ -34,9 +33,8 @@ export interface EngineDeps {
  */
 export function createEngine({ db, clock = systemClock(), ids, config }: EngineDeps) {
   const instanceNo = config.instanceNo ?? readInstanceNo(db);
-  // Sync folds every committing write's row changes into ops inside that write (main/sync/replica.ts).
-  // On PostgreSQL sync is not there yet (main/sync/unavailable.ts says what refuses).
-  const replica = db.dialect === 'postgres' ? replicaUnavailable() : createReplica(db, () => clock.now().getTime());
+  // Sync folds every committing write's row changes into ops inside that write (main/sync/replica.ts), on either dialect.
+  const replica = createReplica(db, () => clock.now().getTime());
   replica.install();
   const defaultIds = () => (db.dialect === 'postgres' ? leasedIds(db.db, instanceNo) : sequenceIds(db.sqlite, instanceNo));
   const ctx: EngineContext = createContext(db, clock, ids ?? defaultIds(), config.dataDir);

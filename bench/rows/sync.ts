@@ -114,7 +114,7 @@ export default async function (): Promise<BenchRow[]> {
   let hubOpen = true;
   try {
     const { url, key, origin, ddl } = await hubProcess.ready;
-    desk.replica.setHub(origin);
+    await desk.replica.setHub(origin);
     const side: LocalSide = { replica: desk.replica, instanceNo: 2, now: () => Date.now(), knownInstances: () => ({}) };
     const counter = { sent: 0, received: 0 };
     const started = process.hrtime.bigint();

@@ -10,6 +10,7 @@ import * as m20261125_90 from './20261125_90_agent_payments';
 import * as m20261125_91 from './20261125_91_key_prefix_hash';
 import * as m20261126_92 from './20261126_92_sync_row_stamps';
 import * as m20261126_93 from './20261126_93_perf_indexes';
+import * as m20261127_94 from './20261127_94_sync_capture_postgres';
 import * as pg from '../postgres/migrations';
 
 export interface Migration {
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   { name: '20261125_91_key_prefix_hash', up: m20261125_91.up },
   { name: '20261126_92_sync_row_stamps', up: m20261126_92.up, postgres: pg.syncRowStamps },
   { name: '20261126_93_perf_indexes', up: m20261126_93.up },
+  { name: '20261127_94_sync_capture_postgres', up: m20261127_94.up, postgres: pg.syncCapture },
 ];

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Database } from '../schema';
 import type { DbHandle, OpenOptions } from '../connection';
 import { SchemaTooNewError } from '../connection';
@@ -54,6 +54,10 @@ export async function openPostgres(url: string, options: PostgresOpenOptions = {
     } else if (options.migrate) {
       await migratePostgres(db, migrations);
     }
+    // The replica needs its origin (and the hub it follows) before its first await (main/sync/replica.ts).
+    const hasSync = (await sql<{ t: string | null }>`SELECT to_regclass('sync_instance')::text AS t`.execute(db)).rows[0].t !== null;
+    const syncRow = hasSync ? (await sql<{ origin: string; hub_origin: string | null }>`SELECT origin, hub_origin FROM sync_instance WHERE id = 1`.execute(db)).rows[0] : undefined;
+    const syncInstance = syncRow ? { origin: syncRow.origin, hubOrigin: syncRow.hub_origin } : null;
     let changes: ReturnType<typeof postgresChangeToken> | null = null;
     setPostgresAfterCommit(db, () => changes?.wrote());
     return {
@@ -67,6 +71,7 @@ export async function openPostgres(url: string, options: PostgresOpenOptions = {
         url,
         // One LISTEN connection per process, made when a cache first asks.
         areaToken: () => (changes ??= postgresChangeToken(url)).token,
+        syncInstance,
       },
       writable,
       async close() {

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import * as m20261123_01 from '../migrations/20261123_01_initial';
-import { statements as syncStatements } from '../migrations/20261124_80_sync';
+import { CAPTURED, statements as syncStatements } from '../migrations/20261124_80_sync';
 import { statements as rowStampStatements } from '../migrations/20261126_92_sync_row_stamps';
+import { postgresCaptureStatements } from '../syncCapture';
 
 /**
  * The tables the engine's caches are made from (db/queries/changes.ts CHANGE_AREAS), frozen here
@@ -44,8 +45,8 @@ export async function initial(db: Kysely<unknown>): Promise<void> {
 
 /**
  * 20261124_80_sync: the same tables (translated). The row-capture triggers SQLite makes here are
- * generated from pragma_table_info; the PostgreSQL hub's op capture is a later step of issue 21
- * (sync on PostgreSQL), which adds its own PL/pgSQL capture in a new migration.
+ * generated from pragma_table_info; the PostgreSQL hub's op capture came later, with its own
+ * PL/pgSQL triggers (20261127_94, `syncCapture` below).
  */
 export async function sync(db: Kysely<unknown>): Promise<void> {
   for (const statement of syncStatements) await sql.raw(statement).execute(db);
@@ -69,4 +70,14 @@ export async function syncRowStamps(db: Kysely<unknown>): Promise<void> {
   if (Number(rows[0].n) > 0) throw new Error('sync_rows holds merge states on PostgreSQL: this migration cannot convert them');
   await sql.raw('DROP TABLE sync_rows').execute(db);
   await sql.raw('ALTER TABLE sync_rows_new RENAME TO sync_rows').execute(db);
+}
+
+/**
+ * 20261127_94_sync_capture_postgres: the op capture on the hub (db/syncCapture.ts says how it matches
+ * SQLite's), on migration 80's synced tables (frozen there), with the rows already in the database
+ * captured as inserts: the first write after this folds them into ops of the hub's origin, as
+ * migration 80 did for a SQLite folder that had data.
+ */
+export async function syncCapture(db: Kysely<unknown>): Promise<void> {
+  for (const statement of postgresCaptureStatements(CAPTURED, { baseline: true })) await sql.raw(statement).execute(db);
 }

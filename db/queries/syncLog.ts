@@ -231,6 +231,8 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
 
   return {
     instance: () => s.instance.get()!,
+    /** The hub whose catalogue this instance follows, as it stands (answered at once on both dialects). */
+    hubOriginNow: () => s.instance.get()!.hub_origin,
     saveClock: (lastSeq: number, lastHlc: string | null) => void s.saveClock.run(lastSeq, lastHlc),
     setHub: (origin: string | null) => void s.setHub.run(origin),
     /** Called at the start of the replica's work in each transaction (see shapeIds). */
@@ -350,3 +352,31 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
 }
 
 export type SyncLogQueries = ReturnType<typeof syncLogQueries>;
+
+/**
+ * The op log as the replica (main/sync/replica.ts) uses it on either dialect: one algorithm over this
+ * interface. SQLite's store answers at once (the prepared statements above: a catch-up runs them
+ * per op, and an await of a plain value costs next to nothing); PostgreSQL's (db/postgres/syncLog.ts)
+ * answers with promises. What must answer at once on both: reading a stored op's change (its
+ * shapes are loaded with the rows) and the hub the instance follows (a cache on PostgreSQL).
+ */
+type AnswersAtOnce = 'changeOf' | 'changeJsonOf' | 'nullColumnsOf' | 'hubOriginNow' | 'beginWork';
+export type SyncStore = {
+  [K in keyof SyncLogQueries]: K extends AnswersAtOnce ? SyncLogQueries[K] : SyncLogQueries[K] extends (...args: infer A) => infer R ? (...args: A) => R | Promise<R> : never;
+};
+
+/** Where the replica finds its store: per write transaction's connection, and for reads outside one. */
+export interface SyncStores {
+  /** This instance's origin (fixed when its database was made). */
+  origin: string;
+  /** The store for a write transaction's connection (`conn` as inWriteTransaction gives it). */
+  at(conn: unknown): SyncStore;
+  /** The store for reads outside a write transaction (pages served, vectors, dumps). */
+  outside: SyncStore;
+}
+
+/** SQLite: one connection, so one store, its statements prepared once. */
+export function sqliteSyncStores(sqlite: BetterSqlite3.Database): SyncStores {
+  const store = syncLogQueries(sqlite);
+  return { origin: store.instance().origin, at: () => store, outside: store };
+}

@@ -124,9 +124,9 @@ export function helloOf(side: LocalSide): Hello {
 }
 
 /** The answer to a pull (the server side of GET-what-I-lack). */
-export function answerPull(side: LocalSide, request: PullRequest): PullResponse {
-  const page = side.replica.pageFor(request.vector, request.limit, request.maxBytes, request.after);
-  const vector = side.replica.vector();
+export async function answerPull(side: LocalSide, request: PullRequest): Promise<PullResponse> {
+  const page = await side.replica.pageFor(request.vector, request.limit, request.maxBytes, request.after);
+  const vector = await side.replica.vector();
   return { ...helloOf(side), now: side.now(), vector, ops: page.ops, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.ops.length };
 }
 
@@ -135,9 +135,9 @@ export function answerPull(side: LocalSide, request: PullRequest): PullResponse 
  * serialized again (on a catch-up that was a third of the serving side's time). `envelope` is the
  * text of the fields that go first (the API's requestStatus).
  */
-export function answerPullJson(side: LocalSide, request: PullRequest, envelope: Record<string, unknown> = {}): string {
-  const page = side.replica.pageRowsFor(request.vector, request.limit, request.maxBytes, request.after);
-  const vector = side.replica.vector();
+export async function answerPullJson(side: LocalSide, request: PullRequest, envelope: Record<string, unknown> = {}): Promise<string> {
+  const page = await side.replica.pageRowsFor(request.vector, request.limit, request.maxBytes, request.after);
+  const vector = await side.replica.vector();
   const head = { ...envelope, ...helloOf(side), now: side.now(), vector, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.rows.length };
   const text = JSON.stringify(head).slice(0, -1);
   if ((request.wire ?? 1) < WIRE_COMPACT) return `${text},"ops":[${page.rows.map(side.replica.opJsonOfRow).join(',')}]}`;
@@ -149,9 +149,9 @@ export function answerPullJson(side: LocalSide, request: PullRequest, envelope: 
 }
 
 /** A page of this instance's synced rows and merge states, with the vector they include. */
-export function answerSnapshot(side: LocalSide, request: SnapshotRequest): SnapshotResponse {
-  const vector = side.replica.vector(); // taken before the rows: anything newer merges again harmlessly
-  const page = side.replica.snapshotPage(request.table, request.offset, request.limit);
+export async function answerSnapshot(side: LocalSide, request: SnapshotRequest): Promise<SnapshotResponse> {
+  const vector = await side.replica.vector(); // taken before the rows: anything newer merges again harmlessly
+  const page = await side.replica.snapshotPage(request.table, request.offset, request.limit);
   return { ...helloOf(side), now: side.now(), vector, rows: page.rows, next: page.next };
 }
 
@@ -219,7 +219,7 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
   const me = helloOf(side);
   const base = { origin: me.origin, instanceNo: me.instanceNo, schema: me.schema };
   let received = 0;
-  if (transport.snapshot && side.replica.followsHub() && side.replica.isFresh()) {
+  if (transport.snapshot && side.replica.followsHub() && (await side.replica.isFresh())) {
     const rows = await joinFromSnapshot(side, transport, onProgress);
     if (rows > 0) onProgress(`joined from a snapshot of ${rows} rows`);
   }
@@ -235,14 +235,15 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
     answer.catch(() => {}); // awaited below, unless a failed apply ends the exchange first
     return answer;
   };
-  let next = pull(side.replica.vector(), undefined);
+  let next = pull(await side.replica.vector(), undefined);
   for (;;) {
     ({ response, skewMs } = await next);
     checkPeer(side, response);
     let predicted: Vector | null = null;
     if (response.hasMore) {
+      const current = await side.replica.vector();
       try {
-        predicted = advanceVector(side.replica.vector(), response.ops);
+        predicted = advanceVector(current, response.ops);
       } catch {
         // a page with a gap: apply refuses it below, so nothing is asked for after it
       }
@@ -255,13 +256,13 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
       if (response.hasMore) onProgress(`received ${received} ops, ${response.remaining} to go`);
     }
     if (!response.hasMore) break;
-    if (!predicted) next = pull(side.replica.vector(), response.cursor);
+    if (!predicted) next = pull(await side.replica.vector(), response.cursor);
   }
   let theirs = response.vector;
   let sent = 0;
   let cursor: number | undefined;
   for (;;) {
-    const page = side.replica.pageFor(theirs, PAGE_LIMIT, PAGE_MAX_BYTES, cursor);
+    const page = await side.replica.pageFor(theirs, PAGE_LIMIT, PAGE_MAX_BYTES, cursor);
     if (page.ops.length === 0) break;
     const answer = await transport.push({ ...base, ops: page.ops });
     sent += page.ops.length;
@@ -270,6 +271,6 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
     if (!page.hasMore) break;
     cursor = page.cursor;
   }
-  const ours = side.replica.vector();
+  const ours = await side.replica.vector();
   return { peer: response, received, sent, skewMs, opsToSend: missingCount(theirs, ours), opsToReceive: missingCount(ours, theirs) };
 }

@@ -1,7 +1,8 @@
 import type { DbHandle } from '../../db/connection';
 import { inWriteTransaction, setBeforeCommit } from '../../db/transaction';
 import { migrations } from '../../db/migrations';
-import { syncLogQueries, type CaptureRow, type NewOpRow, type OpRow } from '../../db/queries/syncLog';
+import { sqliteSyncStores, type CaptureRow, type NewOpRow, type OpRow, type StoredRowState, type SyncStore, type SyncStores } from '../../db/queries/syncLog';
+import { postgresSyncStores } from '../../db/postgres/syncLog';
 import { DomainError } from '../domain/errors';
 import { createHlcClock, decodeHlc, DEFAULT_MAX_FUTURE_MS, encodeHlc } from './hlc';
 import { canonicalJson, completeOp, keyOf, opFingerprint, type Op, type WireOp } from './op';
@@ -34,44 +35,51 @@ export interface ApplyResult {
  * applyOp merges the op into the row's register state and writes the row the rule wants (a
  * local write that lowers a booking's status or brings back an erased customer's data is
  * corrected in the same transaction, exactly as a peer would see it).
+ *
+ * The same code runs on both dialects: it reads and writes through a SyncStore, SQLite's
+ * (prepared statements, answering at once) or the PostgreSQL hub's (answering with promises), and
+ * awaits each answer. Every function below that writes takes the store of its transaction.
  */
 export function createReplica(handle: DbHandle, now: () => number, options: { maxFutureMs?: number } = {}) {
-  const q = syncLogQueries(handle.sqlite);
-  const origin = q.instance().origin;
+  const stores: SyncStores = handle.dialect === 'postgres' ? postgresSyncStores(handle) : sqliteSyncStores(handle.sqlite);
+  const origin = stores.origin;
+  const outside = stores.outside;
+  /** Runs `work` in one write transaction with the store of its connection. */
+  const inWrite = <T>(work: (q: SyncStore) => Promise<T>) => inWriteTransaction(handle.db, (conn) => work(stores.at(conn)));
 
-  function clockFrom(instance: ReturnType<typeof q.instance>, hubAheadMs = 0) {
+  function clockFrom(instance: { last_hlc: string | null }, hubAheadMs = 0) {
     const maxFutureMs = (options.maxFutureMs ?? DEFAULT_MAX_FUTURE_MS) + Math.max(0, hubAheadMs);
     return createHlcClock({ origin, now, last: instance.last_hlc ? decodeHlc(instance.last_hlc) : null, maxFutureMs });
   }
 
   function catalogueOwner(): string {
-    return q.instance().hub_origin ?? origin;
+    return outside.hubOriginNow() ?? origin;
   }
 
-  function erase(entityId: string): void {
-    for (const row of q.opsOfEntity('customers', entityId)) {
-      if (row.change_json !== null) q.rewriteChange(row.arrival, purgePersonal(q.changeOf(row)));
+  async function erase(q: SyncStore, entityId: string): Promise<void> {
+    for (const row of await q.opsOfEntity('customers', entityId)) {
+      if (row.change_json !== null) await q.rewriteChange(row.arrival, purgePersonal(q.changeOf(row)));
     }
     const customerId = (JSON.parse(entityId) as number[])[0];
-    q.purgeJournal(String(customerId));
-    for (const orderNumber of q.bookingsOfCustomer(customerId)) {
-      blank('bookings', keyOf([orderNumber]));
-      for (const participantId of q.participantsOfBooking(orderNumber)) blank('participants', keyOf([participantId]));
+    await q.purgeJournal(String(customerId));
+    for (const orderNumber of await q.bookingsOfCustomer(customerId)) {
+      await blank(q, 'bookings', keyOf([orderNumber]));
+      for (const participantId of await q.participantsOfBooking(orderNumber)) await blank(q, 'participants', keyOf([participantId]));
     }
   }
 
   /** Blanks the personal columns of an erased customer's booking or participant: the row and every op of it. */
-  function blank(table: 'bookings' | 'participants', entityId: string): void {
+  async function blank(q: SyncStore, table: 'bookings' | 'participants', entityId: string): Promise<void> {
     const values = table === 'bookings' ? ERASED_BOOKING_VALUES : ERASED_PARTICIPANT_VALUES;
     const overwrite = (change: Record<string, unknown>) => {
       const out = { ...change };
       for (const [column, value] of Object.entries(values)) if (column in out) out[column] = value;
       return out;
     };
-    for (const row of q.opsOfEntity(table, entityId)) if (row.change_json !== null) q.rewriteChange(row.arrival, overwrite(q.changeOf(row)!));
+    for (const row of await q.opsOfEntity(table, entityId)) if (row.change_json !== null) await q.rewriteChange(row.arrival, overwrite(q.changeOf(row)!));
     const key = JSON.parse(entityId) as unknown[];
-    const current = q.readRow(table, SYNCED_ENTITIES[table].pk, key);
-    if (current && canonicalJson(overwrite(current)) !== canonicalJson(current)) q.upsertRow(table, SYNCED_ENTITIES[table].pk, overwrite(current));
+    const current = await q.readRow(table, SYNCED_ENTITIES[table].pk, key);
+    if (current && canonicalJson(overwrite(current)) !== canonicalJson(current)) await q.upsertRow(table, SYNCED_ENTITIES[table].pk, overwrite(current));
   }
 
   /**
@@ -79,20 +87,21 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
    * this transaction (an op that arrived after the erasure, or an edit made before a desk heard
    * of it) is blanked again. Run after a page or a fold, when every row it needs is in place.
    */
-  function keepErased(touched: readonly { entity: string; entityId: string }[]): void {
+  async function keepErased(q: SyncStore, touched: readonly { entity: string; entityId: string }[]): Promise<void> {
     // A booking and its participants ask the same question: answered once per booking.
     const erasedBooking = new Map<string, boolean>();
     for (const { entity, entityId } of touched) {
       if (entity !== 'bookings' && entity !== 'participants') continue;
       const id = (JSON.parse(entityId) as unknown[])[0];
-      const orderNumber = entity === 'bookings' ? String(id) : q.bookingOfParticipant(Number(id));
+      const orderNumber = entity === 'bookings' ? String(id) : await q.bookingOfParticipant(Number(id));
       if (orderNumber === null) continue;
       let erased = erasedBooking.get(orderNumber);
       if (erased === undefined) {
-        erased = q.customersOfBooking(orderNumber).some((customerId) => q.rowState('customers', keyOf([customerId]))?.erased);
+        erased = false;
+        for (const customerId of await q.customersOfBooking(orderNumber)) if ((await q.rowState('customers', keyOf([customerId])))?.erased) erased = true;
         erasedBooking.set(orderNumber, erased);
       }
-      if (erased) blank(entity, entityId);
+      if (erased) await blank(q, entity, entityId);
     }
   }
 
@@ -100,7 +109,8 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
    * Merges one op into its row; `before` is the row as it was before the op, `after` as it is now,
    * `stored` the row's merge state (read here unless the caller has it already).
    */
-  function applyOp(op: Op, before: Record<string, unknown> | null, after: Record<string, unknown> | null, local: boolean, stored = q.rowState(op.entity, op.entityId)): void {
+  async function applyOp(q: SyncStore, op: Op, before: Record<string, unknown> | null, after: Record<string, unknown> | null, local: boolean, known?: StoredRowState | null): Promise<void> {
+    const stored = known === undefined ? await q.rowState(op.entity, op.entityId) : known;
     const entity = SYNCED_ENTITIES[op.entity];
     const state: RowState = {
       values: before ?? {},
@@ -112,14 +122,14 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     // A row that existed before sync knew it (never captured) counts as inserted now.
     if (local && before !== null && state.born === null) state.born = op.hlc;
     const next = mergeOp(state, op, entity.rule);
-    q.saveRowState(op.entity, op.entityId, next);
+    await q.saveRowState(op.entity, op.entityId, next);
     const desired = isVisible(next, entity.rule) ? materialize(next, entity.rule) : null;
     if (desired === null) {
-      if (after !== null) q.deleteRow(op.entity, entity.pk, JSON.parse(op.entityId) as unknown[]);
+      if (after !== null) await q.deleteRow(op.entity, entity.pk, JSON.parse(op.entityId) as unknown[]);
     } else if (after === null || !sameRow(desired, after)) {
-      q.upsertRow(op.entity, entity.pk, desired);
+      await q.upsertRow(op.entity, entity.pk, desired);
     }
-    if (entity.rule === 'customer' && next.erased !== null && state.erased === null) erase(op.entityId);
+    if (entity.rule === 'customer' && next.erased !== null && state.erased === null) await erase(q, op.entityId);
   }
 
   /**
@@ -129,21 +139,23 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
    * without a state (made before sync knew it) gets the change's columns, as applyOp's upsert would.
    * An erased customer's insert takes the full path (its personal columns are blanked there).
    */
-  function applyInsertOfNewRow(op: WireOp, entity: SyncedEntity): void {
+  function applyInsertOfNewRow(q: SyncStore, op: WireOp, entity: SyncedEntity): void | Promise<void> {
     const change = op.change ?? {};
-    if (entity.rule === 'customer' && change.anonymised_at != null) return applyOp(completeOp(op), null, null, false, null);
-    q.saveInsertedRowState(op.entity, op.entityId, op.nulls === undefined ? Object.keys(change) : [...Object.keys(change), ...op.nulls], op.hlc);
-    q.upsertRow(op.entity, entity.pk, change, op.nulls);
+    if (entity.rule === 'customer' && change.anonymised_at != null) return applyOp(q, completeOp(op), null, null, false, null);
+    // Not an async function: on SQLite both writes answer at once, and a catch-up does this per op.
+    const saved = q.saveInsertedRowState(op.entity, op.entityId, op.nulls === undefined ? Object.keys(change) : [...Object.keys(change), ...op.nulls], op.hlc);
+    if (saved) return saved.then(() => q.upsertRow(op.entity, entity.pk, change, op.nulls));
+    return q.upsertRow(op.entity, entity.pk, change, op.nulls);
   }
 
   /** Turns the rows this transaction changed into ops of this origin. Runs before commit. */
-  function fold(): number {
+  async function fold(q: SyncStore): Promise<number> {
     q.beginWork();
-    const captures = q.captures();
+    const captures = await q.captures();
     if (captures.length === 0) return 0;
     const lastCapture = captures[captures.length - 1].id;
     const changes = netChanges(captures);
-    const instance = q.instance();
+    const instance = await q.instance();
     const owner = instance.hub_origin;
     if (owner !== null && owner !== origin) {
       const catalogue = changes.find((c) => SYNCED_ENTITIES[c.table]?.rule === 'catalogue');
@@ -152,32 +164,32 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     const clock = clockFrom(instance);
     let seq = instance.last_seq;
     // Corrections written below are part of these ops already: not captured again.
-    q.pauseCapture();
+    await q.pauseCapture();
     for (const change of changes) {
       const op = opFromChange(change, ++seq, encodeHlc(clock.tick()));
       if (!op) {
         seq--;
         continue;
       }
-      q.insertOp(toRow(op));
-      applyOp(op, change.before, change.after, true);
+      await q.insertOp(toRow(op));
+      await applyOp(q, op, change.before, change.after, true);
     }
-    keepErased(changes.map((c) => ({ entity: c.table, entityId: c.pk })));
-    q.saveClock(seq, encodeHlc(clock.last()));
-    if (seq > instance.last_seq) q.setVector(origin, seq);
-    q.resumeCapture();
-    q.dropCapturesUpTo(Math.max(lastCapture, q.lastCaptureId()));
+    await keepErased(q, changes.map((c) => ({ entity: c.table, entityId: c.pk })));
+    await q.saveClock(seq, encodeHlc(clock.last()));
+    if (seq > instance.last_seq) await q.setVector(origin, seq);
+    await q.resumeCapture();
+    await q.dropCapturesUpTo(Math.max(lastCapture, await q.lastCaptureId()));
     return seq - instance.last_seq;
   }
 
   /** Applies a page of remote ops in the caller's transaction: insert-if-new, apply, advance. */
-  function applyPage(ops: readonly WireOp[], hubAheadMs = 0): ApplyResult {
-    fold(); // pending local captures are ours, not the page's
-    q.deferForeignKeys();
-    q.pauseCapture(); // the rows this page writes are its ops, not ours
-    const instance = q.instance();
+  async function applyPage(q: SyncStore, ops: readonly WireOp[], hubAheadMs = 0): Promise<ApplyResult> {
+    await fold(q); // pending local captures are ours, not the page's
+    await q.deferForeignKeys();
+    await q.pauseCapture(); // the rows this page writes are its ops, not ours
+    const instance = await q.instance();
     const clock = clockFrom(instance, hubAheadMs);
-    const before = q.vector();
+    const before = await q.vector();
     const vector = advanceVector(before, ops); // throws on a gap: the page is refused whole
     const owner = instance.hub_origin ?? origin;
     let applied = 0;
@@ -186,8 +198,8 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     const seen: Vector = { ...before };
     for (let op of ops) {
       if (op.seq <= (seen[op.origin] ?? 0)) {
-        const stored = q.opAt(op.origin, op.seq);
-        if (stored && differs(opOfRow(stored), completeOp(op))) throw new CloneError(op.origin, op.seq);
+        const stored = await q.opAt(op.origin, op.seq);
+        if (stored && differs(opOfRow(stored, q), completeOp(op))) throw new CloneError(op.origin, op.seq);
         duplicates++;
         continue;
       }
@@ -195,35 +207,42 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       seen[op.origin] = op.seq;
       clock.receive(decodeHlc(op.hlc)); // refuses ops stamped far in the future
       const entity = SYNCED_ENTITIES[op.entity];
-      const stored = entity ? q.rowState(op.entity, op.entityId) : null;
+      // The store's answers are awaited only when they are promises (PostgreSQL): on SQLite this loop
+      // runs per op of a catch-up, and an await per call was a measurable part of it.
+      const state = entity ? q.rowState(op.entity, op.entityId) : null;
+      const stored = state instanceof Promise ? await state : state;
       // Only a new row's insert is applied with its null columns as a list; anything else whole.
       if (op.nulls !== undefined && !(stored === null && op.kind === 'insert' && entity && op.schema <= SCHEMA_VERSION)) op = completeOp(op);
-      q.insertOp(toRow(op.entity === 'customers' && stored?.erased ? { ...op, change: purgePersonal(op.change) } : op));
+      const inserted = q.insertOp(toRow(op.entity === 'customers' && stored?.erased ? { ...op, change: purgePersonal(op.change) } : op));
+      if (inserted) await inserted;
       if (op.schema > SCHEMA_VERSION || !entity) {
-        q.hold(op.origin, op.seq, JSON.stringify(op), op.schema > SCHEMA_VERSION ? `schema ${op.schema} is newer than ${SCHEMA_VERSION}` : `unknown entity ${op.entity}`);
+        await q.hold(op.origin, op.seq, JSON.stringify(op), op.schema > SCHEMA_VERSION ? `schema ${op.schema} is newer than ${SCHEMA_VERSION}` : `unknown entity ${op.entity}`);
         held++;
         continue;
       }
       // Catalogue ops count only from the hub: kept and relayed, never applied from anyone else.
       if (entity.rule === 'catalogue' && op.origin !== owner) continue;
-      if (stored === null && op.kind === 'insert') applyInsertOfNewRow(op, entity);
-      else {
-        const row = q.readRow(op.entity, entity.pk, JSON.parse(op.entityId) as unknown[]);
-        applyOp(op, row, row, false, stored);
+      if (stored === null && op.kind === 'insert') {
+        const done = applyInsertOfNewRow(q, op, entity);
+        if (done) await done;
+      } else {
+        const row = await q.readRow(op.entity, entity.pk, JSON.parse(op.entityId) as unknown[]);
+        await applyOp(q, op, row, row, false, stored);
       }
       applied++;
     }
-    keepErased(ops.filter((op) => op.seq > (before[op.origin] ?? 0)));
-    q.resumeCapture();
-    q.dropCapturesUpTo(q.lastCaptureId());
+    await keepErased(q, ops.filter((op) => op.seq > (before[op.origin] ?? 0)));
+    await q.resumeCapture();
+    await q.dropCapturesUpTo(await q.lastCaptureId());
     // The vector last, in the page's transaction: it never claims ops this page did not apply.
-    for (const [o, s] of Object.entries(vector)) if (s !== (before[o] ?? 0)) q.setVector(o, s);
-    q.saveClock(q.instance().last_seq, encodeHlc(clock.last()));
+    for (const [o, s] of Object.entries(vector)) if (s !== (before[o] ?? 0)) await q.setVector(o, s);
+    await q.saveClock((await q.instance()).last_seq, encodeHlc(clock.last()));
     return { applied, duplicates, held, vector };
   }
 
   /** One page of a snapshot: rows of the synced tables in parent-before-child order, each with its merge state. */
-  function snapshotPage(tableIndex: number, offset: number, limit: number): { rows: SnapshotRow[]; next: { table: number; offset: number } | null } {
+  async function snapshotPage(tableIndex: number, offset: number, limit: number): Promise<{ rows: SnapshotRow[]; next: { table: number; offset: number } | null }> {
+    const q = outside;
     q.beginWork();
     const rows: SnapshotRow[] = [];
     let table = tableIndex;
@@ -231,9 +250,9 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     while (table < SYNCED_TABLES.length && rows.length < limit) {
       const name = SYNCED_TABLES[table];
       const pk = SYNCED_ENTITIES[name].pk;
-      const page = q.rowsPage(name, pk, limit - rows.length, at);
+      const page = await q.rowsPage(name, pk, limit - rows.length, at);
       for (const row of page) {
-        rows.push({ table: name, row, state: q.rowState(name, keyOf(pk.map((c) => row[c]))) });
+        rows.push({ table: name, row, state: await q.rowState(name, keyOf(pk.map((c) => row[c]))) });
       }
       at += page.length;
       if (rows.length < limit) {
@@ -249,42 +268,43 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
    * them. With `vector` (the last page), the vector the snapshot was taken at is adopted, so the
    * exchange that follows sends only what changed since; ops changed meanwhile merge as joins.
    */
-  function applySnapshotPage(rows: readonly SnapshotRow[], vector: Vector | null): void {
-    fold();
-    q.deferForeignKeys();
-    q.pauseCapture(); // the snapshot's rows are the peer's ops, not ours
+  async function applySnapshotPage(q: SyncStore, rows: readonly SnapshotRow[], vector: Vector | null): Promise<void> {
+    await fold(q);
+    await q.deferForeignKeys();
+    await q.pauseCapture(); // the snapshot's rows are the peer's ops, not ours
     let latest: string | null = null;
     for (const { table, row, state } of rows) {
       const entity = SYNCED_ENTITIES[table];
       if (!entity) continue;
       const key = keyOf(entity.pk.map((c) => row[c]));
-      const stored = q.rowState(table, key);
+      const stored = await q.rowState(table, key);
       if (!state) {
-        if (!stored) q.upsertRow(table, entity.pk, row);
+        if (!stored) await q.upsertRow(table, entity.pk, row);
         continue;
       }
       for (const stamp of [state.born, state.deleted, ...Object.values(state.clocks)]) if (stamp && (latest === null || stamp > latest)) latest = stamp;
       const theirs: RowState = { values: row, ...state };
-      const current = q.readRow(table, entity.pk, entity.pk.map((c) => row[c]));
+      const current = await q.readRow(table, entity.pk, entity.pk.map((c) => row[c]));
       // Our own writes to the row (if any) join with the snapshot's, as their ops would have.
       const next = stored ? joinStates({ values: current ?? {}, ...stored }, theirs, entity.rule) : theirs;
-      q.saveRowState(table, key, next);
+      await q.saveRowState(table, key, next);
       const desired = isVisible(next, entity.rule) ? materialize(next, entity.rule) : null;
       if (desired === null) {
-        if (current) q.deleteRow(table, entity.pk, entity.pk.map((c) => row[c]));
-      } else q.upsertRow(table, entity.pk, desired);
+        if (current) await q.deleteRow(table, entity.pk, entity.pk.map((c) => row[c]));
+      } else await q.upsertRow(table, entity.pk, desired);
     }
     if (latest) {
       // The peer's stamps are history here: our clock moves past them (never refused: we asked for them).
-      const clock = createHlcClock({ origin, now, last: q.instance().last_hlc ? decodeHlc(q.instance().last_hlc!) : null, maxFutureMs: Number.MAX_SAFE_INTEGER });
+      const instance = await q.instance();
+      const clock = createHlcClock({ origin, now, last: instance.last_hlc ? decodeHlc(instance.last_hlc) : null, maxFutureMs: Number.MAX_SAFE_INTEGER });
       clock.receive(decodeHlc(latest));
-      q.saveClock(q.instance().last_seq, encodeHlc(clock.last()));
+      await q.saveClock(instance.last_seq, encodeHlc(clock.last()));
     }
-    q.resumeCapture();
-    q.dropCapturesUpTo(q.lastCaptureId());
+    await q.resumeCapture();
+    await q.dropCapturesUpTo(await q.lastCaptureId());
     if (vector) {
-      const ours = q.vector();
-      for (const [o, s] of Object.entries(vector)) if (o !== origin && s > (ours[o] ?? 0)) q.setVector(o, s);
+      const ours = await q.vector();
+      for (const [o, s] of Object.entries(vector)) if (o !== origin && s > (ours[o] ?? 0)) await q.setVector(o, s);
     }
   }
 
@@ -292,26 +312,26 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
    * Applies the held ops this build now understands (after an upgrade), in arrival order, in one
    * transaction; `schema` is this build's version (a test passes a newer one to act as the upgrade).
    */
-  function releaseHeld(schema = SCHEMA_VERSION): number {
-    const owner = catalogueOwner();
+  async function releaseHeld(q: SyncStore, schema = SCHEMA_VERSION): Promise<number> {
+    const owner = (await q.instance()).hub_origin ?? origin;
     const released: Op[] = [];
     q.beginWork();
-    q.deferForeignKeys();
-    q.pauseCapture(); // the rows written are these ops, not new ones of ours
-    for (const held of q.held()) {
+    await q.deferForeignKeys();
+    await q.pauseCapture(); // the rows written are these ops, not new ones of ours
+    for (const held of await q.held()) {
       const op = JSON.parse(held.op_json) as Op;
       const entity = SYNCED_ENTITIES[op.entity];
       if (op.schema > schema || !entity) continue;
       if (entity.rule !== 'catalogue' || op.origin === owner) {
-        const row = q.readRow(op.entity, entity.pk, JSON.parse(op.entityId) as unknown[]);
-        applyOp(op, row, row, false);
+        const row = await q.readRow(op.entity, entity.pk, JSON.parse(op.entityId) as unknown[]);
+        await applyOp(q, op, row, row, false);
       }
-      q.release(held.origin, held.seq);
+      await q.release(held.origin, held.seq);
       released.push(op);
     }
-    keepErased(released);
-    q.resumeCapture();
-    q.dropCapturesUpTo(q.lastCaptureId());
+    await keepErased(q, released);
+    await q.resumeCapture();
+    await q.dropCapturesUpTo(await q.lastCaptureId());
     return released.length;
   }
 
@@ -320,13 +340,14 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
    * `after` continues from a previous page's cursor. As stored rows (the HTTP answer splices
    * their change text as it is, instead of parsing and writing it again).
    */
-  function pageRowsFor(theirs: Vector, limit: number, maxBytes: number, after?: number): { rows: OpRow[]; cursor: number; hasMore: boolean } {
-    const ours = q.vector();
+  async function pageRowsFor(theirs: Vector, limit: number, maxBytes: number, after?: number): Promise<{ rows: OpRow[]; cursor: number; hasMore: boolean }> {
+    const q = outside;
+    const ours = await q.vector();
     let cursor = after ?? Number.MAX_SAFE_INTEGER;
     if (after === undefined) {
       for (const [o, seq] of Object.entries(ours)) {
         if (seq <= (theirs[o] ?? 0)) continue;
-        const arrival = q.arrivalOf(o, (theirs[o] ?? 0) + 1);
+        const arrival = await q.arrivalOf(o, (theirs[o] ?? 0) + 1);
         if (arrival !== null) cursor = Math.min(cursor, arrival - 1);
       }
       if (cursor === Number.MAX_SAFE_INTEGER) return { rows: [], cursor: 0, hasMore: false };
@@ -336,7 +357,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     const sent: Vector = { ...theirs };
     for (;;) {
       // One row past the limit tells whether there is more, without reading a second batch.
-      const rows = q.opsAfter(cursor, Math.max(limit + 1, 200));
+      const rows = await q.opsAfter(cursor, Math.max(limit + 1, 200));
       if (rows.length === 0) return { rows: page, cursor, hasMore: false };
       for (const row of rows) {
         if (row.seq > (sent[row.origin] ?? 0)) {
@@ -351,19 +372,19 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     }
   }
 
-  function pageFor(theirs: Vector, limit: number, maxBytes: number, after?: number): { ops: Op[]; cursor: number; hasMore: boolean } {
-    const page = pageRowsFor(theirs, limit, maxBytes, after);
-    return { ops: page.rows.map(opOfRow), cursor: page.cursor, hasMore: page.hasMore };
+  async function pageFor(theirs: Vector, limit: number, maxBytes: number, after?: number): Promise<{ ops: Op[]; cursor: number; hasMore: boolean }> {
+    const page = await pageRowsFor(theirs, limit, maxBytes, after);
+    return { ops: page.rows.map((row) => opOfRow(row)), cursor: page.cursor, hasMore: page.hasMore };
   }
 
-  function opOfRow(row: OpRow): Op {
+  function opOfRow(row: OpRow, q: SyncStore = outside): Op {
     return { origin: row.origin, seq: row.seq, hlc: row.hlc, entity: row.entity, entityId: row.entity_id, kind: row.kind, change: q.changeOf(row), schema: row.schema };
   }
 
   /** An op row as the op's JSON text, its change spliced in as stored (no parse, no serialize). */
   function opJsonOfRow(row: OpRow): string {
     const text = JSON.stringify;
-    return `{"origin":${text(row.origin)},"seq":${row.seq},"hlc":${text(row.hlc)},"entity":${text(row.entity)},"entityId":${text(row.entity_id)},"kind":${text(row.kind)},"change":${q.changeJsonOf(row)},"schema":${row.schema}}`;
+    return `{"origin":${text(row.origin)},"seq":${row.seq},"hlc":${text(row.hlc)},"entity":${text(row.entity)},"entityId":${text(row.entity_id)},"kind":${text(row.kind)},"change":${outside.changeJsonOf(row)},"schema":${row.schema}}`;
   }
 
   /**
@@ -376,7 +397,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     let o = origins.get(row.origin);
     if (o === undefined) origins.set(row.origin, (o = origins.size));
     let shape = -1;
-    if (row.null_columns !== null && q.nullColumnsOf(row).length > 0) {
+    if (row.null_columns !== null && outside.nullColumnsOf(row).length > 0) {
       shape = shapes.get(row.null_columns) ?? -1;
       if (shape === -1) shapes.set(row.null_columns, (shape = shapes.size));
     }
@@ -390,37 +411,38 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     catalogueOwner,
     /** True on a desk that follows a hub's catalogue (and so must not author one). */
     followsHub: () => catalogueOwner() !== origin,
-    fold,
-    vector: () => q.vector(),
-    heldCount: () => q.heldCount(),
+    /** Folds what the current write transaction captured (the before-commit hook does this for every write). */
+    fold: (conn: unknown) => fold(stores.at(conn)),
+    vector: async () => outside.vector(),
+    heldCount: async () => outside.heldCount(),
     /** Held ops this build can now apply are applied (one transaction); answers how many. */
-    releaseHeld: (schema?: number) => (q.heldCount() === 0 ? Promise.resolve(0) : inWriteTransaction(handle.db, async () => releaseHeld(schema))),
-    setHub: (hub: string | null) => q.setHub(hub),
+    releaseHeld: async (schema?: number) => ((await outside.heldCount()) === 0 ? 0 : inWrite((q) => releaseHeld(q, schema))),
+    setHub: async (hub: string | null) => outside.setHub(hub),
     /**
      * Applies a page in one IMMEDIATE transaction (nothing awaited inside but the page itself).
      * `hubAheadMs`: how far the hub's clock, measured in this exchange, runs ahead of ours. The
      * hub's clock is the reference: a desk whose clock is slow still takes what the hub has
      * accepted, instead of refusing it as "from the future" and never syncing again.
      */
-    apply: (ops: readonly WireOp[], hubAheadMs = 0) => inWriteTransaction(handle.db, async () => applyPage(ops, hubAheadMs)),
+    apply: (ops: readonly WireOp[], hubAheadMs = 0) => inWrite((q) => applyPage(q, ops, hubAheadMs)),
     pageFor,
     pageRowsFor,
     opJsonOfRow,
     opWireOfRow,
     /** The column list of a stored shape (a compact page names each op's null columns by one). */
-    nullColumnsOfShape: (shape: number) => q.nullColumnsOf({ null_columns: shape } as OpRow),
+    nullColumnsOfShape: (shape: number) => outside.nullColumnsOf({ null_columns: shape } as OpRow),
     snapshotPage,
-    applySnapshot: (rows: readonly SnapshotRow[], vector: Vector | null) => inWriteTransaction(handle.db, async () => applySnapshotPage(rows, vector)),
+    applySnapshot: (rows: readonly SnapshotRow[], vector: Vector | null) => inWrite((q) => applySnapshotPage(q, rows, vector)),
     /** A fresh or wiped instance: nothing from any other origin yet (it joins from a snapshot). */
-    isFresh: () => Object.keys(q.vector()).every((o) => o === origin),
+    isFresh: async () => Object.keys(await outside.vector()).every((o) => o === origin),
     /** Every synced row, in key order, as one text: equal on every instance after a full exchange. */
-    canonicalDump(): string {
+    async canonicalDump(): Promise<string> {
       const tables: Record<string, unknown> = {};
-      for (const table of SYNCED_TABLES) tables[table] = q.allRows(table, SYNCED_ENTITIES[table].pk);
+      for (const table of SYNCED_TABLES) tables[table] = await outside.allRows(table, SYNCED_ENTITIES[table].pk);
       return canonicalJson(tables);
     },
     /** Folds changes after every committing transaction on this database, inside it. */
-    install: () => setBeforeCommit(handle.db, async () => void fold()),
+    install: () => setBeforeCommit(handle.db, async (conn) => void (await fold(stores.at(conn)))),
   };
 }
 

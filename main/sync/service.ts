@@ -54,7 +54,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     async addPeer(url: string, key: string): Promise<{ origin: string; instanceNo: number; hub: boolean }> {
       const normalized = new URL(url).toString().replace(/\/+$/, '');
       await refreshKnown();
-      const hello = await transportFor(normalized, key).pull({ ...helloOf(side), vector: replica.vector(), limit: 0, maxBytes: 1024 });
+      const hello = await transportFor(normalized, key).pull({ ...helloOf(side), vector: await replica.vector(), limit: 0, maxBytes: 1024 });
       checkPeer(side, hello);
       const owner = replica.catalogueOwner();
       let followsPeer = false;
@@ -68,7 +68,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
         // The placeholder company made at first start goes (the hub's comes with the first
         // exchange); its delete is still this instance's own op, so it is folded before the hub is set.
         await ctx.write({ keyId: null, role: 'system', resellerId: null, name: 'sync' }, async (tx) => void (await tx.db.deleteFrom('companies').execute()));
-        replica.setHub(hello.catalogueOwner);
+        await replica.setHub(hello.catalogueOwner);
         followsPeer = true;
       } else if (hello.catalogueOwner !== replica.origin && hello.catalogueOwner !== owner) {
         throw new PairingError('The peer follows a different hub than this instance; pair each desk with the same hub.');
@@ -126,7 +126,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       return answerPush(side, request);
     },
     async status(): Promise<SyncStatus> {
-      return { instance: { origin: replica.origin, instanceNo, catalogueOwner: replica.catalogueOwner(), heldOps: replica.heldCount() }, peers: await this.peers() };
+      return { instance: { origin: replica.origin, instanceNo, catalogueOwner: replica.catalogueOwner(), heldOps: await replica.heldCount() }, peers: await this.peers() };
     },
     /** Sessions holding more seats than they have, with the bookings involved; acknowledged ones say so. */
     async conflicts() {

@@ -9,8 +9,9 @@ afterEach(async () => {
   while (nodes.length) await nodes.pop()!.close();
 });
 
-async function listening(name: string, instanceNo: number) {
-  const n = await aSyncNode(name, { instanceNo });
+/** A hub runs on the suite's dialect (PostgreSQL under the postgres project); a desk always on SQLite. */
+async function listening(name: 'hub' | 'desk', instanceNo: number) {
+  const n = await aSyncNode(name, { instanceNo, ...(name === 'desk' ? { dialect: 'sqlite' as const } : {}) });
   nodes.push(n);
   await n.app.listen({ port: 0, host: '127.0.0.1' });
   const address = n.app.server.address();
@@ -34,7 +35,7 @@ describe('sync over HTTP between two real servers', () => {
     expect((await hub.call('POST', '/v1/bookings', aBooking(product.productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).status).toBe(200);
     const [second] = await desk.engine.sync.syncAll();
     expect(second.error).toBeNull();
-    expect(desk.dump()).toBe(hub.dump());
+    expect(await desk.dump()).toBe(await hub.dump());
 
     const status = (await desk.call('GET', '/v1/sync/status')).body;
     expect(status.peers[0]).toMatchObject({ url: hubUrl, instanceNo: 1, lastError: null, opsToSend: 0, opsToReceive: 0 });

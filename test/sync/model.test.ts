@@ -93,14 +93,14 @@ function faultyTransport(world: World, to: SyncNode, faults: Fault[]): PeerTrans
     async snapshot(request) {
       const fault = next();
       if (fault === 'dropRequest') throw new Dropped('request lost');
-      const response = copy(answerSnapshot(to.side, { ...request, limit: 7 }));
+      const response = copy(await answerSnapshot(to.side, { ...request, limit: 7 }));
       if (fault === 'dropResponse') throw new Dropped('response lost');
       return response;
     },
     async pull(request) {
       const fault = next();
       if (fault === 'dropRequest') throw new Dropped('request lost');
-      const response = copy(answerPull(to.side, { ...request, limit: Math.min(request.limit, 3) }));
+      const response = copy(await answerPull(to.side, { ...request, limit: Math.min(request.limit, 3) }));
       if (fault === 'dropResponse') throw new Dropped('response lost');
       if (fault === 'shuffle') response.ops.reverse();
       return response;
@@ -136,8 +136,8 @@ async function call(n: SyncNode, method: string, url: string, body?: unknown) {
   return n.call(method, url, body);
 }
 
-function allOps(n: SyncNode): Op[] {
-  return n.engine.replica.pageFor({}, 1_000_000, 1 << 30).ops;
+async function allOps(n: SyncNode): Promise<Op[]> {
+  return (await n.engine.replica.pageFor({}, 1_000_000, 1 << 30)).ops;
 }
 
 async function newWorld(skews: number[]): Promise<World> {
@@ -222,23 +222,21 @@ async function run(world: World, command: Command): Promise<void> {
     case 'throwMidApply': {
       const target = nodes[command.at];
       const source = nodes[command.at === 0 ? 1 : 0];
-      const sqlite = target.engine.ctx.handle.sqlite;
-      const before = target.dump();
-      const vector = JSON.stringify(target.engine.replica.vector());
+      const before = await target.dump();
+      const vector = JSON.stringify(await target.engine.replica.vector());
       // The vector is advanced last in a page's transaction: failing there means every op of the page was already written.
-      sqlite.exec(`CREATE TEMP TRIGGER fail_apply BEFORE UPDATE ON main.sync_vector BEGIN SELECT RAISE(ABORT, 'injected failure'); END;
-                   CREATE TEMP TRIGGER fail_apply_insert BEFORE INSERT ON main.sync_vector BEGIN SELECT RAISE(ABORT, 'injected failure'); END;`);
+      const undo = target.failVectorWrites();
       try {
         const pulled = await exchangeWith(target.side, faultyTransport(world, source, ['none'])).then(
           () => false,
           (error) => (expectSafeFailure(error), true),
         );
         if (pulled) {
-          expect(target.dump()).toBe(before);
-          expect(JSON.stringify(target.engine.replica.vector())).toBe(vector);
+          expect(await target.dump()).toBe(before);
+          expect(JSON.stringify(await target.engine.replica.vector())).toBe(vector);
         }
       } finally {
-        sqlite.exec('DROP TRIGGER temp.fail_apply; DROP TRIGGER temp.fail_apply_insert;');
+        undo();
       }
       return;
     }
@@ -246,14 +244,14 @@ async function run(world: World, command: Command): Promise<void> {
       if (world.late.length === 0) return;
       const [late] = world.late.splice(command.index % world.late.length, 1);
       if (!nodes.includes(late.to)) return; // wiped since
-      const dump = late.to.dump();
+      const dump = await late.to.dump();
       try {
         const answer = await answerPush(late.to.side, late.request);
         // A late page is applied only when it continues the vector; otherwise it is all duplicates.
-        if (answer.applied === 0) expect(late.to.dump()).toBe(dump);
+        if (answer.applied === 0) expect(await late.to.dump()).toBe(dump);
       } catch (error) {
         expectSafeFailure(error);
-        expect(late.to.dump()).toBe(dump);
+        expect(await late.to.dump()).toBe(dump);
       }
       return;
     }
@@ -264,7 +262,7 @@ async function run(world: World, command: Command): Promise<void> {
       const skew = old.clock.now().getTime() - nodes[0].clock.now().getTime();
       await old.close();
       nodes[command.desk] = await aDesk(world, `desk${command.desk}-again`, world.nextInstance++, skew);
-      expect(nodes[command.desk].dump()).toBe(nodes[0].dump());
+      expect(await nodes[command.desk].dump()).toBe(await nodes[0].dump());
       return;
     }
     case 'tick':
@@ -278,13 +276,13 @@ async function checkFinalState(world: World): Promise<void> {
   const [hub] = nodes;
   // A final full exchange: every desk with the hub, twice (the second brings each desk what the other sent).
   for (let round = 0; round < 2; round++) for (const desk of nodes.slice(1)) await exchangeWith(desk.side, faultyTransport(world, hub, ['none']));
-  const dump = hub.dump();
-  for (const n of nodes) expect(n.dump(), `${n.name} differs from the hub`).toBe(dump);
+  const dump = await hub.dump();
+  for (const n of nodes) expect(await n.dump(), `${n.name} differs from the hub`).toBe(dump);
 
   const live = sales.filter((s) => !s.cancelled);
   const held = live.reduce((sum, s) => sum + s.seats, 0);
   for (const n of nodes) {
-    const sqlite = n.engine.ctx.handle.sqlite;
+    const sqlite = n.sql;
     for (const s of sales) {
       const row = sqlite.prepare('SELECT status, reseller_reference AS ref FROM bookings WHERE order_number = ?').get(s.orderNumber) as { status: string; ref: string | null } | undefined;
       expect(row, `${s.orderNumber} missing on ${n.name}`).toBeDefined();
@@ -314,12 +312,12 @@ async function checkFinalState(world: World): Promise<void> {
   }
   // Re-applying everything anyone holds changes nothing anywhere.
   for (const source of nodes) {
-    const ops = allOps(source);
+    const ops = await allOps(source);
     for (const target of nodes) {
       if (target === source) continue;
       const result = await target.engine.replica.apply(ops);
       expect(result.applied).toBe(0);
-      expect(target.dump()).toBe(dump);
+      expect(await target.dump()).toBe(dump);
     }
   }
 }

@@ -1,54 +1,112 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../../db/connection';
+import type BetterSqlite3 from 'better-sqlite3';
+import { openDatabase, type DbHandle } from '../../db/connection';
+import type { Dialect } from '../../db/dialect';
+import { openPostgres } from '../../db/postgres/connection';
 import { createEngine, type Engine } from '../../main/engine';
 import { createServer, LOOPBACK_NAMES, type TourDeskServer } from '../../main/api/server';
 import { answerPull, answerPush, answerSnapshot, exchangeWith, type LocalSide, type PeerTransport } from '../../main/sync/exchange';
-import { fixedClock, TEST_COMPANY } from '../fixtures/app';
+import { fixedClock, TEST_COMPANY, testDialect } from '../fixtures/app';
+import { freshPostgresDatabase } from '../fixtures/postgres';
+import { postgresSyncSql } from '../fixtures/pgSync';
 
-/** One instance for sync tests: a real engine on its own SQLite file, behind the real HTTP server. */
+/**
+ * One instance for sync tests: a real engine on its own SQLite file, behind the real HTTP server.
+ * Under the postgres vitest project (TOURDESK_TEST_DIALECT=postgres) a hub runs on PostgreSQL instead,
+ * as TWO hub engines on one database (each with its own pool and caches, as two `tourdesk serve`
+ * processes have): calls and sync answers alternate between them. Desks stay on SQLite.
+ */
 export interface SyncNode {
   name: string;
+  dialect: Dialect;
+  /** The first (on a PostgreSQL hub, one of two) engine. */
   engine: Engine;
+  /** Synchronous SQL on the node's database (better-sqlite3's own, or test/fixtures/pgSync.ts on PostgreSQL). */
+  sql: BetterSqlite3.Database;
+  /** Makes every write of sync_vector fail (a throw at the end of applying a page) until the returned undo. */
+  failVectorWrites(): () => void;
   app: TourDeskServer;
   dir: string;
   clock: ReturnType<typeof fixedClock>;
   key: string;
   side: LocalSide;
   call(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }>;
-  dump(): string;
+  dump(): Promise<string>;
   close(): Promise<void>;
 }
 
 /** A hub (configured company) or a desk (no catalogue of its own, following `hub`). */
-export async function aSyncNode(name: string, options: { instanceNo: number; hub?: SyncNode; clock?: ReturnType<typeof fixedClock>; dir?: string }): Promise<SyncNode> {
+export async function aSyncNode(
+  name: string,
+  options: { instanceNo: number; hub?: SyncNode; clock?: ReturnType<typeof fixedClock>; dir?: string; dialect?: Dialect; /** A desk following a hub known only by its origin (a hub in other processes). */ follows?: string },
+): Promise<SyncNode> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), `tourdesk-sync-${name}-`));
-  const handle = await openDatabase(join(dir, 'tourdesk.sqlite'), { migrate: true });
+  const dialect = options.dialect ?? (options.hub || options.follows ? 'sqlite' : testDialect());
   const clock = options.clock ?? fixedClock('2030-01-15T00:00:00Z');
-  const engine = createEngine({ db: handle, clock, config: { dataDir: dir, instanceNo: options.instanceNo } });
-  if (options.hub) engine.replica.setHub(options.hub.engine.replica.origin);
+  const handles: DbHandle[] = [];
+  let sql: BetterSqlite3.Database;
+  let dropDatabase = async () => {};
+  if (dialect === 'postgres') {
+    const database = await freshPostgresDatabase('sync');
+    handles.push(await openPostgres(database.url, { migrate: true }), await openPostgres(database.url, { migrate: true }));
+    const pgSql = postgresSyncSql(database.url);
+    sql = pgSql;
+    dropDatabase = async () => {
+      await pgSql.end();
+      await database.drop();
+    };
+  } else {
+    handles.push(await openDatabase(join(dir, 'tourdesk.sqlite'), { migrate: true }));
+    sql = handles[0].sqlite;
+  }
+  const engines = handles.map((handle) => createEngine({ db: handle, clock, config: { dataDir: dir, instanceNo: options.instanceNo } }));
+  const [engine] = engines;
+  const hubOrigin = options.hub?.engine.replica.origin ?? options.follows;
+  if (hubOrigin) await engine.replica.setHub(hubOrigin);
   else if (!(await engine.companies.supplierOrNull())) await engine.companies.configure(TEST_COMPANY);
   const { key } = await engine.apiKeys.create({ role: 'supplier', name: `${name} supplier` });
-  const app = await createServer({ engine, allowedHosts: LOOPBACK_NAMES });
-  await app.ready();
-  const side: LocalSide = { replica: engine.replica, instanceNo: options.instanceNo, now: () => clock.now().getTime(), knownInstances: () => ({}) };
+  const apps: TourDeskServer[] = [];
+  for (const e of engines) {
+    const app = await createServer({ engine: e, allowedHosts: LOOPBACK_NAMES });
+    await app.ready();
+    apps.push(app);
+  }
+  const sides: LocalSide[] = engines.map((e) => ({ replica: e.replica, instanceNo: options.instanceNo, now: () => clock.now().getTime(), knownInstances: () => ({}) }));
+  let turn = 0;
+  const next = () => turn++ % engines.length;
   return {
     name,
+    dialect,
     engine,
-    app,
+    sql,
+    app: apps[0],
     dir,
     clock,
     key,
-    side,
+    get side() {
+      return sides[next()];
+    },
     async call(method, url, body) {
-      const response = await app.inject({ method: method as 'GET', url, headers: { host: '127.0.0.1', apikey: key }, ...(body === undefined ? {} : { payload: body as object }) });
+      const response = await apps[next()].inject({ method: method as 'GET', url, headers: { host: '127.0.0.1', apikey: key }, ...(body === undefined ? {} : { payload: body as object }) });
       return { status: response.statusCode, body: response.json() };
     },
-    dump: () => engine.replica.canonicalDump(),
+    dump: () => engines[next()].replica.canonicalDump(),
+    failVectorWrites() {
+      if (dialect === 'postgres') {
+        sql.exec(`CREATE FUNCTION test_fail_apply() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`);
+        sql.exec('CREATE TRIGGER test_fail_apply BEFORE INSERT OR UPDATE ON sync_vector FOR EACH ROW EXECUTE FUNCTION test_fail_apply()');
+        return () => void sql.exec('DROP TRIGGER test_fail_apply ON sync_vector; DROP FUNCTION test_fail_apply()');
+      }
+      sql.exec(`CREATE TEMP TRIGGER fail_apply BEFORE UPDATE ON main.sync_vector BEGIN SELECT RAISE(ABORT, 'injected failure'); END;
+                CREATE TEMP TRIGGER fail_apply_insert BEFORE INSERT ON main.sync_vector BEGIN SELECT RAISE(ABORT, 'injected failure'); END;`);
+      return () => void sql.exec('DROP TRIGGER temp.fail_apply; DROP TRIGGER temp.fail_apply_insert;');
+    },
     async close() {
-      await app.close();
-      await engine.close();
+      for (const app of apps) await app.close();
+      for (const e of engines) await e.close();
+      await dropDatabase();
       if (!options.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -57,10 +115,10 @@ export async function aSyncNode(name: string, options: { instanceNo: number; hub
 /** A transport straight into another node's answer functions (no HTTP), with optional faults. */
 export function directTransport(to: SyncNode, faults: { beforePull?: () => void; beforePush?: () => void; snapshots?: boolean } = {}): PeerTransport {
   return {
-    ...(faults.snapshots === false ? {} : { snapshot: async (request) => JSON.parse(JSON.stringify(answerSnapshot(to.side, request))) }),
+    ...(faults.snapshots === false ? {} : { snapshot: async (request) => JSON.parse(JSON.stringify(await answerSnapshot(to.side, request))) }),
     pull: async (request) => {
       faults.beforePull?.();
-      return JSON.parse(JSON.stringify(answerPull(to.side, request)));
+      return JSON.parse(JSON.stringify(await answerPull(to.side, request)));
     },
     push: async (request) => {
       faults.beforePush?.();

@@ -31,8 +31,8 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const { hub, productCode } = await hubWithSession();
     const desk = await node('desk', { instanceNo: 2, hub });
     await exchange(desk, hub);
-    expect(desk.engine.replica.vector()).toEqual(hub.engine.replica.vector());
-    expect(desk.dump()).toBe(hub.dump());
+    expect(await desk.engine.replica.vector()).toEqual(await hub.engine.replica.vector());
+    expect(await desk.dump()).toBe(await hub.dump());
     expect((await desk.call('GET', `/v1/products/${productCode}`)).body.product.name).toBe('Old Town Walk');
   });
 
@@ -45,16 +45,16 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const atHub = await hub.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 3 }]));
     expect(atHub.status).toBe(200);
     await exchange(desk, hub);
-    expect(desk.dump()).toBe(hub.dump());
+    expect(await desk.dump()).toBe(await hub.dump());
     for (const n of [hub, desk]) {
       expect((await n.call('GET', `/v1/bookings/${atDesk.body.booking.orderNumber}`)).status).toBe(200);
       expect((await n.call('GET', `/v1/bookings/${atHub.body.booking.orderNumber}`)).status).toBe(200);
       expect((await sessionOf(n, productCode)).seatsAvailable).toBe(5);
     }
-    const dump = hub.dump();
+    const dump = await hub.dump();
     const again = await exchange(desk, hub);
     expect([again.received, again.sent]).toEqual([0, 0]);
-    expect(hub.dump()).toBe(dump);
+    expect(await hub.dump()).toBe(dump);
   });
 
   it('keeps both last-seat sales: neither is dropped, the session shows as oversold on both', async () => {
@@ -64,8 +64,8 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     expect((await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).status).toBe(200);
     expect((await hub.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).status).toBe(200);
     await exchange(desk, hub);
-    expect(desk.dump()).toBe(hub.dump());
-    const held = hub.engine.ctx.handle.sqlite.prepare("SELECT count(*) AS n FROM bookings WHERE status = 'CONFIRMED'").get() as { n: number };
+    expect(await desk.dump()).toBe(await hub.dump());
+    const held = hub.sql.prepare("SELECT count(*) AS n FROM bookings WHERE status = 'CONFIRMED'").get() as { n: number };
     expect(held.n).toBe(2);
   });
 
@@ -100,11 +100,11 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
     const edited = await desk.call('PUT', `/v1/bookings/${booking.orderNumber}`, { resellerReference: 'WINDOW-7' });
     await exchange(desk, hub);
-    expect(desk.dump()).toBe(hub.dump());
-    const row = desk.engine.ctx.handle.sqlite.prepare('SELECT status FROM bookings WHERE order_number = ?').get(booking.orderNumber) as { status: string };
+    expect(await desk.dump()).toBe(await hub.dump());
+    const row = desk.sql.prepare('SELECT status FROM bookings WHERE order_number = ?').get(booking.orderNumber) as { status: string };
     expect(row.status).toBe('CANCELLED');
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
-    const comments = hub.engine.ctx.handle.sqlite.prepare('SELECT reseller_reference AS ref FROM bookings WHERE order_number = ?').get(booking.orderNumber) as { ref: string };
+    const comments = hub.sql.prepare('SELECT reseller_reference AS ref FROM bookings WHERE order_number = ?').get(booking.orderNumber) as { ref: string };
     expect(comments.ref).toBe('WINDOW-7');
   });
 
@@ -132,11 +132,11 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const desk = await node('desk', { instanceNo: 2, hub });
     await exchange(desk, hub);
     const sessionId = (await sessionOf(desk, productCode)).id;
-    const before = desk.dump();
+    const before = await desk.dump();
     const refused = await desk.call('PUT', `/v1/availability/${sessionId}`, { seats: 9 });
     expect(refused.status).toBe(403);
     expect(refused.body.requestStatus.error.errorCode).toBe('CATALOGUE_OWNED_BY_HUB');
-    expect(desk.dump()).toBe(before);
+    expect(await desk.dump()).toBe(before);
     expect((await hub.call('PUT', `/v1/availability/${sessionId}`, { seats: 9 })).status).toBe(200);
     await exchange(desk, hub);
     expect((await sessionOf(desk, productCode)).seats).toBe(9);
@@ -151,9 +151,9 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const customerId = booking.customer.id;
     expect((await hub.call('DELETE', `/v1/customers/${customerId}`)).status).toBe(200);
     await exchange(desk, hub);
-    expect(desk.dump()).toBe(hub.dump());
+    expect(await desk.dump()).toBe(await hub.dump());
     for (const n of [hub, desk]) {
-      const text = JSON.stringify(n.engine.ctx.handle.sqlite.prepare("SELECT change_json FROM sync_ops WHERE entity = 'customers'").all());
+      const text = JSON.stringify(n.sql.prepare("SELECT change_json FROM sync_ops WHERE entity = 'customers'").all());
       expect(text).not.toMatch(/Lovelace|ada@example/);
     }
   });
@@ -167,15 +167,15 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const sale = await desk.call('POST', '/v1/bookings', body);
     expect(sale.status, JSON.stringify(sale.body)).toBe(200);
     await exchange(desk, hub);
-    expect(JSON.stringify(hub.engine.ctx.handle.sqlite.prepare('SELECT change_json FROM sync_ops').all())).toMatch(/Augusta/);
+    expect(JSON.stringify(hub.sql.prepare('SELECT change_json FROM sync_ops').all())).toMatch(/Augusta/);
     expect((await hub.call('DELETE', `/v1/customers/${sale.body.booking.customer.id}`)).status).toBe(200);
     await exchange(desk, hub);
     const late = await node('late', { instanceNo: 3, hub });
     await exchange(late, hub);
-    expect(desk.dump()).toBe(hub.dump());
-    expect(late.dump()).toBe(hub.dump());
+    expect(await desk.dump()).toBe(await hub.dump());
+    expect(await late.dump()).toBe(await hub.dump());
     for (const n of [hub, desk, late]) {
-      const sqlite = n.engine.ctx.handle.sqlite;
+      const sqlite = n.sql;
       expect(JSON.stringify(sqlite.prepare('SELECT change_json FROM sync_ops').all())).not.toMatch(/Augusta|Lovelace|ada@example/);
       expect(JSON.stringify(sqlite.prepare('SELECT * FROM participants').all())).not.toMatch(/Augusta/);
       expect(JSON.stringify(sqlite.prepare('SELECT * FROM bookings').all())).not.toMatch(/Augusta|Lovelace/);
@@ -195,9 +195,9 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     await exchange(desk, hub);
     expect((await desk.call('DELETE', `/v1/customers/${sale.body.booking.customer.id}`)).status).toBe(200);
     await exchange(desk, hub);
-    expect(desk.dump()).toBe(hub.dump());
+    expect(await desk.dump()).toBe(await hub.dump());
     for (const n of [hub, desk]) {
-      const sqlite = n.engine.ctx.handle.sqlite;
+      const sqlite = n.sql;
       expect(JSON.stringify(sqlite.prepare('SELECT change_json FROM sync_ops').all())).not.toMatch(/Augusta|Lovelace|ada@example/);
       expect(JSON.stringify(sqlite.prepare('SELECT * FROM bookings').all())).not.toMatch(/Augusta/);
     }
@@ -209,7 +209,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     await exchange(desk, hub);
     const sale = (await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).body.booking;
     // The desk's ops up to (not including) its first participant: what a push cut between two pages leaves on the hub.
-    const ops = desk.engine.replica.pageFor(hub.engine.replica.vector(), 1000, 1 << 24).ops;
+    const ops = (await desk.engine.replica.pageFor(await hub.engine.replica.vector(), 1000, 1 << 24)).ops;
     const cut = ops.findIndex((op) => op.entity === 'participants');
     expect(cut).toBeGreaterThan(0);
     await hub.engine.replica.apply(ops.slice(0, cut));
@@ -218,11 +218,11 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const early = await hub.call('PUT', path);
     expect(early.status, JSON.stringify(early.body)).toBe(409);
     expect(early.body.requestStatus.error.errorMessage).toMatch(/not reached this instance yet/);
-    expect(hub.engine.ctx.handle.sqlite.prepare('SELECT count(*) AS n FROM checkin_events').get()).toEqual({ n: 0 });
+    expect(hub.sql.prepare('SELECT count(*) AS n FROM checkin_events').get()).toEqual({ n: 0 });
     // Once the rest arrives, the same call checks both in.
     await exchange(desk, hub);
     expect((await hub.call('PUT', path)).status).toBe(200);
-    expect(hub.engine.ctx.handle.sqlite.prepare('SELECT count(*) AS n FROM checkin_events').get()).toEqual({ n: 2 });
+    expect(hub.sql.prepare('SELECT count(*) AS n FROM checkin_events').get()).toEqual({ n: 2 });
   });
 
   it('holds ops of a newer schema instead of applying them, and applies them once upgraded', async () => {
@@ -230,20 +230,20 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const desk = await node('desk', { instanceNo: 2, hub });
     await exchange(desk, hub);
     const sale = (await hub.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).body.booking;
-    const newer = hub.engine.replica.pageFor(desk.engine.replica.vector(), 1000, 1 << 24).ops.map((op) => ({ ...op, schema: SCHEMA_VERSION + 1 }));
+    const newer = (await hub.engine.replica.pageFor(await desk.engine.replica.vector(), 1000, 1 << 24)).ops.map((op) => ({ ...op, schema: SCHEMA_VERSION + 1 }));
     const result = await desk.engine.replica.apply(newer);
     expect(result).toMatchObject({ applied: 0, held: newer.length });
     expect((await desk.call('GET', `/v1/bookings/${sale.orderNumber}`)).status).toBe(404);
     expect(await desk.engine.replica.releaseHeld()).toBe(0); // this build still does not know that schema
     expect(await desk.engine.replica.releaseHeld(SCHEMA_VERSION + 1)).toBe(newer.length); // as the upgraded build
-    expect(desk.engine.replica.heldCount()).toBe(0);
+    expect(await desk.engine.replica.heldCount()).toBe(0);
     expect((await desk.call('GET', `/v1/bookings/${sale.orderNumber}`)).status).toBe(200);
-    expect(desk.dump()).toBe(hub.dump());
+    expect(await desk.dump()).toBe(await hub.dump());
   });
 
   it('reports progress page by page while a desk catches up a backlog', async () => {
     const { hub } = await hubWithSession();
-    const insert = hub.engine.ctx.handle.sqlite.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
+    const insert = hub.sql.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
     await inWriteTransaction(hub.engine.ctx.db, async () => {
       for (let i = 1; i <= 1200; i++) insert.run(i * 1000 + 998, `Guest ${i}`); // an instance number nobody here uses
     });
@@ -253,12 +253,12 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     expect(report.received).toBeGreaterThan(1200);
     expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(lines[0]).toMatch(/^received 500 ops, \d+ to go$/);
-    expect(desk.dump()).toBe(hub.dump());
+    expect(await desk.dump()).toBe(await hub.dump());
   });
 
   it('lets a fresh desk join from a snapshot plus vector instead of replaying the log, then continue op by op', async () => {
     const { hub, productCode, startTime } = await hubWithSession(10);
-    const insert = hub.engine.ctx.handle.sqlite.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
+    const insert = hub.sql.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
     await inWriteTransaction(hub.engine.ctx.db, async () => {
       for (let i = 1; i <= 2500; i++) insert.run(i * 1000 + 998, `Guest ${i}`); // an instance number nobody here uses
     });
@@ -270,9 +270,9 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     expect(lines).toContain('snapshot: 2000 rows taken');
     expect(lines.at(-1)).toMatch(/^joined from a snapshot of \d+ rows$/);
     expect(report.received).toBe(0); // nothing of the hub's log replayed
-    expect(desk.dump()).toBe(hub.dump());
-    expect(desk.engine.replica.vector()).toEqual(hub.engine.replica.vector());
-    const sqlite = desk.engine.ctx.handle.sqlite;
+    expect(await desk.dump()).toBe(await hub.dump());
+    expect(await desk.engine.replica.vector()).toEqual(await hub.engine.replica.vector());
+    const sqlite = desk.sql;
     expect((sqlite.prepare('SELECT count(*) AS n FROM sync_ops').get() as { n: number }).n).toBeLessThan(5);
     // Merge states came along: the erasure stays final, and later changes flow both ways as ops.
     expect((sqlite.prepare('SELECT erased FROM sync_rows WHERE entity = ? AND entity_id = ?').get('customers', JSON.stringify([erased.customer.id])) as { erased: string | null }).erased).not.toBeNull();
@@ -281,6 +281,6 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const next = await exchange(desk, hub);
     expect(next.received).toBeGreaterThan(0);
     expect(next.sent).toBeGreaterThan(0);
-    expect(desk.dump()).toBe(hub.dump());
+    expect(await desk.dump()).toBe(await hub.dump());
   });
 });
