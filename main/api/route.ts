@@ -7,6 +7,7 @@ import { keyFrom, requireRight, type FailedKeyLimiter, type Right } from './auth
 import { successStatus, toErrorResponse, warningOf } from './envelope';
 import { EMPTY_JSON_BODY } from './wire';
 import { catalogueOwnedByHub } from '../sync/replica';
+import { isSharedAnswer } from '../domain/sharedAnswers';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -128,7 +129,10 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
             reply.status(200).type(result.contentType).headers(result.headers);
             return reply.send(result.body);
           }
-          return reply.status(200).send({ requestStatus: successStatus(warningOf(result)), ...result });
+          const envelope = { requestStatus: successStatus(warningOf(result)), ...result };
+          const text = jsonWithSharedParts(envelope);
+          if (text !== undefined) return reply.status(200).type(JSON_TYPE).send(text);
+          return reply.status(200).send(envelope);
         } catch (error) {
           const mapped = toErrorResponse(error, where);
           if (mapped.unexpected) request.log.error({ err: error }, 'unexpected error');
@@ -137,6 +141,34 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
       },
     });
   }
+}
+
+/** What fastify sends with a serialized object, so an answer sent as text carries the same header. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** JSON text of shared (frozen, cached) answers, made once per answer object. */
+const sharedJson = new WeakMap<object, string>();
+
+/**
+ * The envelope's JSON text when a part of it is a shared answer (a cached product, a kept page of
+ * vouchers): that part's text is made once and reused, the rest serialized as usual. Exactly the
+ * text JSON.stringify(envelope) gives (same keys, same order, undefined/function values left out).
+ * Undefined when no part is shared: fastify serializes the object as before.
+ */
+function jsonWithSharedParts(envelope: Record<string, unknown>): string | undefined {
+  const entries = Object.entries(envelope);
+  if (!entries.some(([, value]) => isSharedAnswer(value))) return undefined;
+  let text = '';
+  for (const [key, value] of entries) {
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    let json = isSharedAnswer(value) ? sharedJson.get(value) : undefined;
+    if (json === undefined) {
+      json = JSON.stringify(value);
+      if (isSharedAnswer(value)) sharedJson.set(value, json);
+    }
+    text += `${text ? ',' : '{'}${JSON.stringify(key)}:${json}`;
+  }
+  return `${text || '{'}}`;
 }
 
 /** The caller of a public route (no key): the least-privileged role, and handlers of public routes ignore it. */

@@ -85,6 +85,9 @@ describe('caches of what rarely changes', () => {
     expect(await find('CACHE2')).toMatchObject({ status: 'ISSUED', remainingValue: 50 });
     app.t.clock.set('2030-08-01T00:00:00Z');
     expect(await find('CACHE1')).toMatchObject({ status: 'EXPIRED', remainingValue: 75 });
+    // A kept answer holds only between the expiries around it: a clock set back sees the voucher live again.
+    app.t.clock.set('2030-06-01T00:00:00Z');
+    expect(await find('CACHE1')).toMatchObject({ status: 'PARTIALLY_REDEEMED', remainingValue: 75 });
   });
 
   it('rebuilds a polled manifest after any write, here or by another process, and reuses it while nothing changed', async () => {

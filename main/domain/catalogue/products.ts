@@ -21,6 +21,7 @@ import {
 import { pickupListExists } from '../../../db/queries/pickups';
 import { findExistingExtraIds } from '../../../db/queries/extras';
 import { areaChangeTokenOf } from '../../../db/queries/changes';
+import { sharedAnswer } from '../sharedAnswers';
 import type { ProductBody, ProductUpdateBody, PriceOptionAnswer, PriceOptionBody } from '../../contract/products';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
@@ -170,7 +171,8 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
       const known = answers.byCode.get(productCode);
       if (known) return known;
       const product = (await toApi(ctx.db, [await rowOrThrow(ctx.db, productCode)]))[0];
-      if (answers.token === token && answers.byCode.size < PRODUCTS_CACHED) answers.byCode.set(productCode, product);
+      // Kept answers are shared by every caller: frozen, and serialized once by the API.
+      if (answers.token === token && answers.byCode.size < PRODUCTS_CACHED) answers.byCode.set(productCode, sharedAnswer(product));
       return product;
     },
 
