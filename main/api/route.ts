@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Actor } from '../domain/context';
+import { observeChanges, type Actor, type ChangeObservation } from '../domain/context';
 import type { Engine } from '../engine';
 import { DomainError } from '../domain/errors';
 import { keyFrom, requireRight, type FailedKeyLimiter, type Right } from './auth';
@@ -16,6 +16,8 @@ export interface ApiRequest<Q, P, B> {
   params: P;
   body: B;
   actor: Actor;
+  /** What other processes had committed when the key was checked: handed to the caches the handler asks. */
+  seen: ChangeObservation | undefined;
   engine: Engine;
   raw: FastifyRequest;
   reply: FastifyReply;
@@ -83,7 +85,7 @@ function authorsCatalogue(def: { method: string; path: string; right: Right }): 
 export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): void {
   host.registry.routes.push(def);
   const paths = [def.path, ...(def.aliases ?? [])];
-  const actors = new WeakMap<FastifyRequest, Actor>();
+  const callers = new WeakMap<FastifyRequest, { actor: Actor; seen: ChangeObservation | undefined }>();
   for (const url of paths) {
     host.app.route({
       method: def.method,
@@ -92,11 +94,13 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
       // The key and the right are checked before the body is read: a wrong key never makes us read 15 MiB.
       onRequest: async (request, reply) => {
         try {
-          const actor = def.right === 'public' ? ANONYMOUS : await authenticate(host, request, reply);
+          // One observation of other processes' commits serves this request's key check and caches.
+          const seen = def.right === 'public' ? undefined : observeChanges(host.engine.ctx);
+          const actor = def.right === 'public' ? ANONYMOUS : await authenticate(host, request, reply, seen);
           requireRight(actor, def.right);
           // A desk refuses catalogue writes before reading the body or doing any work (the op fold refuses them too).
           if (authorsCatalogue(def) && host.engine.replica.followsHub()) throw catalogueOwnedByHub();
-          actors.set(request, actor);
+          callers.set(request, { actor, seen });
         } catch (error) {
           const mapped = toErrorResponse(error);
           if (mapped.unexpected) request.log.error({ err: error }, 'unexpected error');
@@ -108,7 +112,7 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
       handler: async (request, reply) => {
         let where: 'body' | 'query' | 'params' | undefined;
         try {
-          const actor = actors.get(request)!;
+          const { actor, seen } = callers.get(request)!;
           where = 'params';
           const params = parse(def.params, request.params, 'params');
           where = 'query';
@@ -121,7 +125,7 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
           }
           const body = parse(def.body, sent, 'body');
           where = undefined;
-          const result = await def.handler({ query, params, body, actor, engine: host.engine, raw: request, reply });
+          const result = await def.handler({ query, params, body, actor, seen, engine: host.engine, raw: request, reply });
           // "Last used" for the settings screen, noted only for an answered request (a refusal changes nothing),
           // and before the answer leaves, so no write lands after it; a failed note never fails the request.
           await host.engine.keyUse.noteUse(actor.keyId).catch((error) => request.log.warn({ err: error }, 'could not note the key use'));
@@ -175,10 +179,10 @@ function jsonWithSharedParts(envelope: Record<string, unknown>): string | undefi
 const ANONYMOUS: Actor = Object.freeze({ keyId: null, role: 'checkin', resellerId: null, name: 'anonymous (no key)' });
 
 /** Who calls: the actor of a valid key; a wrong key is counted, and refused with 429 once its address has guessed too often. */
-async function authenticate(host: RouteHost, request: FastifyRequest, reply: FastifyReply): Promise<Actor> {
+async function authenticate(host: RouteHost, request: FastifyRequest, reply: FastifyReply, seen: ChangeObservation | undefined): Promise<Actor> {
   const key = keyFrom(request);
   if (!key) throw new DomainError('UNAUTHORIZED', 'An API key is required: send it as the apiKey header or the apiKey query parameter');
-  const actor = await host.engine.apiKeys.verify(key);
+  const actor = await host.engine.apiKeys.verify(key, seen);
   if (actor) return actor;
   const waitSeconds = host.limiter.fail(request.ip);
   if (waitSeconds > 0) {

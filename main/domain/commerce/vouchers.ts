@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { areaChangeTokenOf } from '../../../db/queries/changes';
+import { areaChangeTokenOf, type ChangeObservation } from '../../../db/queries/changes';
 import type { Database, VouchersTable } from '../../../db/schema';
 import {
   findCategoryId,
@@ -68,9 +68,9 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
   // they depend on the time. An agent's search also reads bookings (which vouchers it sold): never kept.
   const changes = areaChangeTokenOf(ctx.handle);
   let pages: { token: string; byFilter: Map<string, VoucherPageRow[]> } = { token: '', byFilter: new Map() };
-  async function searchVouchers(filter: VoucherFilter): Promise<VoucherPageRow[]> {
+  async function searchVouchers(filter: VoucherFilter, seen?: ChangeObservation): Promise<VoucherPageRow[]> {
     if (filter.soldByReseller !== undefined) return readVoucherPage(filter);
-    const token = changes('vouchers');
+    const token = changes('vouchers', seen);
     if (pages.token !== token) pages = { token, byFilter: new Map() };
     const key = JSON.stringify([filter.text ?? null, filter.columns, filter.limit, filter.offset]);
     const known = pages.byFilter.get(key);
@@ -192,10 +192,11 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
       return (await toApi(ctx.db, [row], actor))[0];
     },
 
-    async search(query: VoucherSearch, actor: Actor): Promise<Voucher[]> {
+    /** `seen`: the caller's observation of other processes' commits (a request's, taken as it starts). */
+    async search(query: VoucherSearch, actor: Actor, seen?: ChangeObservation): Promise<Voucher[]> {
       const columns = ['code', 'internal_reference', 'source_order', ...(seesNotes(actor) ? ['internal_notes' as const] : [])] as const;
       const filter: VoucherFilter = { text: query.search, columns, soldByReseller: onlySoldBy(actor), limit: query.limit, offset: query.offset };
-      const rows = await searchVouchers(filter);
+      const rows = await searchVouchers(filter, seen);
       const now = ctx.clock.now().getTime();
       // A kept page's answer holds while its rows are the same (same array) and no expiry lies between.
       const kept = filter.soldByReseller === undefined ? keptAnswers.get(rows) : undefined;

@@ -4,7 +4,7 @@ import type { EngineContext, Actor } from '../context';
 import { SYSTEM_ACTOR } from '../context';
 import { DomainError } from '../errors';
 import { findResellerById } from '../../../db/queries/resellers';
-import { areaChangeTokenOf } from '../../../db/queries/changes';
+import { areaChangeTokenOf, type ChangeObservation } from '../../../db/queries/changes';
 import {
   countActiveApiKeys,
   findActiveKeyIdsMatching,
@@ -88,9 +88,10 @@ export function createApiKeys(ctx: EngineContext) {
       return insertKey(role, name, plaintext, null, SYSTEM_ACTOR);
     },
 
-    async verify(plaintext: string): Promise<Actor | null> {
+    /** `seen`: the caller's observation of other processes' commits (a request's, taken as it starts). */
+    async verify(plaintext: string, seen?: ChangeObservation): Promise<Actor | null> {
       const hash = hashKey(plaintext);
-      const token = changes('keys');
+      const token = changes('keys', seen);
       if (verified.token !== token) verified = { token, actors: new Map() };
       const known = verified.actors.get(hash);
       if (known) return known;
