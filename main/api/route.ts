@@ -92,21 +92,36 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
       url,
       bodyLimit: def.bodyLimit,
       // The key and the right are checked before the body is read: a wrong key never makes us read 15 MiB.
-      onRequest: async (request, reply) => {
-        try {
-          // One observation of other processes' commits serves this request's key check and caches.
-          const seen = def.right === 'public' ? undefined : observeChanges(host.engine.ctx);
-          const actor = def.right === 'public' ? ANONYMOUS : await authenticate(host, request, reply, seen);
-          requireRight(actor, def.right);
-          // A desk refuses catalogue writes before reading the body or doing any work (the op fold refuses them too).
-          if (authorsCatalogue(def) && host.engine.replica.followsHub()) throw catalogueOwnedByHub();
-          callers.set(request, { actor, seen });
-        } catch (error) {
+      // A callback hook: a key verified before is answered without a promise (the common case).
+      onRequest: (request, reply, done) => {
+        const refuse = (error: unknown) => {
           const mapped = toErrorResponse(error);
           if (mapped.unexpected) request.log.error({ err: error }, 'unexpected error');
           // A refused upload's body is not wanted: close the connection instead of draining it.
           if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) reply.header('connection', 'close');
-          return reply.status(mapped.status).send(mapped.body);
+          reply.status(mapped.status).send(mapped.body);
+        };
+        const admit = (actor: Actor, seen: ChangeObservation | undefined) => {
+          try {
+            requireRight(actor, def.right);
+            // A desk refuses catalogue writes before reading the body or doing any work (the op fold refuses them too).
+            if (authorsCatalogue(def) && host.engine.replica.followsHub()) throw catalogueOwnedByHub();
+            callers.set(request, { actor, seen });
+          } catch (error) {
+            return refuse(error);
+          }
+          done();
+        };
+        try {
+          if (def.right === 'public') return admit(ANONYMOUS, undefined);
+          // One observation of other processes' commits serves this request's key check and caches.
+          const seen = observeChanges(host.engine.ctx);
+          const key = keyFrom(request);
+          const known = key ? host.engine.apiKeys.verifyKnown(key, seen) : undefined;
+          if (known) return admit(known, seen);
+          authenticate(host, request, reply, seen).then((actor) => admit(actor, seen), refuse);
+        } catch (error) {
+          refuse(error);
         }
       },
       handler: async (request, reply) => {
@@ -128,7 +143,7 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
           const result = await def.handler({ query, params, body, actor, seen, engine: host.engine, raw: request, reply });
           // "Last used" for the settings screen, noted only for an answered request (a refusal changes nothing),
           // and before the answer leaves, so no write lands after it; a failed note never fails the request.
-          await host.engine.keyUse.noteUse(actor.keyId).catch((error) => request.log.warn({ err: error }, 'could not note the key use'));
+          if (host.engine.keyUse.isDue(actor.keyId)) await host.engine.keyUse.noteUse(actor.keyId).catch((error) => request.log.warn({ err: error }, 'could not note the key use'));
           if (result instanceof RawResponse) {
             reply.status(200).type(result.contentType).headers(result.headers);
             return reply.send(result.body);
