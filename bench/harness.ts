@@ -37,6 +37,30 @@ export async function requestsPerSecond(url: string, headers: Record<string, str
   return result.requests.average;
 }
 
+/**
+ * Requests per second of a subject and its baseline, measured in alternating slices (baseline,
+ * subject, baseline, …) rather than one after the other: on a shared machine the load changes
+ * within seconds, and each side then sees the same conditions. Each figure is its requests over
+ * its own measured time.
+ */
+export async function interleavedRequestsPerSecond(
+  subject: { url: string; headers?: Record<string, string> },
+  baseline: { url: string; headers?: Record<string, string> },
+  { rounds = 8, seconds = 1, connections = 10 } = {},
+): Promise<{ subject: number; baseline: number }> {
+  const totals = { subject: { requests: 0, seconds: 0 }, baseline: { requests: 0, seconds: 0 } };
+  for (let round = 0; round < rounds; round++) {
+    for (const side of ['baseline', 'subject'] as const) {
+      const { url, headers = {} } = side === 'subject' ? subject : baseline;
+      const result = await autocannon({ url, headers, duration: seconds, connections });
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+      totals[side].requests += result.requests.total;
+      totals[side].seconds += result.duration;
+    }
+  }
+  return { subject: totals.subject.requests / totals.subject.seconds, baseline: totals.baseline.requests / totals.baseline.seconds };
+}
+
 /** p50 and p99 of an async operation's latency, in milliseconds. */
 export async function latency(times: number, operation: (i: number) => Promise<unknown> | unknown): Promise<{ p50: number; p99: number }> {
   const samples: number[] = [];

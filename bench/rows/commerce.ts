@@ -3,7 +3,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import type { BenchRow } from '../types';
 import { openDatabase } from '../../db/connection';
 import { createEngine } from '../../main/engine';
@@ -11,15 +10,10 @@ import { createServer as createApiServer } from '../../main/api/server';
 import { SYSTEM_ACTOR } from '../../main/domain/context';
 import { commissionFor } from '../../main/domain/commerce/commission';
 import { DEMO_PRODUCTS } from '../../main/demo';
+import { interleavedRequestsPerSecond } from '../harness';
 
 const VOUCHERS = 2000;
 const REDEMPTIONS = 1000;
-
-async function rps(url: string, headers: Record<string, string> = {}): Promise<number> {
-  const result = await autocannon({ url, headers, duration: 4, connections: 10 });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return result.requests.average;
-}
 
 /** Calls per second of an async operation, run back to back for about `ms`. */
 async function callsPerSecond(ms: number, operation: () => Promise<unknown> | unknown): Promise<number> {
@@ -35,7 +29,7 @@ async function callsPerSecond(ms: number, operation: () => Promise<unknown> | un
 
 /**
  * 1. GET /v1/vouchers?limit=100 (status derived from redemptions on every read) against a bare
- *    node:http server answering the same JSON from memory.
+ *    node:http server answering the same JSON from memory (alternating 1 s slices).
  * 2. commissionFor (the lookup a booking by an agent pays) against the bare prepared SELECT of the
  *    same rate_products row: the cost of the join, the Kysely layer and the arithmetic.
  */
@@ -80,9 +74,8 @@ export default async function (): Promise<BenchRow[]> {
     await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
     let searchRow: BenchRow;
     try {
-      const baseline = await rps(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`);
-      const subject = await rps(url, { apiKey: key });
-      searchRow = { name: `GET /v1/vouchers?limit=100 (${VOUCHERS} vouchers, ${REDEMPTIONS} redemptions)`, unit: 'req/s', subject, baseline, baselineName: 'bare node:http, same JSON from memory', higherIsBetter: true, goal: 3 };
+      const measured = await interleavedRequestsPerSecond({ url, headers: { apiKey: key } }, { url: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/` });
+      searchRow = { name: `GET /v1/vouchers?limit=100 (${VOUCHERS} vouchers, ${REDEMPTIONS} redemptions)`, unit: 'req/s', subject: measured.subject, baseline: measured.baseline, baselineName: 'bare node:http, same JSON from memory', higherIsBetter: true, goal: 3 };
     } finally {
       await new Promise((r) => bare.close(r));
       await app.close();

@@ -25,8 +25,8 @@ const timeAsync = async (fn: () => Promise<unknown>) => {
   return Number(process.hrtime.bigint() - start) / 1e6;
 };
 
-/** POSTs each body to `url` one after another over one kept-alive connection; answers each round trip in ms. */
-async function postRoundTrips(url: string, bodies: string[], headers: Record<string, string>): Promise<number[]> {
+/** A client POSTing bodies to `url` one after another over one kept-alive connection; answers each round trip in ms. */
+function roundTripper(url: string, headers: Record<string, string>) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const post = (body: string) =>
     new Promise<void>((resolve, reject) => {
@@ -38,11 +38,24 @@ async function postRoundTrips(url: string, bodies: string[], headers: Record<str
       req.on('error', reject);
       req.end(body);
     });
-  const samples: number[] = [];
+  return { post: (body: string) => timeAsync(() => post(body)), close: () => agent.destroy() };
+}
+
+/**
+ * Subject and baseline scans in alternating blocks (50 warm-up round trips each first), so both
+ * see the same machine load and the same WAL (they write the same file): on a shared 2-core
+ * machine the load moves within seconds, and a p99 measured minutes apart compares two machines.
+ */
+async function interleavedRoundTrips(subject: ReturnType<typeof roundTripper>, baseline: ReturnType<typeof roundTripper>, bodies: () => string[], block = 100) {
+  const [subjectBodies, baselineBodies] = [bodies(), bodies()];
   const warmUp = 50;
-  for (const body of bodies.slice(0, warmUp)) await post(body);
-  for (const body of bodies.slice(warmUp)) samples.push(await timeAsync(() => post(body)));
-  agent.destroy();
+  for (const body of subjectBodies.slice(0, warmUp)) await subject.post(body);
+  for (const body of baselineBodies.slice(0, warmUp)) await baseline.post(body);
+  const samples = { subject: [] as number[], baseline: [] as number[] };
+  for (let i = warmUp; i < subjectBodies.length; i += block) {
+    for (const body of baselineBodies.slice(i, i + block)) samples.baseline.push(await baseline.post(body));
+    for (const body of subjectBodies.slice(i, i + block)) samples.subject.push(await subject.post(body));
+  }
   return samples;
 }
 
@@ -91,16 +104,24 @@ export default async function (): Promise<BenchRow[]> {
     for (let i = 0; i < SCANS; i++) lookupSamples.push(time(() => lookup.get(codes[(i * 7919) % codes.length])));
 
     // Over real HTTP: the scan against a bare node:http server doing the same indexed lookup and a
-    // committed insert of the scan (IMMEDIATE transaction, same connection and pragmas: WAL, synchronous=FULL).
+    // committed insert of the scan (IMMEDIATE transaction, same pragmas: WAL, synchronous=FULL, same
+    // schema and sync-capture triggers). The bare server writes a copy of the file, opened the way the
+    // engine opens its own: measured in alternating blocks, the engine must not fold (sync) the rows
+    // the baseline's inserts captured, which it would on a shared file.
+    const bareFile = join(dir, 'bare.sqlite');
+    handle.sqlite.exec(`VACUUM INTO '${bareFile}'`);
+    const bareHandle = await openDatabase(bareFile, { migrate: true });
+    const bareLookup = bareHandle.sqlite.prepare(
+      'SELECT p.id, p.fields_json, i.order_number, b.status FROM participants p JOIN booking_items i ON i.id = p.item_id JOIN bookings b ON b.order_number = i.order_number WHERE p.barcode = ?',
+    );
     const HTTP_SCANS = Number(process.env.BENCH_MANIFEST_HTTP_SCANS ?? 2_000);
     const scanBodies = () => Array.from({ length: HTTP_SCANS + 50 }, (_, i) => JSON.stringify({ code: codes[(i * 7919) % codes.length], sessionId: session.id, eventId: randomUUID(), device: 'bench' }));
     await app.listen({ host: '127.0.0.1', port: 0 });
-    const httpScans = await postRoundTrips(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1/manifest/scan`, scanBodies(), { apikey: key });
-    const insertScan = handle.sqlite.prepare(
+    const insertScan = bareHandle.sqlite.prepare(
       "INSERT INTO checkin_events (event_id, kind, session_id, order_number, participant_id, code, result, device, api_key_id, occurred_at, recorded_at, answer_json) VALUES (?, 'SCAN', ?, ?, ?, ?, 'ALREADY_CHECKED_IN', ?, NULL, ?, ?, ?)",
     );
-    const committedScan = handle.sqlite.transaction((input: { code: string; sessionId: number; eventId: string; device: string }) => {
-      const found = lookup.get(input.code) as { id: number; order_number: string; status: string; fields_json: string };
+    const committedScan = bareHandle.sqlite.transaction((input: { code: string; sessionId: number; eventId: string; device: string }) => {
+      const found = bareLookup.get(input.code) as { id: number; order_number: string; status: string; fields_json: string };
       const answer = JSON.stringify({ eventId: input.eventId, result: 'ALREADY_CHECKED_IN', orderNumber: found.order_number, participant: { id: found.id, fields: JSON.parse(found.fields_json) } });
       const now = Date.now();
       insertScan.run(input.eventId, input.sessionId, found.order_number, found.id, input.code, input.device, now, now, answer);
@@ -116,8 +137,13 @@ export default async function (): Promise<BenchRow[]> {
       });
     });
     await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
-    const bareScans = await postRoundTrips(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`, scanBodies(), {});
+    const subjectClient = roundTripper(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1/manifest/scan`, { apikey: key });
+    const bareClient = roundTripper(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`, {});
+    const { subject: httpScans, baseline: bareScans } = await interleavedRoundTrips(subjectClient, bareClient, scanBodies);
+    subjectClient.close();
+    bareClient.close();
     await new Promise((r) => bare.close(r));
+    await bareHandle.close();
 
     const ROUNDS = 40;
     const manifestSamples: number[] = [];

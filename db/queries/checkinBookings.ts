@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { BookingItemsTable, BookingsTable, Database, ParticipantsTable } from '../schema';
+import { fixedQuery } from './compiled';
 import { LIVE_STATUSES } from '../../main/contract/enums';
 
 /** The booking, item and participant reads check-in makes outside the manifest loaders (manifest.ts). */
@@ -13,8 +14,9 @@ export async function getBooking(db: Kysely<Database>, orderNumber: string): Pro
   return db.selectFrom('bookings').selectAll().where('order_number', '=', orderNumber).executeTakeFirstOrThrow();
 }
 
+const orderItems = fixedQuery((db, orderNumber: string) => db.selectFrom('booking_items').selectAll().where('order_number', '=', orderNumber));
 export async function itemsOfOrder(db: Kysely<Database>, orderNumber: string): Promise<BookingItemsTable[]> {
-  return db.selectFrom('booking_items').selectAll().where('order_number', '=', orderNumber).execute();
+  return orderItems(db, orderNumber);
 }
 
 export async function itemIdsOfOrder(db: Kysely<Database>, orderNumber: string): Promise<number[]> {

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { CheckinEventsTable, Database } from '../schema';
+import { fixedQuery } from './compiled';
 
 /** The check-in event log: append-only rows, read by event id, by participant or by session. */
 
@@ -9,8 +10,9 @@ export async function insertCheckinEvent(db: Kysely<Database>, row: Insertable<C
 }
 
 /** The kind and stored first answer of an event id, to answer a resend with what it answered first. */
+const eventAnswer = fixedQuery((db, eventId: string) => db.selectFrom('checkin_events').select(['kind', 'answer_json']).where('event_id', '=', eventId));
 export async function findEventAnswer(db: Kysely<Database>, eventId: string): Promise<Pick<CheckinEventsTable, 'kind' | 'answer_json'> | undefined> {
-  return db.selectFrom('checkin_events').select(['kind', 'answer_json']).where('event_id', '=', eventId).executeTakeFirst();
+  return (await eventAnswer(db, eventId))[0];
 }
 
 /** What an UNDO needs to know about the event it names. */
@@ -31,11 +33,13 @@ export type StateEventRow = Pick<
 >;
 
 /** A session's CLOSE and REOPEN events and every UNDO in it: enough to tell whether its check-in is closed. */
-export async function closingEventsOfSession(db: Kysely<Database>, sessionId: number): Promise<StateEventRow[]> {
-  return db
+const closingEvents = fixedQuery((db, sessionId: number) =>
+  db
     .selectFrom('checkin_events')
     .select(['event_id', 'kind', 'participant_id', 'session_id', 'undoes_event_id', 'parent_event_id', 'occurred_at', 'device', 'api_key_id'])
     .where('session_id', '=', sessionId)
-    .where('kind', 'in', ['CLOSE', 'REOPEN', 'UNDO'])
-    .execute();
+    .where('kind', 'in', ['CLOSE', 'REOPEN', 'UNDO']),
+);
+export async function closingEventsOfSession(db: Kysely<Database>, sessionId: number): Promise<StateEventRow[]> {
+  return closingEvents(db, sessionId);
 }

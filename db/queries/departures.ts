@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, SessionsTable } from '../schema';
+import { fixedQuery } from './compiled';
 
 /** The sessions (departures) a manifest or a day board is about, and what is attached to them. */
 
@@ -12,10 +13,11 @@ export async function sessionsStartingBetween(db: Kysely<Database>, from: number
   return query.execute();
 }
 
+const firstCompanyTimezone = fixedQuery((db) => db.selectFrom('companies').select('timezone').orderBy('id').limit(1));
+
 /** The supplier company's timezone (the first company), for products without their own. */
 export async function supplierTimezone(db: Kysely<Database>): Promise<string | undefined> {
-  const company = await db.selectFrom('companies').select('timezone').orderBy('id').limit(1).executeTakeFirst();
-  return company?.timezone;
+  return (await firstCompanyTimezone(db))[0]?.timezone;
 }
 
 export interface SessionResourceRow {

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Compilable, type Kysely } from 'kysely';
+import { fixedQuery } from './compiled';
 import type {
   BookingItemExtrasTable,
   BookingItemQuantitiesTable,
@@ -52,25 +53,75 @@ export interface SessionRows {
   events: EventRow[];
 }
 
-/**
- * Which items a read covers: a whole session (sub-selects on the session, one bound parameter,
- * so a 1,000-participant manifest is a handful of indexed queries) or one booking's items.
- */
-type Scope = { sessionId: number } | { orderNumber: string; sessionId: number };
+type Db = Kysely<Database>;
 
-function scopedItems(db: Kysely<Database>, scope: Scope) {
-  let query = db.selectFrom('booking_items').where('session_id', '=', scope.sessionId);
-  if ('orderNumber' in scope) query = query.where('order_number', '=', scope.orderNumber);
+/** The items a read covers: a whole session's, or one booking's in that session (orderNumber given). */
+function scopedItems(db: Db, sessionId: number, orderNumber?: string) {
+  let query = db.selectFrom('booking_items').where('session_id', '=', sessionId);
+  if (orderNumber !== undefined) query = query.where('order_number', '=', orderNumber);
   return query;
 }
 
+/**
+ * Everything a manifest or a scan shows of the covered items, as sub-selects on the scope (one or
+ * two bound parameters, so a 1,000-participant manifest is a handful of indexed queries). The
+ * shapes never change: each is built and compiled once per scope (fixedQuery), which a scan, run
+ * inside its write lock, would otherwise pay for on every statement.
+ */
+function scopeReads<A extends [number] | [number, string]>(compile: <O>(build: (db: Db, ...scope: A) => Compilable<O>) => (db: Db, ...scope: A) => Promise<O[]>) {
+  const items = (db: Db, scope: A) => scopedItems(db, scope[0], scope[1]);
+  const orderNumbers = (db: Db, scope: A) => items(db, scope).select('order_number');
+  const itemIds = (db: Db, scope: A) => items(db, scope).select('id');
+  return {
+    items: compile((db, ...scope) => items(db, scope).selectAll().orderBy('order_number').orderBy('position')),
+    bookings: compile((db, ...scope) => db.selectFrom('bookings').selectAll().where('order_number', 'in', orderNumbers(db, scope))),
+    customers: compile((db, ...scope) =>
+      db
+        .selectFrom('customers')
+        .selectAll()
+        .where('id', 'in', db.selectFrom('bookings').select('customer_id').where('order_number', 'in', orderNumbers(db, scope))),
+    ),
+    resellers: compile((db, ...scope) =>
+      db
+        .selectFrom('resellers')
+        .select(['id', 'name'])
+        .where('id', 'in', db.selectFrom('bookings').select('reseller_id').where('order_number', 'in', orderNumbers(db, scope))),
+    ),
+    participants: compile((db, ...scope) => db.selectFrom('participants').selectAll().where('item_id', 'in', itemIds(db, scope)).orderBy('item_id').orderBy('position')),
+    quantities: compile((db, ...scope) => db.selectFrom('booking_item_quantities').selectAll().where('item_id', 'in', itemIds(db, scope)).orderBy('position')),
+    extras: compile((db, ...scope) => db.selectFrom('booking_item_extras').selectAll().where('item_id', 'in', itemIds(db, scope)).orderBy('position')),
+    paid: compile((db, ...scope) =>
+      db
+        .selectFrom('payments')
+        .select([
+          'order_number',
+          sql<number>`sum(case when is_refund = 1 then -amount_minor else amount_minor end)`.as('net'),
+          sql<number>`sum(case when recorded_by_reseller_id is null then 0 when is_refund = 1 then -amount_minor else amount_minor end)`.as('agent_net'),
+        ])
+        .where('order_number', 'in', orderNumbers(db, scope))
+        .groupBy('order_number'),
+    ),
+    orderCodes: compile((db, ...scope) => db.selectFrom('order_barcodes').select(['order_number', 'code']).where('order_number', 'in', orderNumbers(db, scope)).orderBy('code')),
+  };
+}
+
+// fixedQuery counts a query's arguments from its function's length: one wrapper per scope.
+const sessionReads = scopeReads<[number]>((build) => fixedQuery((db, sessionId: number) => build(db, sessionId)));
+const bookingReads = scopeReads<[number, string]>((build) => fixedQuery((db, sessionId: number, orderNumber: string) => build(db, sessionId, orderNumber)));
+
+/** The scope's reads with its arguments bound. */
+type BoundReads = { [K in keyof typeof sessionReads]: () => ReturnType<(typeof sessionReads)[K]> };
+function bind<A extends [number] | [number, string]>(reads: Record<keyof BoundReads, (db: Db, ...scope: A) => Promise<unknown[]>>, db: Db, ...scope: A): BoundReads {
+  return Object.fromEntries(Object.entries(reads).map(([name, read]) => [name, () => read(db, ...scope)])) as BoundReads;
+}
+
 export async function loadSessionRows(db: Kysely<Database>, sessionId: number): Promise<SessionRows> {
-  return loadScopedRows(db, { sessionId }, () => loadSessionEvents(db, sessionId));
+  return loadScopedRows(bind(sessionReads, db, sessionId), () => loadSessionEvents(db, sessionId));
 }
 
 /** One booking's items in one session, with only the events about its participants (a scan's read). */
 export async function loadBookingRows(db: Kysely<Database>, orderNumber: string, sessionId: number): Promise<SessionRows> {
-  return loadScopedRows(db, { orderNumber, sessionId }, async (participantIds) => {
+  return loadScopedRows(bind(bookingReads, db, sessionId, orderNumber), async (participantIds) => {
     const direct = await inChunks(participantIds, (chunk) => db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('participant_id', 'in', chunk).execute());
     const named = [...new Set(direct.flatMap((e) => (e.parent_event_id ? [e.event_id, e.parent_event_id] : [e.event_id])))];
     const undos = await inChunks(named, (chunk) => db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('undoes_event_id', 'in', chunk).execute());
@@ -79,35 +130,16 @@ export async function loadBookingRows(db: Kysely<Database>, orderNumber: string,
   });
 }
 
-async function loadScopedRows(db: Kysely<Database>, scope: Scope, loadEvents: (participantIds: number[]) => Promise<EventRow[]>): Promise<SessionRows> {
-  const items = await scopedItems(db, scope).selectAll().orderBy('order_number').orderBy('position').execute();
-  const itemIds = () => scopedItems(db, scope).select('id');
-  const orderNumbers = () => scopedItems(db, scope).select('order_number');
-  const bookings = await db.selectFrom('bookings').selectAll().where('order_number', 'in', orderNumbers()).execute();
-  const customers = await db
-    .selectFrom('customers')
-    .selectAll()
-    .where('id', 'in', db.selectFrom('bookings').select('customer_id').where('order_number', 'in', orderNumbers()))
-    .execute();
-  const resellers = await db
-    .selectFrom('resellers')
-    .select(['id', 'name'])
-    .where('id', 'in', db.selectFrom('bookings').select('reseller_id').where('order_number', 'in', orderNumbers()))
-    .execute();
-  const participants = await db.selectFrom('participants').selectAll().where('item_id', 'in', itemIds()).orderBy('item_id').orderBy('position').execute();
-  const quantities = await db.selectFrom('booking_item_quantities').selectAll().where('item_id', 'in', itemIds()).orderBy('position').execute();
-  const extras = await db.selectFrom('booking_item_extras').selectAll().where('item_id', 'in', itemIds()).orderBy('position').execute();
-  const paid = await db
-    .selectFrom('payments')
-    .select([
-      'order_number',
-      sql<number>`sum(case when is_refund = 1 then -amount_minor else amount_minor end)`.as('net'),
-      sql<number>`sum(case when recorded_by_reseller_id is null then 0 when is_refund = 1 then -amount_minor else amount_minor end)`.as('agent_net'),
-    ])
-    .where('order_number', 'in', orderNumbers())
-    .groupBy('order_number')
-    .execute();
-  const orderCodes = await db.selectFrom('order_barcodes').select(['order_number', 'code']).where('order_number', 'in', orderNumbers()).orderBy('code').execute();
+async function loadScopedRows(read: BoundReads, loadEvents: (participantIds: number[]) => Promise<EventRow[]>): Promise<SessionRows> {
+  const items = await read.items();
+  const bookings = await read.bookings();
+  const customers = await read.customers();
+  const resellers = await read.resellers();
+  const participants = await read.participants();
+  const quantities = await read.quantities();
+  const extras = await read.extras();
+  const paid = await read.paid();
+  const orderCodes = await read.orderCodes();
   const events = await loadEvents(participants.map((p) => p.id));
   return {
     items,

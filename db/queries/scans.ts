@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, OrderBarcodesTable, RevokedCodesTable } from '../schema';
+import { fixedQuery } from './compiled';
 
 /** The code lookups a scan makes: a participant's code, an order's code, or a code a reissue revoked. */
 
@@ -9,19 +10,25 @@ export interface ParticipantCode {
   order_number: string;
 }
 
-export async function findParticipantByBarcode(db: Kysely<Database>, code: string): Promise<ParticipantCode | undefined> {
-  return db
+// Every scan makes these lookups inside its write lock: compiled once.
+const participantByBarcode = fixedQuery((db, code: string) =>
+  db
     .selectFrom('participants')
     .innerJoin('booking_items', 'booking_items.id', 'participants.item_id')
     .select(['participants.id', 'participants.item_id', 'booking_items.order_number'])
-    .where('participants.barcode', '=', code)
-    .executeTakeFirst();
+    .where('participants.barcode', '=', code),
+);
+const orderBarcode = fixedQuery((db, code: string) => db.selectFrom('order_barcodes').selectAll().where('code', '=', code));
+const revokedCode = fixedQuery((db, code: string) => db.selectFrom('revoked_codes').selectAll().where('code', '=', code));
+
+export async function findParticipantByBarcode(db: Kysely<Database>, code: string): Promise<ParticipantCode | undefined> {
+  return (await participantByBarcode(db, code))[0];
 }
 
 export async function findOrderBarcode(db: Kysely<Database>, code: string): Promise<OrderBarcodesTable | undefined> {
-  return db.selectFrom('order_barcodes').selectAll().where('code', '=', code).executeTakeFirst();
+  return (await orderBarcode(db, code))[0];
 }
 
 export async function findRevokedCode(db: Kysely<Database>, code: string): Promise<RevokedCodesTable | undefined> {
-  return db.selectFrom('revoked_codes').selectAll().where('code', '=', code).executeTakeFirst();
+  return (await revokedCode(db, code))[0];
 }

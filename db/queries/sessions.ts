@@ -4,8 +4,9 @@ import { fixedQuery } from './compiled';
 
 /** Sessions: one departure of an INVENTORY product, with its capacity (seats held are derived, see seats.ts). */
 
+const sessionById = fixedQuery((db, sessionId: number) => db.selectFrom('sessions').selectAll().where('id', '=', sessionId));
 export async function findSessionById(db: Kysely<Database>, sessionId: number): Promise<SessionsTable | undefined> {
-  return db.selectFrom('sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+  return (await sessionById(db, sessionId))[0];
 }
 
 /** The sessions with these ids, in no particular order. */

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Actor } from '../domain/context';
+import { observeChanges, type Actor, type ChangeObservation } from '../domain/context';
 import type { Engine } from '../engine';
 import { DomainError } from '../domain/errors';
 import { keyFrom, requireRight, type FailedKeyLimiter, type Right } from './auth';
 import { successStatus, toErrorResponse, warningOf } from './envelope';
 import { EMPTY_JSON_BODY } from './wire';
 import { catalogueOwnedByHub } from '../sync/replica';
+import { isSharedAnswer } from '../domain/sharedAnswers';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -15,6 +16,8 @@ export interface ApiRequest<Q, P, B> {
   params: P;
   body: B;
   actor: Actor;
+  /** What other processes had committed when the key was checked: handed to the caches the handler asks. */
+  seen: ChangeObservation | undefined;
   engine: Engine;
   raw: FastifyRequest;
   reply: FastifyReply;
@@ -82,32 +85,49 @@ function authorsCatalogue(def: { method: string; path: string; right: Right }): 
 export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): void {
   host.registry.routes.push(def);
   const paths = [def.path, ...(def.aliases ?? [])];
-  const actors = new WeakMap<FastifyRequest, Actor>();
+  const callers = new WeakMap<FastifyRequest, { actor: Actor; seen: ChangeObservation | undefined }>();
   for (const url of paths) {
     host.app.route({
       method: def.method,
       url,
       bodyLimit: def.bodyLimit,
       // The key and the right are checked before the body is read: a wrong key never makes us read 15 MiB.
-      onRequest: async (request, reply) => {
-        try {
-          const actor = def.right === 'public' ? ANONYMOUS : await authenticate(host, request, reply);
-          requireRight(actor, def.right);
-          // A desk refuses catalogue writes before reading the body or doing any work (the op fold refuses them too).
-          if (authorsCatalogue(def) && host.engine.replica.followsHub()) throw catalogueOwnedByHub();
-          actors.set(request, actor);
-        } catch (error) {
+      // A callback hook: a key verified before is answered without a promise (the common case).
+      onRequest: (request, reply, done) => {
+        const refuse = (error: unknown) => {
           const mapped = toErrorResponse(error);
           if (mapped.unexpected) request.log.error({ err: error }, 'unexpected error');
           // A refused upload's body is not wanted: close the connection instead of draining it.
           if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) reply.header('connection', 'close');
-          return reply.status(mapped.status).send(mapped.body);
+          reply.status(mapped.status).send(mapped.body);
+        };
+        const admit = (actor: Actor, seen: ChangeObservation | undefined) => {
+          try {
+            requireRight(actor, def.right);
+            // A desk refuses catalogue writes before reading the body or doing any work (the op fold refuses them too).
+            if (authorsCatalogue(def) && host.engine.replica.followsHub()) throw catalogueOwnedByHub();
+            callers.set(request, { actor, seen });
+          } catch (error) {
+            return refuse(error);
+          }
+          done();
+        };
+        try {
+          if (def.right === 'public') return admit(ANONYMOUS, undefined);
+          // One observation of other processes' commits serves this request's key check and caches.
+          const seen = observeChanges(host.engine.ctx);
+          const key = keyFrom(request);
+          const known = key ? host.engine.apiKeys.verifyKnown(key, seen) : undefined;
+          if (known) return admit(known, seen);
+          authenticate(host, request, reply, seen).then((actor) => admit(actor, seen), refuse);
+        } catch (error) {
+          refuse(error);
         }
       },
       handler: async (request, reply) => {
         let where: 'body' | 'query' | 'params' | undefined;
         try {
-          const actor = actors.get(request)!;
+          const { actor, seen } = callers.get(request)!;
           where = 'params';
           const params = parse(def.params, request.params, 'params');
           where = 'query';
@@ -120,15 +140,18 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
           }
           const body = parse(def.body, sent, 'body');
           where = undefined;
-          const result = await def.handler({ query, params, body, actor, engine: host.engine, raw: request, reply });
+          const result = await def.handler({ query, params, body, actor, seen, engine: host.engine, raw: request, reply });
           // "Last used" for the settings screen, noted only for an answered request (a refusal changes nothing),
           // and before the answer leaves, so no write lands after it; a failed note never fails the request.
-          await host.engine.keyUse.noteUse(actor.keyId).catch((error) => request.log.warn({ err: error }, 'could not note the key use'));
+          if (host.engine.keyUse.isDue(actor.keyId)) await host.engine.keyUse.noteUse(actor.keyId).catch((error) => request.log.warn({ err: error }, 'could not note the key use'));
           if (result instanceof RawResponse) {
             reply.status(200).type(result.contentType).headers(result.headers);
             return reply.send(result.body);
           }
-          return reply.status(200).send({ requestStatus: successStatus(warningOf(result)), ...result });
+          const envelope = { requestStatus: successStatus(warningOf(result)), ...result };
+          const text = jsonWithSharedParts(envelope);
+          if (text !== undefined) return reply.status(200).type(JSON_TYPE).send(text);
+          return reply.status(200).send(envelope);
         } catch (error) {
           const mapped = toErrorResponse(error, where);
           if (mapped.unexpected) request.log.error({ err: error }, 'unexpected error');
@@ -139,14 +162,42 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
   }
 }
 
+/** What fastify sends with a serialized object, so an answer sent as text carries the same header. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** JSON text of shared (frozen, cached) answers, made once per answer object. */
+const sharedJson = new WeakMap<object, string>();
+
+/**
+ * The envelope's JSON text when a part of it is a shared answer (a cached product, a kept page of
+ * vouchers): that part's text is made once and reused, the rest serialized as usual. Exactly the
+ * text JSON.stringify(envelope) gives (same keys, same order, undefined/function values left out).
+ * Undefined when no part is shared: fastify serializes the object as before.
+ */
+function jsonWithSharedParts(envelope: Record<string, unknown>): string | undefined {
+  const entries = Object.entries(envelope);
+  if (!entries.some(([, value]) => isSharedAnswer(value))) return undefined;
+  let text = '';
+  for (const [key, value] of entries) {
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    let json = isSharedAnswer(value) ? sharedJson.get(value) : undefined;
+    if (json === undefined) {
+      json = JSON.stringify(value);
+      if (isSharedAnswer(value)) sharedJson.set(value, json);
+    }
+    text += `${text ? ',' : '{'}${JSON.stringify(key)}:${json}`;
+  }
+  return `${text || '{'}}`;
+}
+
 /** The caller of a public route (no key): the least-privileged role, and handlers of public routes ignore it. */
 const ANONYMOUS: Actor = Object.freeze({ keyId: null, role: 'checkin', resellerId: null, name: 'anonymous (no key)' });
 
 /** Who calls: the actor of a valid key; a wrong key is counted, and refused with 429 once its address has guessed too often. */
-async function authenticate(host: RouteHost, request: FastifyRequest, reply: FastifyReply): Promise<Actor> {
+async function authenticate(host: RouteHost, request: FastifyRequest, reply: FastifyReply, seen: ChangeObservation | undefined): Promise<Actor> {
   const key = keyFrom(request);
   if (!key) throw new DomainError('UNAUTHORIZED', 'An API key is required: send it as the apiKey header or the apiKey query parameter');
-  const actor = await host.engine.apiKeys.verify(key);
+  const actor = await host.engine.apiKeys.verify(key, seen);
   if (actor) return actor;
   const waitSeconds = host.limiter.fail(request.ip);
   if (waitSeconds > 0) {

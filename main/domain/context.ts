@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { observeChanges as observeChangesOf, type ChangeObservation } from '../../db/queries/changes';
 import type { Database } from '../../db/schema';
 import type { DbHandle } from '../../db/connection';
 import type { IdGenerator } from '../../db/sequences';
@@ -47,6 +48,16 @@ export interface EngineContext {
 
 export function systemClock(): Clock {
   return { now: () => new Date() };
+}
+
+export type { ChangeObservation };
+
+/**
+ * What other processes had committed as of now, for a request to hand to the caches it asks
+ * (db/queries/changes.ts: one read per request, not one per cache). Undefined on PostgreSQL.
+ */
+export function observeChanges(ctx: EngineContext): ChangeObservation | undefined {
+  return observeChangesOf(ctx.handle);
 }
 
 export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, dataDir: string | null): EngineContext {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashKey } from '../../main/domain/platform/apiKeys';
-import { SYSTEM_ACTOR } from '../../main/domain/context';
+import { observeChanges, SYSTEM_ACTOR } from '../../main/domain/context';
 import { appWithSecondConnection } from '../fixtures/secondConnection';
 
 /**
@@ -18,6 +18,19 @@ describe('caches of what rarely changes', () => {
     expect((await app.t.call('GET', '/v1/products', { key })).status).toBe(401);
     app.other.prepare('UPDATE api_keys SET revoked_at = NULL WHERE id = ?').run(id);
     expect((await app.t.call('GET', '/v1/products', { key })).status).toBe(200);
+  });
+
+  it('answers a request as of its key check: one observation of other processes serves the request, the next request observes again', async () => {
+    const { id, key } = await app.t.engine.apiKeys.create({ role: 'supplier', name: 'Observed' });
+    const ctx = app.t.engine.ctx;
+    const atStart = observeChanges(ctx);
+    expect(await app.t.engine.apiKeys.verify(key, atStart)).toMatchObject({ keyId: id });
+    app.other.prepare('UPDATE api_keys SET revoked_at = 1 WHERE id = ?').run(id);
+    // The request that observed before the revoke is answered as of then (its key was valid when it came)…
+    expect(await app.t.engine.apiKeys.verify(key, atStart)).toMatchObject({ keyId: id });
+    // …a request starting after it is refused.
+    expect(await app.t.engine.apiKeys.verify(key, observeChanges(ctx))).toBeNull();
+    expect((await app.t.call('GET', '/v1/products', { key })).status).toBe(401);
   });
 
   it('sees a key revoked, re-roled or deleted by a raw statement on the engine’s own connection', async () => {
@@ -85,6 +98,9 @@ describe('caches of what rarely changes', () => {
     expect(await find('CACHE2')).toMatchObject({ status: 'ISSUED', remainingValue: 50 });
     app.t.clock.set('2030-08-01T00:00:00Z');
     expect(await find('CACHE1')).toMatchObject({ status: 'EXPIRED', remainingValue: 75 });
+    // A kept answer holds only between the expiries around it: a clock set back sees the voucher live again.
+    app.t.clock.set('2030-06-01T00:00:00Z');
+    expect(await find('CACHE1')).toMatchObject({ status: 'PARTIALLY_REDEEMED', remainingValue: 75 });
   });
 
   it('rebuilds a polled manifest after any write, here or by another process, and reuses it while nothing changed', async () => {

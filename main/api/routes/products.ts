@@ -39,7 +39,7 @@ export function registerProductRoutes(host: RouteHost): void {
     tag: 'Products',
     right: 'catalog:read',
     params: codeParams,
-    handler: async ({ params, engine }) => ({ product: await engine.products.get(params.productCode) }),
+    handler: async ({ params, seen, engine }) => ({ product: await engine.products.get(params.productCode, seen) }),
   });
   defineRoute(host, {
     method: 'PUT',

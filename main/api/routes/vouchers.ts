@@ -13,7 +13,7 @@ export function registerVoucherRoutes(host: RouteHost): void {
     tag: 'Vouchers',
     right: 'catalog:read',
     query: voucherSearchQuery,
-    handler: async ({ query, actor, engine }) => ({ vouchers: await engine.vouchers.search(query, actor) }),
+    handler: async ({ query, actor, seen, engine }) => ({ vouchers: await engine.vouchers.search(query, actor, seen) }),
   });
   defineRoute(host, {
     method: 'GET',

@@ -20,7 +20,8 @@ import {
 } from '../../../db/queries/products';
 import { pickupListExists } from '../../../db/queries/pickups';
 import { findExistingExtraIds } from '../../../db/queries/extras';
-import { areaChangeTokenOf } from '../../../db/queries/changes';
+import { areaChangeTokenOf, type ChangeObservation } from '../../../db/queries/changes';
+import { sharedAnswer } from '../sharedAnswers';
 import type { ProductBody, ProductUpdateBody, PriceOptionAnswer, PriceOptionBody } from '../../contract/products';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
@@ -164,13 +165,15 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
     input.accountingAccount === undefined && input.xeroAccount !== undefined ? { ...input, accountingAccount: input.xeroAccount } : input;
 
   const service = {
-    async get(productCode: string): Promise<Product> {
-      const token = changes('products');
+    /** `seen`: the caller's observation of other processes' commits (a request's, taken as it starts). */
+    async get(productCode: string, seen?: ChangeObservation): Promise<Product> {
+      const token = changes('products', seen);
       if (answers.token !== token) answers = { token, byCode: new Map() };
       const known = answers.byCode.get(productCode);
       if (known) return known;
       const product = (await toApi(ctx.db, [await rowOrThrow(ctx.db, productCode)]))[0];
-      if (answers.token === token && answers.byCode.size < PRODUCTS_CACHED) answers.byCode.set(productCode, product);
+      // Kept answers are shared by every caller: frozen, and serialized once by the API.
+      if (answers.token === token && answers.byCode.size < PRODUCTS_CACHED) answers.byCode.set(productCode, sharedAnswer(product));
       return product;
     },
 

@@ -1,4 +1,4 @@
-import { apiKeyNames, loadBookingRows } from '../../../db/queries/manifest';
+import { loadBookingRows } from '../../../db/queries/manifest';
 import type { EventOverridableRule, ScanResult } from '../../contract/manifest';
 import type { Tx } from '../context';
 import { bookingView, parseFields, participantName, toEvent } from './manifestView';
@@ -40,7 +40,8 @@ export async function decideTap(
     // As if not yet in: a second tap on someone already in is harmless, not a re-admission to refuse.
     fresh: [participant],
     before: deriveCheckinState(rows.events.map(toEvent)),
-    keyNames: await apiKeyNames(tx.db),
+    // The names kept from a read before the write lock while no key changed (a read here is not kept).
+    keyNames: await manifests.keyNames(tx.db),
     payment: context.payment,
     required: requiredParticipantLabels(own.product),
     isClosed: () => isSessionClosed(tx.db, own.session.id),

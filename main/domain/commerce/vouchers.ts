@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { areaChangeTokenOf } from '../../../db/queries/changes';
+import { areaChangeTokenOf, type ChangeObservation } from '../../../db/queries/changes';
 import type { Database, VouchersTable } from '../../../db/schema';
 import {
   findCategoryId,
@@ -22,6 +22,7 @@ import { DomainError } from '../errors';
 import { fromMinor, toMinor } from '../money';
 import { parseTimeParam, toIso } from '../time';
 import { isValueVoucher, voucherState, type VoucherStatus } from './voucherBalance';
+import { sharedAnswer } from '../sharedAnswers';
 
 /** The spec's voucher, plus TourDesk's remainingValue, currency, productCode and categoryId. */
 export interface Voucher {
@@ -67,9 +68,9 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
   // they depend on the time. An agent's search also reads bookings (which vouchers it sold): never kept.
   const changes = areaChangeTokenOf(ctx.handle);
   let pages: { token: string; byFilter: Map<string, VoucherPageRow[]> } = { token: '', byFilter: new Map() };
-  async function searchVouchers(filter: VoucherFilter): Promise<VoucherPageRow[]> {
+  async function searchVouchers(filter: VoucherFilter, seen?: ChangeObservation): Promise<VoucherPageRow[]> {
     if (filter.soldByReseller !== undefined) return readVoucherPage(filter);
-    const token = changes('vouchers');
+    const token = changes('vouchers', seen);
     if (pages.token !== token) pages = { token, byFilter: new Map() };
     const key = JSON.stringify([filter.text ?? null, filter.columns, filter.limit, filter.offset]);
     const known = pages.byFilter.get(key);
@@ -82,8 +83,25 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
     return rows;
   }
 
+  /**
+   * The answers of kept pages (by the page's row array, so they go when the page goes). Status and
+   * remaining value depend on the time only through expiry: an answer holds while the clock stays
+   * after the latest expiry already passed and at or before the next one.
+   */
+  const keptAnswers = new WeakMap<VoucherPageRow[], { vouchers: Voucher[]; expiredBefore: number; nextExpiry: number }>();
+  function expiryWindow(rows: VoucherRow[], now: number): { expiredBefore: number; nextExpiry: number } {
+    let expiredBefore = -Infinity;
+    let nextExpiry = Infinity;
+    for (const { expiry_at: at } of rows) {
+      if (at === null) continue;
+      if (at < now) expiredBefore = Math.max(expiredBefore, at);
+      else nextExpiry = Math.min(nextExpiry, at);
+    }
+    return { expiredBefore, nextExpiry };
+  }
+
   /** `known`: the rows' redemptions, when the rows were read with them (a search page). */
-  async function toApi(db: Kysely<Database>, rows: VoucherRow[], actor: Actor, known?: Map<string, VoucherUse>): Promise<Voucher[]> {
+  async function toApi(db: Kysely<Database>, rows: VoucherRow[], actor: Actor, known?: Map<string, VoucherUse>, at?: number): Promise<Voucher[]> {
     // Redemptions that count: those not reversed.
     const used =
       known ??
@@ -91,7 +109,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
         db,
         rows.map((r) => r.code),
       ));
-    const now = ctx.clock.now().getTime();
+    const now = at ?? ctx.clock.now().getTime();
     return rows.map((row) => {
       const use = used.get(row.code);
       const state = voucherState(row, use?.redeemed ?? 0, use?.uses ?? 0, now);
@@ -174,10 +192,18 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
       return (await toApi(ctx.db, [row], actor))[0];
     },
 
-    async search(query: VoucherSearch, actor: Actor): Promise<Voucher[]> {
+    /** `seen`: the caller's observation of other processes' commits (a request's, taken as it starts). */
+    async search(query: VoucherSearch, actor: Actor, seen?: ChangeObservation): Promise<Voucher[]> {
       const columns = ['code', 'internal_reference', 'source_order', ...(seesNotes(actor) ? ['internal_notes' as const] : [])] as const;
-      const rows = await searchVouchers({ text: query.search, columns, soldByReseller: onlySoldBy(actor), limit: query.limit, offset: query.offset });
-      return toApi(ctx.db, rows, actor, new Map(rows.map((r) => [r.code, { voucher_code: r.code, redeemed: Number(r.redeemed), uses: Number(r.uses) }])));
+      const filter: VoucherFilter = { text: query.search, columns, soldByReseller: onlySoldBy(actor), limit: query.limit, offset: query.offset };
+      const rows = await searchVouchers(filter, seen);
+      const now = ctx.clock.now().getTime();
+      // A kept page's answer holds while its rows are the same (same array) and no expiry lies between.
+      const kept = filter.soldByReseller === undefined ? keptAnswers.get(rows) : undefined;
+      if (kept && now > kept.expiredBefore && now <= kept.nextExpiry) return kept.vouchers;
+      const vouchers = await toApi(ctx.db, rows, actor, new Map(rows.map((r) => [r.code, { voucher_code: r.code, redeemed: Number(r.redeemed), uses: Number(r.uses) }])), now);
+      if (filter.soldByReseller === undefined) keptAnswers.set(rows, { vouchers: sharedAnswer(vouchers), ...expiryWindow(rows, now) });
+      return vouchers;
     },
 
     async create(body: VoucherBody, actor: Actor, options: CreateOptions = {}): Promise<Voucher> {

@@ -4,7 +4,7 @@ import type { EngineContext, Actor } from '../context';
 import { SYSTEM_ACTOR } from '../context';
 import { DomainError } from '../errors';
 import { findResellerById } from '../../../db/queries/resellers';
-import { areaChangeTokenOf } from '../../../db/queries/changes';
+import { areaChangeTokenOf, type ChangeObservation } from '../../../db/queries/changes';
 import {
   countActiveApiKeys,
   findActiveKeyIdsMatching,
@@ -88,9 +88,19 @@ export function createApiKeys(ctx: EngineContext) {
       return insertKey(role, name, plaintext, null, SYSTEM_ACTOR);
     },
 
-    async verify(plaintext: string): Promise<Actor | null> {
+    /**
+     * The actor of a key verified before and still valid, answered at once (no promise: every API
+     * call checks a key, almost always a remembered one); undefined when it must be read (verify).
+     */
+    verifyKnown(plaintext: string, seen?: ChangeObservation): Actor | undefined {
+      const token = changes('keys', seen);
+      return verified.token === token ? verified.actors.get(hashKey(plaintext)) : undefined;
+    },
+
+    /** `seen`: the caller's observation of other processes' commits (a request's, taken as it starts). */
+    async verify(plaintext: string, seen?: ChangeObservation): Promise<Actor | null> {
       const hash = hashKey(plaintext);
-      const token = changes('keys');
+      const token = changes('keys', seen);
       if (verified.token !== token) verified = { token, actors: new Map() };
       const known = verified.actors.get(hash);
       if (known) return known;

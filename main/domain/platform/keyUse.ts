@@ -12,6 +12,13 @@ export const KEY_USE_RESOLUTION_MS = 60_000;
 export function createKeyUse(ctx: EngineContext) {
   const lastWritten = new Map<number, number>();
   return {
+    /** Whether noteUse would write now (asked first, so the other calls of the minute cost no promise). */
+    isDue(keyId: number | null): boolean {
+      if (keyId === null) return false;
+      const previous = lastWritten.get(keyId);
+      return previous === undefined || ctx.clock.now().getTime() - previous >= KEY_USE_RESOLUTION_MS;
+    },
+
     async noteUse(keyId: number | null): Promise<void> {
       if (keyId === null) return;
       const now = ctx.clock.now().getTime();
