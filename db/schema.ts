@@ -422,6 +422,10 @@ export interface SyncOpsTable {
   schema: number;
   /** 20261126_92: the sync_shapes id of the columns the change sets to null; NULL when none are left out. */
   null_columns: Nullable<number>;
+  /** 20261128_95: 1 when this op (an insert) is its row's whole merge state, which sync_rows then lacks; NULL otherwise. */
+  row_state: Nullable<number>;
+  /** 20261128_96: 1 when more ops of the same write follow this one (a page never ends there); NULL on a write's last op. */
+  write_continues: Nullable<number>;
 }
 export interface SyncVectorTable { origin: string; seq: number }
 /**

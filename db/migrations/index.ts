@@ -11,6 +11,8 @@ import * as m20261125_91 from './20261125_91_key_prefix_hash';
 import * as m20261126_92 from './20261126_92_sync_row_stamps';
 import * as m20261126_93 from './20261126_93_perf_indexes';
 import * as m20261127_94 from './20261127_94_sync_capture_postgres';
+import * as m20261128_95 from './20261128_95_sync_state_in_op';
+import * as m20261128_96 from './20261128_96_sync_write_boundary';
 import * as pg from '../postgres/migrations';
 
 export interface Migration {
@@ -38,4 +40,6 @@ export const migrations: Migration[] = [
   { name: '20261126_92_sync_row_stamps', up: m20261126_92.up, postgres: pg.syncRowStamps },
   { name: '20261126_93_perf_indexes', up: m20261126_93.up },
   { name: '20261127_94_sync_capture_postgres', up: m20261127_94.up, postgres: pg.syncCapture },
+  { name: '20261128_95_sync_state_in_op', up: m20261128_95.up },
+  { name: '20261128_96_sync_write_boundary', up: m20261128_96.up },
 ];

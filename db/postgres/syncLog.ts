@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { DbHandle } from '../connection';
 import type { SyncInstanceTable, SyncRowsTable } from '../schema';
-import type { CaptureRow, NewOpRow, OpRow, StoredRowState, SyncStore, SyncStores } from '../queries/syncLog';
+import type { CaptureRow, NewOpRow, NewRowInsert, OpRow, StoredRowState, SyncStore, SyncStores } from '../queries/syncLog';
 import { CAPTURE_PAUSED_SETTING } from '../syncCapture';
 
 /**
@@ -178,7 +178,7 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     return row;
   }
 
-  return {
+  const store: SyncStore = {
     instance: readInstance,
     // The hub as last read by any statement of this process (pairing sets it; every fold and page reads it).
     hubOriginNow: () => shared.hubOrigin,
@@ -198,11 +198,21 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     async insertOp(op: NewOpRow): Promise<void> {
       const { json, nulls } = op.nulls !== undefined && op.change !== null ? { json: JSON.stringify(op.change), nulls: await shapeOf(op.nulls) } : await splitChange(op.change);
       try {
-        await run('INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls]);
+        await run('INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls, op.write_continues ?? null]);
       } catch (error) {
         throw isUniqueViolation(error) ? new ConcurrentInsertError(`op ${op.origin}:${op.seq}`, error) : error;
       }
     },
+    /** One at a time: SQLite's store writes these in multi-row statements; the hub rarely catches up. */
+    async insertNewRows(rows: readonly NewRowInsert[]): Promise<void> {
+      for (const { op, table, pk } of rows) {
+        await store.insertOp(op);
+        await store.saveInsertedRowState(op.entity, op.entity_id, op.nulls === undefined ? Object.keys(op.change) : [...Object.keys(op.change), ...op.nulls], op.hlc);
+        await store.upsertRow(table, pk, op.change, op.nulls);
+      }
+    },
+    withRowState: async (entity: string, entityIds: readonly string[]) =>
+      new Set((await run<{ entity_id: string }>('SELECT entity_id FROM sync_rows WHERE entity = $1 AND entity_id = ANY($2)', [entity, entityIds])).map((r) => r.entity_id)),
     changeOf(row: OpRow): Record<string, unknown> | null {
       if (row.change_json === null) return null;
       const change = JSON.parse(row.change_json) as Record<string, unknown>;
@@ -285,6 +295,7 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     allRows: (table: string, pk: readonly string[]) => run<Record<string, unknown>>(`SELECT * FROM ${ident(table)} ORDER BY ${orderBy(pk)}`),
     deferForeignKeys: async () => void (await run('SET CONSTRAINTS ALL DEFERRED')),
   };
+  return store;
 
   async function saveRowState(entity: string, entityId: string, shape: number, stamps: string, marks: string | null, born: string | null, deleted: string | null, erased: string | null): Promise<void> {
     await run(

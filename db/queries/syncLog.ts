@@ -10,8 +10,21 @@ import { CAPTURE_PAUSED_ID } from '../syncCapture';
  */
 export type OpRow = Omit<SyncOpsTable, 'arrival'> & { arrival: number };
 /** An op to store: its change as an object (stored without its null columns, see null_columns). */
-export type NewOpRow = Omit<OpRow, 'arrival' | 'change_json' | 'null_columns'> & { change: Record<string, unknown> | null; nulls?: readonly string[] };
+export type NewOpRow = Omit<OpRow, 'arrival' | 'change_json' | 'null_columns' | 'row_state' | 'write_continues'> & {
+  change: Record<string, unknown> | null;
+  nulls?: readonly string[];
+  /** 1: more ops of the same write follow (absent or null: the write's last op). */
+  write_continues?: number | null;
+};
 export type CaptureRow = Required<SyncCaptureTable> & { id: number };
+/** A new row made by one op: the op, and the row it writes (its change, with the op's null columns). */
+export interface NewRowInsert {
+  op: NewOpRow & { change: Record<string, unknown> };
+  table: string;
+  pk: readonly string[];
+}
+/** Rows a multi-row INSERT writes at most (9 columns an op: well under SQLite's 32,766 variables). */
+const MULTI_ROW = 100;
 
 /** A row's merge state as stored: field stamps, latest insert, tombstone and erasure. */
 export interface StoredRowState {
@@ -52,8 +65,8 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     dropCaptures: sqlite.prepare<[number]>('DELETE FROM sync_capture WHERE id > 0 AND id <= ?'),
     pauseCapture: sqlite.prepare<[]>(`INSERT INTO sync_capture (id, tbl, pk) VALUES (${CAPTURE_PAUSED_ID}, '', '')`),
     resumeCapture: sqlite.prepare<[]>(`DELETE FROM sync_capture WHERE id = ${CAPTURE_PAUSED_ID}`),
-    insertOp: sqlite.prepare<[string, number, string, string, string, string, string | null, number, number | null]>(
-      'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    insertOp: sqlite.prepare<[string, number, string, string, string, string, string | null, number, number | null, number | null]>(
+      'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     opAt: sqlite.prepare<[string, number], OpRow>('SELECT * FROM sync_ops WHERE origin = ? AND seq = ?'),
     opsFrom: sqlite.prepare<[number, number], OpRow>('SELECT * FROM sync_ops WHERE arrival > ? ORDER BY arrival LIMIT ?'),
@@ -63,6 +76,14 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     vector: sqlite.prepare<[], { origin: string; seq: number }>('SELECT origin, seq FROM sync_vector'),
     setVector: sqlite.prepare<[string, number]>('INSERT INTO sync_vector (origin, seq) VALUES (?, ?) ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq'),
     rowState: sqlite.prepare<[string, string], SyncRowsTable>('SELECT * FROM sync_rows WHERE entity = ? AND entity_id = ?'),
+    /** The op that is a row's whole merge state, for a row sync_rows lacks (migration 95). */
+    stateOp: sqlite.prepare<[string, string], { hlc: string; change_json: string | null; null_columns: number | null }>(
+      'SELECT hlc, change_json, null_columns FROM sync_ops WHERE entity = ? AND entity_id = ? AND row_state = 1',
+    ),
+    withRowState: sqlite.prepare<[string, string, string, string], { entity_id: string }>(
+      `SELECT entity_id FROM sync_rows WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?))
+       UNION SELECT entity_id FROM sync_ops WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?)) AND row_state = 1`,
+    ),
     saveRowState: sqlite.prepare<[string, string, number, string, string | null, string | null, string | null, string | null]>(
       `INSERT INTO sync_rows (entity, entity_id, shape, stamps, marks, born, deleted, erased) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (entity, entity_id) DO UPDATE SET shape = excluded.shape, stamps = excluded.stamps, marks = excluded.marks, born = excluded.born, deleted = excluded.deleted, erased = excluded.erased`,
@@ -110,7 +131,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     }
     return st;
   };
-  const upserts = new Map<string, Map<string, { st: BetterSqlite3.Statement; columns: string[]; length: number }>>();
+  const upserts = new Map<string, Map<string, UpsertPlan>>();
   const joinUpsert = joinLikeLast();
   const joinColumns = joinLikeLast();
   // Stamped columns and null columns alternate per op: each kind keeps its own last list.
@@ -229,6 +250,70 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     return clocks;
   }
 
+  interface UpsertPlan {
+    key: string;
+    one: BetterSqlite3.Statement;
+    columns: string[];
+    length: number;
+    argsOf(values: Record<string, unknown>): unknown[];
+    sql(rows: number): string;
+  }
+  /**
+   * The upsert of a row with these columns. Keyed by the values' own column order, so a row of a
+   * known shape costs no filter or sort. `nulls`: more columns, set to null (a compact op's change
+   * leaves them out).
+   */
+  function upsertPlan(table: string, pk: readonly string[], values: Record<string, unknown>, nulls?: readonly string[]): UpsertPlan {
+    const names = nulls === undefined ? Object.keys(values) : [...Object.keys(values), ...nulls];
+    const byTable = upserts.get(table) ?? upserts.set(table, new Map()).get(table)!;
+    const key = joinUpsert(names);
+    let plan = byTable.get(key);
+    if (!plan || plan.length !== names.length) {
+      const known = columnsOf(table);
+      const columns = names.filter((c) => known.has(c)).sort();
+      const updates = columns.filter((c) => !pk.includes(c));
+      const row = `(${columns.map(() => '?').join(', ')})`;
+      const sql = (rows: number) =>
+        `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${Array.from({ length: rows }, () => row).join(', ')}
+         ON CONFLICT (${pk.map((c) => `"${c}"`).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'NOTHING'}`;
+      const argsOf = (v: Record<string, unknown>) => {
+        const args = new Array<unknown>(columns.length);
+        for (let i = 0; i < args.length; i++) {
+          const value = v[columns[i]];
+          args[i] = value === undefined ? null : value;
+        }
+        return args;
+      };
+      plan = { key: `u:${table}:${columns.join(',')}`, one: statement(`u:${table}:${columns.join(',')}`, () => sql(1)), columns, length: names.length, argsOf, sql };
+      // As with shapes: only a list without commas in its names is the one list its key names.
+      if (!names.some((c) => c.includes(','))) byTable.set(key, plan);
+    }
+    return plan;
+  }
+
+  /**
+   * Runs one INSERT of many rows (`sql(n)`: the statement for n rows) over `rows` (each its
+   * arguments), MULTI_ROW rows a statement: one statement's fixed cost (bind, step, reset, the
+   * call into SQLite) for many rows, where a catch-up would pay it per row, three times per op.
+   */
+  function insertMany(key: string, sql: (rows: number) => string, rows: readonly unknown[][]): void {
+    for (let from = 0; from < rows.length; from += MULTI_ROW) {
+      const n = Math.min(MULTI_ROW, rows.length - from);
+      const args: unknown[] = [];
+      for (let i = from; i < from + n; i++) for (const value of rows[i]) args.push(value);
+      statement(`${key}#${n}`, () => sql(n)).run(args);
+    }
+  }
+  /** Ops that are their rows' whole merge state (row_state = 1, migration 95). */
+  const stateOpsSql = (rows: number) =>
+    `INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues, row_state) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)').join(', ')}`;
+
+  /** An op as sync_ops stores it: its change without null columns, which a shape names. */
+  function opArgs(op: NewOpRow): [string, number, string, string, string, string, string | null, number, number | null, number | null] {
+    const { json, nulls } = op.nulls !== undefined && op.change !== null ? { json: JSON.stringify(op.change), nulls: shapeOfColumns(op.nulls as string[], joinNulls) } : splitChange(op.change);
+    return [op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls, op.write_continues ?? null];
+  }
+
   return {
     instance: () => s.instance.get()!,
     /** The hub whose catalogue this instance follows, as it stands (answered at once on both dialects). */
@@ -246,8 +331,31 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     dropCapturesUpTo: (id: number) => void s.dropCaptures.run(id),
     /** Stores an op; `nulls`, when given, names the columns its change sets to null and leaves out. */
     insertOp(op: NewOpRow): void {
-      const { json, nulls } = op.nulls !== undefined && op.change !== null ? { json: JSON.stringify(op.change), nulls: shapeOfColumns(op.nulls as string[], joinNulls) } : splitChange(op.change);
-      s.insertOp.run(op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls);
+      s.insertOp.run(...opArgs(op));
+    },
+    /**
+     * New rows, each made by one op (a remote insert of a row with no merge state here): the ops in
+     * this order (their arrival), marked as their rows' merge state (every column stamped by the op,
+     * born then: what saveInsertedRowState would write to sync_rows, said once, by the op), and the
+     * rows, as upsertRow would, in a few multi-row statements. The caller has checked that none has
+     * a merge state, and that no two are one row.
+     */
+    insertNewRows(rows: readonly NewRowInsert[]): void {
+      insertMany('state-ops', stateOpsSql, rows.map((r) => opArgs(r.op)));
+      // Consecutive rows of one table and column list share a statement.
+      for (let from = 0; from < rows.length; ) {
+        const plan = upsertPlan(rows[from].table, rows[from].pk, rows[from].op.change, rows[from].op.nulls);
+        const args: unknown[][] = [];
+        let to = from;
+        while (to < rows.length && rows[to].table === rows[from].table && (to === from || upsertPlan(rows[to].table, rows[to].pk, rows[to].op.change, rows[to].op.nulls) === plan)) args.push(plan.argsOf(rows[to++].op.change));
+        insertMany(plan.key, plan.sql, args);
+        from = to;
+      }
+    },
+    /** Which of these rows of one entity have a merge state (one statement for a page's rows). */
+    withRowState(entity: string, entityIds: readonly string[]): Set<string> {
+      const ids = JSON.stringify(entityIds);
+      return new Set(s.withRowState.all(entity, ids, entity, ids).map((r) => r.entity_id));
     },
     /** A stored op's change as the op had it (its null columns back, after the others). */
     changeOf(row: OpRow): Record<string, unknown> | null {
@@ -278,7 +386,14 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     setVector: (origin: string, seq: number) => void s.setVector.run(origin, seq),
     rowState(entity: string, entityId: string): StoredRowState | null {
       const row = s.rowState.get(entity, entityId);
-      return row ? { clocks: decodeClocks(row), born: row.born, deleted: row.deleted, erased: row.erased } : null;
+      if (row) return { clocks: decodeClocks(row), born: row.born, deleted: row.deleted, erased: row.erased };
+      // A row one remote insert made: its state is that op (insertNewRows), the same saveInsertedRowState would have written.
+      const op = s.stateOp.get(entity, entityId);
+      if (!op) return null;
+      const clocks: Record<string, string> = {};
+      if (op.change_json !== null) for (const column in JSON.parse(op.change_json) as Record<string, unknown>) clocks[column] = op.hlc;
+      if (op.null_columns !== null) for (const column of columnsOfShape(op.null_columns)) clocks[column] = op.hlc;
+      return { clocks, born: op.hlc, deleted: null, erased: null };
     },
     /** The state of a row one insert made: every column it wrote has its stamp, and it was born then. */
     saveInsertedRowState(entity: string, entityId: string, columns: string[], stamp: string): void {
@@ -311,30 +426,8 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     },
     /** Writes a whole row (insert or replace its columns); columns this schema lacks are left out. */
     upsertRow(table: string, pk: readonly string[], values: Record<string, unknown>, nulls?: readonly string[]): void {
-      // Keyed by the values' own column order, so a row of a known shape costs no filter or sort.
-      // `nulls`: more columns, set to null (a compact op's change leaves them out).
-      const names = nulls === undefined ? Object.keys(values) : [...Object.keys(values), ...nulls];
-      const byTable = upserts.get(table) ?? upserts.set(table, new Map()).get(table)!;
-      const key = joinUpsert(names);
-      let upsert = byTable.get(key);
-      if (!upsert || upsert.length !== names.length) {
-        const known = columnsOf(table);
-        const columns = names.filter((c) => known.has(c)).sort();
-        const updates = columns.filter((c) => !pk.includes(c));
-        const st = statement(`u:${table}:${columns.join(',')}`, () =>
-          `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-           ON CONFLICT (${pk.map((c) => `"${c}"`).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'NOTHING'}`,
-        );
-        upsert = { st, columns, length: names.length };
-        // As with shapes: only a list without commas in its names is the one list its key names.
-        if (!names.some((c) => c.includes(','))) byTable.set(key, upsert);
-      }
-      const args = new Array<unknown>(upsert.columns.length);
-      for (let i = 0; i < args.length; i++) {
-        const value = values[upsert.columns[i]];
-        args[i] = value === undefined ? null : value;
-      }
-      upsert.st.run(args);
+      const plan = upsertPlan(table, pk, values, nulls);
+      plan.one.run(plan.argsOf(values));
     },
     deleteRow(table: string, pk: readonly string[], key: readonly unknown[]): void {
       statement(`d:${table}`, () => `DELETE FROM "${table}" WHERE ${where(pk)}`).run(...key);

@@ -39,7 +39,7 @@ export const pullRequestSchema = helloSchema.extend({
  * plain ops from this build, so older and newer peers keep syncing both ways. Pushes stay plain.
  */
 export const WIRE_COMPACT = 2;
-type CompactRow = [origin: number, seq: number, hlc: string, entity: string, entityId: string, kind: Op['kind'], change: Record<string, unknown> | null, nulls: number, schema: number];
+type CompactRow = [origin: number, seq: number, hlc: string, entity: string, entityId: string, kind: Op['kind'], change: Record<string, unknown> | null, nulls: number, schema: number, continues?: 1];
 export const pushRequestSchema = helloSchema.extend({ ops: z.array(opSchema).max(5000) });
 export const SNAPSHOT_PAGE_ROWS = 2000;
 export const snapshotRequestSchema = helloSchema.extend({
@@ -88,12 +88,13 @@ export function pullOps(response: PullResponse | CompactPullResponse): PullRespo
   const { origins, shapes, rows, ...rest } = response;
   const ops = new Array<WireOp>(rows.length);
   for (let i = 0; i < rows.length; i++) {
-    const [o, seq, stamp, entity, entityId, kind, change, nulls, schema] = rows[i];
+    const [o, seq, stamp, entity, entityId, kind, change, nulls, schema, continues] = rows[i];
     const origin = origins[o];
     if (origin === undefined || (nulls !== -1 && shapes[nulls] === undefined)) throw new Error('A compact pull page names an origin or a shape it does not list');
     // The null columns stay a list (completeOp adds them where needed): adding them to each parsed
     // change cost more than parsing them did.
     ops[i] = { origin, seq, hlc: stamp.length === 22 ? `${stamp}-${origin}` : stamp, entity, entityId, kind, change, schema, nulls: change === null || nulls === -1 ? undefined : shapes[nulls] };
+    if (continues === 1) ops[i].continues = true;
   }
   return { ...rest, ops };
 }

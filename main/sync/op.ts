@@ -7,7 +7,8 @@ import { z } from 'zod';
  * - hlc: the hybrid logical clock stamp (orders last-writer-wins);
  * - entity: the table; entityId: its primary key as a JSON array;
  * - kind: insert (the whole row), update (the changed columns only), delete (a tombstone);
- * - schema: the writer's schema version (user_version), so a reader can hold what it cannot apply.
+ * - schema: the writer's schema version (user_version), so a reader can hold what it cannot apply;
+ * - continues: set on every op of a write but its last, so pages carry a write whole.
  */
 export const opSchema = z.object({
   origin: z.string().regex(/^[A-Za-z0-9]{4,40}$/),
@@ -18,6 +19,8 @@ export const opSchema = z.object({
   kind: z.enum(['insert', 'update', 'delete']),
   change: z.record(z.string(), z.unknown()).nullable(),
   schema: z.number().int().positive(),
+  /** More ops of the same write follow this one: a page never ends after it (unless the write alone is over the cap). */
+  continues: z.literal(true).optional(),
 });
 export type Op = z.infer<typeof opSchema>;
 /**
@@ -32,7 +35,9 @@ export function completeOp(op: WireOp): Op {
   if (op.nulls === undefined) return op;
   const change: Record<string, unknown> = { ...op.change };
   for (const column of op.nulls) if (!(column in change)) change[column] = null;
-  return { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entityId: op.entityId, kind: op.kind, change, schema: op.schema };
+  const whole: Op = { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entityId: op.entityId, kind: op.kind, change, schema: op.schema };
+  if (op.continues) whole.continues = true;
+  return whole;
 }
 export type OpKind = Op['kind'];
 

@@ -1,7 +1,7 @@
 import type { DbHandle } from '../../db/connection';
 import { inWriteTransaction, setBeforeCommit } from '../../db/transaction';
 import { migrations } from '../../db/migrations';
-import { sqliteSyncStores, type CaptureRow, type NewOpRow, type OpRow, type StoredRowState, type SyncStore, type SyncStores } from '../../db/queries/syncLog';
+import { sqliteSyncStores, type CaptureRow, type NewOpRow, type NewRowInsert, type OpRow, type StoredRowState, type SyncStore, type SyncStores } from '../../db/queries/syncLog';
 import { postgresSyncStores } from '../../db/postgres/syncLog';
 import { DomainError } from '../domain/errors';
 import { createHlcClock, decodeHlc, DEFAULT_MAX_FUTURE_MS, encodeHlc } from './hlc';
@@ -148,6 +148,19 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     return q.upsertRow(op.entity, entity.pk, change, op.nulls);
   }
 
+  /** Per entity, which of the rows these ops name have a merge state now. */
+  async function rowsWithState(q: SyncStore, ops: readonly WireOp[]): Promise<Map<string, Set<string>>> {
+    const idsByEntity = new Map<string, string[]>();
+    for (const op of ops) {
+      if (!SYNCED_ENTITIES[op.entity]) continue;
+      const ids = idsByEntity.get(op.entity) ?? idsByEntity.set(op.entity, []).get(op.entity)!;
+      ids.push(op.entityId);
+    }
+    const found = new Map<string, Set<string>>();
+    for (const [entity, ids] of idsByEntity) found.set(entity, await q.withRowState(entity, ids));
+    return found;
+  }
+
   /** Turns the rows this transaction changed into ops of this origin. Runs before commit. */
   async function fold(q: SyncStore): Promise<number> {
     q.beginWork();
@@ -165,12 +178,18 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     let seq = instance.last_seq;
     // Corrections written below are part of these ops already: not captured again.
     await q.pauseCapture();
+    const ops: { op: Op; change: NetChange }[] = [];
     for (const change of changes) {
       const op = opFromChange(change, ++seq, encodeHlc(clock.tick()));
       if (!op) {
         seq--;
         continue;
       }
+      ops.push({ op, change });
+    }
+    // One write's ops: every one but the last says more follow, so no page ends inside the write.
+    for (let i = 0; i < ops.length - 1; i++) ops[i].op.continues = true;
+    for (const { op, change } of ops) {
       await q.insertOp(toRow(op));
       await applyOp(q, op, change.before, change.after, true);
     }
@@ -196,8 +215,22 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     let duplicates = 0;
     let held = 0;
     const seen: Vector = { ...before };
+    // New rows made by one op each (a catch-up is mostly these) are written together, a run at a
+    // time (store.insertNewRows); anything else first writes the run so far, so every statement
+    // sees the ops before it, and the op log keeps the page's order.
+    const run: NewRowInsert[] = [];
+    const flush = async () => {
+      if (run.length === 0) return;
+      await q.insertNewRows(run);
+      run.length = 0;
+    };
+    // Which of the page's rows had a merge state before it (one question per entity); a row the
+    // page has touched since is asked again.
+    const hadState = await rowsWithState(q, ops);
+    const touched = new Set<string>();
     for (let op of ops) {
       if (op.seq <= (seen[op.origin] ?? 0)) {
+        await flush();
         const stored = await q.opAt(op.origin, op.seq);
         if (stored && differs(opOfRow(stored, q), completeOp(op))) throw new CloneError(op.origin, op.seq);
         duplicates++;
@@ -207,10 +240,30 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       seen[op.origin] = op.seq;
       clock.receive(decodeHlc(op.hlc)); // refuses ops stamped far in the future
       const entity = SYNCED_ENTITIES[op.entity];
-      // The store's answers are awaited only when they are promises (PostgreSQL): on SQLite this loop
-      // runs per op of a catch-up, and an await per call was a measurable part of it.
-      const state = entity ? q.rowState(op.entity, op.entityId) : null;
-      const stored = state instanceof Promise ? await state : state;
+      const rowKey = `${op.entity} ${op.entityId}`;
+      let stored: StoredRowState | null = null;
+      if (entity && (touched.has(rowKey) || hadState.get(op.entity)?.has(op.entityId))) {
+        await flush();
+        // The store's answers are awaited only when they are promises (PostgreSQL): on SQLite this loop
+        // runs per op of a catch-up, and an await per call was a measurable part of it.
+        const state = q.rowState(op.entity, op.entityId);
+        stored = state instanceof Promise ? await state : state;
+      }
+      touched.add(rowKey);
+      if (
+        stored === null &&
+        op.kind === 'insert' &&
+        op.change !== null &&
+        entity &&
+        op.schema <= SCHEMA_VERSION &&
+        !(entity.rule === 'catalogue' && op.origin !== owner) &&
+        !(entity.rule === 'customer' && op.change?.anonymised_at != null)
+      ) {
+        run.push({ op: { ...toRow(op), change: op.change ?? {} }, table: op.entity, pk: entity.pk });
+        applied++;
+        continue;
+      }
+      await flush();
       // Only a new row's insert is applied with its null columns as a list; anything else whole.
       if (op.nulls !== undefined && !(stored === null && op.kind === 'insert' && entity && op.schema <= SCHEMA_VERSION)) op = completeOp(op);
       const inserted = q.insertOp(toRow(op.entity === 'customers' && stored?.erased ? { ...op, change: purgePersonal(op.change) } : op));
@@ -231,6 +284,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       }
       applied++;
     }
+    await flush();
     await keepErased(q, ops.filter((op) => op.seq > (before[op.origin] ?? 0)));
     await q.resumeCapture();
     await q.dropCapturesUpTo(await q.lastCaptureId());
@@ -355,6 +409,9 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     const page: OpRow[] = [];
     let bytes = 0;
     const sent: Vector = { ...theirs };
+    // Origins whose write the page holds only part of so far, and the page as it last held none.
+    const open = new Set<string>();
+    let whole = { length: 0, cursor };
     for (;;) {
       // One row past the limit tells whether there is more, without reading a second batch.
       const rows = await q.opsAfter(cursor, Math.max(limit + 1, 200));
@@ -362,10 +419,17 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       for (const row of rows) {
         if (row.seq > (sent[row.origin] ?? 0)) {
           const size = q.changeJsonOf(row).length + 200; // as it goes out, null columns included
-          if (page.length >= limit || (page.length > 0 && bytes + size > maxBytes)) return { rows: page, cursor, hasMore: true };
+          if (page.length >= limit || (page.length > 0 && bytes + size > maxBytes)) {
+            // Full: end after the last whole write, unless one write alone fills the page.
+            if (open.size > 0 && whole.length > 0) return { rows: page.slice(0, whole.length), cursor: whole.cursor, hasMore: true };
+            return { rows: page, cursor, hasMore: true };
+          }
           page.push(row);
           bytes += size;
           sent[row.origin] = row.seq;
+          if (row.write_continues === 1) open.add(row.origin);
+          else open.delete(row.origin);
+          if (open.size === 0) whole = { length: page.length, cursor: row.arrival };
         }
         cursor = row.arrival;
       }
@@ -378,20 +442,23 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   }
 
   function opOfRow(row: OpRow, q: SyncStore = outside): Op {
-    return { origin: row.origin, seq: row.seq, hlc: row.hlc, entity: row.entity, entityId: row.entity_id, kind: row.kind, change: q.changeOf(row), schema: row.schema };
+    const op: Op = { origin: row.origin, seq: row.seq, hlc: row.hlc, entity: row.entity, entityId: row.entity_id, kind: row.kind, change: q.changeOf(row), schema: row.schema };
+    if (row.write_continues === 1) op.continues = true;
+    return op;
   }
 
   /** An op row as the op's JSON text, its change spliced in as stored (no parse, no serialize). */
   function opJsonOfRow(row: OpRow): string {
     const text = JSON.stringify;
-    return `{"origin":${text(row.origin)},"seq":${row.seq},"hlc":${text(row.hlc)},"entity":${text(row.entity)},"entityId":${text(row.entity_id)},"kind":${text(row.kind)},"change":${outside.changeJsonOf(row)},"schema":${row.schema}}`;
+    return `{"origin":${text(row.origin)},"seq":${row.seq},"hlc":${text(row.hlc)},"entity":${text(row.entity)},"entityId":${text(row.entity_id)},"kind":${text(row.kind)},"change":${outside.changeJsonOf(row)},"schema":${row.schema}${row.write_continues === 1 ? ',"continues":true' : ''}}`;
   }
 
   /**
    * An op row in the compact pull encoding (exchange.ts, WIRE_COMPACT): an array of origin index,
    * seq, clock stamp (its origin left off when it is the op's), entity, entity id, kind, the change
    * as stored (without its null columns, spliced as text), the index of its null columns' list
-   * (-1: none), schema. `origins` and `shapes` collect the page's lists as rows are written.
+   * (-1: none), schema, and 1 when more ops of its write follow (left off otherwise). `origins` and
+   * `shapes` collect the page's lists as rows are written.
    */
   function opWireOfRow(row: OpRow, origins: Map<string, number>, shapes: Map<number, number>): string {
     let o = origins.get(row.origin);
@@ -403,7 +470,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     }
     const text = JSON.stringify;
     const hlc = row.hlc.length === 23 + row.origin.length && row.hlc.endsWith(row.origin) ? row.hlc.slice(0, 22) : row.hlc;
-    return `[${o},${row.seq},${text(hlc)},${text(row.entity)},${text(row.entity_id)},${text(row.kind)},${row.change_json ?? 'null'},${shape},${row.schema}]`;
+    return `[${o},${row.seq},${text(hlc)},${text(row.entity)},${text(row.entity_id)},${text(row.kind)},${row.change_json ?? 'null'},${shape},${row.schema}${row.write_continues === 1 ? ',1' : ''}]`;
   }
 
   return {
@@ -510,7 +577,7 @@ function sameRow(desired: Record<string, unknown>, stored: Record<string, unknow
 }
 
 function toRow(op: WireOp): NewOpRow {
-  return { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entity_id: op.entityId, kind: op.kind, change: op.change, schema: op.schema, nulls: op.nulls };
+  return { origin: op.origin, seq: op.seq, hlc: op.hlc, entity: op.entity, entity_id: op.entityId, kind: op.kind, change: op.change, schema: op.schema, nulls: op.nulls, write_continues: op.continues ? 1 : null };
 }
 
 export { keyOf };

@@ -225,6 +225,50 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     expect(hub.sql.prepare('SELECT count(*) AS n FROM checkin_events').get()).toEqual({ n: 2 });
   });
 
+  it('never ends a page inside one write, pulled or pushed, first-hand or relayed, unless the write alone is over the cap', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const before = await hub.engine.replica.vector();
+    const sell = async (at: SyncNode, seats: number) => {
+      const sale = await at.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: seats }]));
+      expect(sale.status, JSON.stringify(sale.body)).toBe(200);
+      return sale.body.booking.orderNumber as string;
+    };
+    // Two sales at the desk: two writes of several ops each (booking, item, quantities, participants, codes).
+    const first = await sell(desk, 2);
+    const firstOps = (await desk.engine.replica.pageFor(before, 1000, 1 << 24)).ops.length;
+    const second = await sell(desk, 3);
+    const all = (await desk.engine.replica.pageFor(before, 1000, 1 << 24)).ops;
+    expect(firstOps).toBeGreaterThan(3);
+    expect(all.length - firstOps).toBeGreaterThan(3);
+    const bytesOf = (n: number) => all.slice(0, n).reduce((sum, op) => sum + JSON.stringify(op.change).length + 200, 0);
+    // A cap that lands inside the second sale's ops ends the page after the first sale, by count or by bytes.
+    const pages = async (from: SyncNode, limit: number, maxBytes: number) => {
+      const out: number[] = [];
+      let cursor: number | undefined;
+      let vector = before;
+      for (;;) {
+        const page = await from.engine.replica.pageFor(vector, limit, maxBytes, cursor);
+        out.push(page.ops.length);
+        if (!page.hasMore) return out;
+        cursor = page.cursor;
+        vector = { ...vector, ...Object.fromEntries(page.ops.map((op) => [op.origin, op.seq])) };
+      }
+    };
+    expect(await pages(desk, firstOps + 2, 1 << 24)).toEqual([firstOps, all.length - firstOps]);
+    expect(await pages(desk, 1000, bytesOf(firstOps + 2))).toEqual([firstOps, all.length - firstOps]);
+    // A single write over the cap is cut at the cap: nothing else could carry it.
+    expect((await pages(desk, 2, 1 << 24))[0]).toBe(2);
+    // Pushed in pages of that cap, the hub never holds half a sale; it keeps the boundary when it relays them.
+    const page = await desk.engine.replica.pageFor(before, firstOps + 2, 1 << 24);
+    await hub.engine.replica.apply(page.ops);
+    expect((await hub.call('GET', `/v1/bookings/${first}`)).status).toBe(200);
+    expect((await hub.call('GET', `/v1/bookings/${second}`)).status).toBe(404);
+    await exchange(desk, hub);
+    expect(await pages(hub, firstOps + 2, 1 << 24)).toEqual([firstOps, all.length - firstOps]);
+  });
+
   it('holds ops of a newer schema instead of applying them, and applies them once upgraded', async () => {
     const { hub, productCode, startTime } = await hubWithSession(10);
     const desk = await node('desk', { instanceNo: 2, hub });
@@ -251,8 +295,10 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const lines: string[] = [];
     const report = await exchangeWith(desk.side, directTransport(hub, { snapshots: false }), (line) => lines.push(line));
     expect(report.received).toBeGreaterThan(1200);
-    expect(lines.length).toBeGreaterThanOrEqual(2);
-    expect(lines[0]).toMatch(/^received 500 ops, \d+ to go$/);
+    // The catalogue's writes come whole in the first page; the 1,200-op write alone is over the cap, so it comes in pages of 500.
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    expect(lines[0]).toMatch(/^received \d+ ops, 1200 to go$/);
+    expect(lines[1]).toMatch(/^received \d+ ops, 700 to go$/);
     expect(await desk.dump()).toBe(await hub.dump());
   });
 

@@ -42,6 +42,26 @@ describe('stored merge states', () => {
     expect(sqlite.prepare("SELECT stamps, marks FROM sync_rows WHERE entity_id = '[1]'").get()).toEqual({ stamps: A, marks: null });
   });
 
+  it('keep the state of a row one remote insert made in that op, and in sync_rows from its first later change', async () => {
+    const { sqlite } = await aDatabase();
+    const q = syncLogQueries(sqlite);
+    q.beginWork();
+    const op = { origin: 'AAAA', seq: 1, hlc: A, entity: 'customers', entity_id: '[7]', kind: 'insert' as const, change: { id: 7, first_name: 'Ann', created_at: 1, updated_at: 1 }, schema: 1, nulls: ['email'] };
+    q.insertNewRows([{ op, table: 'customers', pk: ['id'] }]);
+    expect(sqlite.prepare("SELECT count(*) AS n FROM sync_rows WHERE entity_id = '[7]'").get()).toEqual({ n: 0 });
+    expect(sqlite.prepare("SELECT first_name, email FROM customers WHERE id = 7").get()).toEqual({ first_name: 'Ann', email: null });
+    const fromOp = { clocks: { id: A, first_name: A, created_at: A, updated_at: A, email: A }, born: A, deleted: null, erased: null };
+    expect(q.rowState('customers', '[7]')).toEqual(fromOp);
+    expect(q.withRowState('customers', ['[7]', '[8]'])).toEqual(new Set(['[7]']));
+    // An op of the row that is not its state (a held one, say) does not count as one.
+    q.insertOp({ ...op, entity_id: '[8]', seq: 2 });
+    expect(q.rowState('customers', '[8]')).toBeNull();
+    expect(q.withRowState('customers', ['[8]'])).toEqual(new Set());
+    const changed = { ...fromOp, clocks: { ...fromOp.clocks, email: B } };
+    q.saveRowState('customers', '[7]', changed);
+    expect(q.rowState('customers', '[7]')).toEqual(changed);
+  });
+
   it('does not remember a shape whose transaction rolled back', async () => {
     const handle = await aDatabase();
     const q = syncLogQueries(handle.sqlite);
