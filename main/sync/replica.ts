@@ -112,8 +112,13 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
   async function applyOp(q: SyncStore, op: Op, before: Record<string, unknown> | null, after: Record<string, unknown> | null, local: boolean, known?: StoredRowState | null): Promise<void> {
     const stored = known === undefined ? await q.rowState(op.entity, op.entityId) : known;
     const entity = SYNCED_ENTITIES[op.entity];
+    // A row not inserted here yet whose state already holds clocks: ops from another origin (an
+    // edit, an erasure) overtook its insert. The state keeps clocks, not values, and there is no row
+    // to hold them, so the values those clocks stand for are read back from their ops; without them
+    // an older insert arriving now would leave those columns empty (seed 332651687).
+    const values = before ?? (stored && Object.keys(stored.clocks).length > 0 ? await valuesOfClocks(q, op.entity, op.entityId, stored.clocks) : {});
     const state: RowState = {
-      values: before ?? {},
+      values,
       clocks: stored?.clocks ?? {},
       born: stored?.born ?? null,
       deleted: stored?.deleted ?? null,
@@ -130,6 +135,21 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       await q.upsertRow(op.entity, entity.pk, desired);
     }
     if (entity.rule === 'customer' && next.erased !== null && state.erased === null) await erase(q, op.entityId);
+  }
+
+  /** Per column, the value the op stamped with that column's clock set (from the op log). */
+  async function valuesOfClocks(q: SyncStore, entity: string, entityId: string, clocks: Record<string, string>): Promise<Record<string, unknown>> {
+    const changeAt = new Map<string, Record<string, unknown>>();
+    for (const row of await q.opsOfEntity(entity, entityId)) {
+      const change = q.changeOf(row);
+      if (change) changeAt.set(row.hlc, change);
+    }
+    const values: Record<string, unknown> = {};
+    for (const [column, clock] of Object.entries(clocks)) {
+      const change = changeAt.get(clock);
+      if (change && column in change) values[column] = change[column];
+    }
+    return values;
   }
 
   /**

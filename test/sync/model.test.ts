@@ -344,6 +344,7 @@ const REGRESSIONS: { seed: number; path: string; why: string }[] = [
   { seed: 456063586, path: '24', why: 'the hub, holding only its own ops, looked fresh and took a desk’s snapshot' },
   { seed: -1263348885, path: '4', why: 'a whole-booking check-in at the hub, while a cut push had brought the booking but not its participants, answered 200 checking in nobody' },
   { seed: 1901356954, path: '2', why: 'an erasure missed the comments of a booking an edit had detached from the customer' },
+  { seed: 332651687, path: '21', why: 'an erasure that overtook its customer’s insert kept its clocks but not its values, so the insert left updated_at empty and every pull failed' },
 ];
 
 describe('sync model: a hub and two desks on real SQLite files, with faults', () => {
