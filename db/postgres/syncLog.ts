@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { DbHandle } from '../connection';
 import type { SyncInstanceTable, SyncRowsTable } from '../schema';
 import type { CaptureRow, NewOpRow, NewRowInsert, OpRow, StoredRowState, SyncStore, SyncStores } from '../queries/syncLog';
+import { storedChange, storedChangeJson } from '../queries/syncLog';
 import { CAPTURE_PAUSED_SETTING } from '../syncCapture';
 
 /**
@@ -213,19 +214,8 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     },
     withRowState: async (entity: string, entityIds: readonly string[]) =>
       new Set((await run<{ entity_id: string }>('SELECT entity_id FROM sync_rows WHERE entity = $1 AND entity_id = ANY($2)', [entity, entityIds])).map((r) => r.entity_id)),
-    changeOf(row: OpRow): Record<string, unknown> | null {
-      if (row.change_json === null) return null;
-      const change = JSON.parse(row.change_json) as Record<string, unknown>;
-      if (row.null_columns !== null) for (const column of columnsOfShape(row.null_columns)) if (!(column in change)) change[column] = null;
-      return change;
-    },
-    changeJsonOf(row: OpRow): string {
-      if (row.change_json === null) return 'null';
-      if (row.null_columns === null) return row.change_json;
-      const nulls = columnsOfShape(row.null_columns).map((c) => `${JSON.stringify(c)}:null`).join(',');
-      if (nulls === '') return row.change_json;
-      return row.change_json === '{}' ? `{${nulls}}` : `${row.change_json.slice(0, -1)},${nulls}}`;
-    },
+    changeOf: (row: OpRow) => storedChange(row, columnsOfShape),
+    changeJsonOf: (row: OpRow) => storedChangeJson(row, (id) => columnsOfShape(id).map((c) => `${JSON.stringify(c)}:null`).join(',')),
     nullColumnsOf: (row: OpRow): readonly string[] => (row.null_columns === null ? [] : columnsOfShape(row.null_columns)),
     opAt: async (origin: string, seq: number) => (await opRows('SELECT * FROM sync_ops WHERE origin = $1 AND seq = $2', [origin, seq]))[0],
     opsAfter: (arrival: number, limit: number) => opRows('SELECT * FROM sync_ops WHERE arrival > $1 ORDER BY arrival LIMIT $2', [arrival, limit]),

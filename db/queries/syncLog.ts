@@ -34,6 +34,23 @@ export interface StoredRowState {
   erased: string | null;
 }
 
+/** A stored op's change as the op had it: its null columns (kept as a shape id) back, after the others. */
+export function storedChange(row: Pick<OpRow, 'change_json' | 'null_columns'>, columnsOfShape: (id: number) => readonly string[]): Record<string, unknown> | null {
+  if (row.change_json === null) return null;
+  const change = JSON.parse(row.change_json) as Record<string, unknown>;
+  if (row.null_columns !== null) for (const column of columnsOfShape(row.null_columns)) if (!(column in change)) change[column] = null;
+  return change;
+}
+
+/** The same as JSON text, spliced without parsing the stored text (it was written by JSON.stringify). */
+export function storedChangeJson(row: Pick<OpRow, 'change_json' | 'null_columns'>, nullText: (id: number) => string): string {
+  if (row.change_json === null) return 'null';
+  if (row.null_columns === null) return row.change_json;
+  const nulls = nullText(row.null_columns);
+  if (nulls === '') return row.change_json;
+  return row.change_json === '{}' ? `{${nulls}}` : `${row.change_json.slice(0, -1)},${nulls}}`;
+}
+
 /**
  * `names.join(',')`, remembering the last list: a page's ops mostly have one shape, and giving back
  * the same string (its hash already computed) saves the join and the hashing of the map lookup
@@ -358,20 +375,9 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
       return new Set(s.withRowState.all(entity, ids, entity, ids).map((r) => r.entity_id));
     },
     /** A stored op's change as the op had it (its null columns back, after the others). */
-    changeOf(row: OpRow): Record<string, unknown> | null {
-      if (row.change_json === null) return null;
-      const change = JSON.parse(row.change_json) as Record<string, unknown>;
-      if (row.null_columns !== null) for (const column of columnsOfShape(row.null_columns)) if (!(column in change)) change[column] = null;
-      return change;
-    },
+    changeOf: (row: OpRow) => storedChange(row, columnsOfShape),
     /** The same as JSON text, without parsing the stored text (it was written by JSON.stringify). */
-    changeJsonOf(row: OpRow): string {
-      if (row.change_json === null) return 'null';
-      if (row.null_columns === null) return row.change_json;
-      const nulls = nullText(row.null_columns);
-      if (nulls === '') return row.change_json;
-      return row.change_json === '{}' ? `{${nulls}}` : `${row.change_json.slice(0, -1)},${nulls}}`;
-    },
+    changeJsonOf: (row: OpRow) => storedChangeJson(row, nullText),
     /** The columns a stored op's change set to null (left out of its change_json), or none. */
     nullColumnsOf: (row: OpRow): readonly string[] => (row.null_columns === null ? [] : columnsOfShape(row.null_columns)),
     opAt: (origin: string, seq: number) => s.opAt.get(origin, seq),

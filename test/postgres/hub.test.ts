@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startServe, type RunningServer } from '../fixtures/cli';
+import { runCli, startServe, type RunningServer, callServer } from '../fixtures/cli';
 import { freshPostgresDatabase, type TestPostgresDatabase } from '../fixtures/postgres';
 import { aBooking, aProduct } from '../fixtures/builders';
 
@@ -23,14 +23,7 @@ const dataDir = () => {
 };
 const env = () => ({ TOURDESK_API_KEY: KEY, TOURDESK_DATABASE_URL: '' });
 
-async function call(server: RunningServer, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { apikey: KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
+const call = (server: RunningServer, method: string, path: string, body?: unknown) => callServer(server, KEY, method, path, body);
 
 beforeAll(async () => {
   database = await freshPostgresDatabase('hub');

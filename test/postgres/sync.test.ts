@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../../db/postgres/connection';
 import { createEngine, type Engine } from '../../main/engine';
 import { exchangeWith, type PeerTransport, type PullRequest, type PushRequest, type SnapshotRequest } from '../../main/sync/exchange';
-import { startServe, type RunningServer } from '../fixtures/cli';
+import { startServe, type RunningServer, callServer } from '../fixtures/cli';
 import { fixedClock } from '../fixtures/app';
 import { freshPostgresDatabase, type TestPostgresDatabase } from '../fixtures/postgres';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
@@ -41,14 +41,7 @@ const dataDir = () => {
   return dir;
 };
 
-async function call(server: RunningServer, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: { apikey: KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
+const call = (server: RunningServer, method: string, path: string, body?: unknown) => callServer(server, KEY, method, path, body);
 
 class LostAnswer extends Error {}
 
