@@ -11,20 +11,18 @@ export const KEY_USE_RESOLUTION_MS = 60_000;
  */
 export function createKeyUse(ctx: EngineContext) {
   const lastWritten = new Map<number, number>();
+  /** Whether noteUse would write now (asked first, so the other calls of the minute cost no promise). */
+  function isDue(keyId: number | null): keyId is number {
+    if (keyId === null) return false;
+    const previous = lastWritten.get(keyId);
+    return previous === undefined || ctx.clock.now().getTime() - previous >= KEY_USE_RESOLUTION_MS;
+  }
   return {
-    /** Whether noteUse would write now (asked first, so the other calls of the minute cost no promise). */
-    isDue(keyId: number | null): boolean {
-      if (keyId === null) return false;
-      const previous = lastWritten.get(keyId);
-      return previous === undefined || ctx.clock.now().getTime() - previous >= KEY_USE_RESOLUTION_MS;
-    },
+    isDue,
 
     async noteUse(keyId: number | null): Promise<void> {
-      if (keyId === null) return;
-      const now = ctx.clock.now().getTime();
-      const previous = lastWritten.get(keyId);
-      if (previous !== undefined && now - previous < KEY_USE_RESOLUTION_MS) return;
-      lastWritten.set(keyId, now);
+      if (!isDue(keyId)) return;
+      lastWritten.set(keyId, ctx.clock.now().getTime());
       await ctx.write(SYSTEM_ACTOR, (tx) => recordApiKeyUse(tx.db, keyId, tx.now));
     },
   };
