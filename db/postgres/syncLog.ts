@@ -248,8 +248,9 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     async customersOfBooking(orderNumber: string): Promise<number[]> {
       const named = await run<{ customer_id: string }>(
         `SELECT DISTINCT change_json::json ->> 'customer_id' AS customer_id FROM sync_ops
-          WHERE entity = 'bookings' AND entity_id = $1 AND change_json::json ->> 'customer_id' IS NOT NULL`,
-        [JSON.stringify([orderNumber])],
+          WHERE entity = 'bookings' AND entity_id = $1 AND change_json::json ->> 'customer_id' IS NOT NULL
+         UNION SELECT customer_id::text FROM sync_booking_customers WHERE order_number = $2`,
+        [JSON.stringify([orderNumber]), orderNumber],
       );
       const ids = new Set(named.map((r) => Number(r.customer_id)));
       const current = (await first<{ customer_id: number | null }>('SELECT customer_id FROM bookings WHERE order_number = $1', [orderNumber]))?.customer_id;
@@ -262,10 +263,14 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
       (
         await run<{ order_number: string }>(
           `SELECT order_number FROM bookings WHERE customer_id = $1
-           UNION SELECT entity_id::json ->> 0 FROM sync_ops WHERE entity = 'bookings' AND change_json::json ->> 'customer_id' = $2`,
+           UNION SELECT entity_id::json ->> 0 FROM sync_ops WHERE entity = 'bookings' AND change_json::json ->> 'customer_id' = $2
+           UNION SELECT order_number FROM sync_booking_customers WHERE customer_id = $1`,
           [customerId, String(customerId)],
         )
       ).map((r) => r.order_number),
+    async linkBookingCustomers(orderNumber: string, customerIds: readonly number[]): Promise<void> {
+      for (const id of customerIds) await run('INSERT INTO sync_booking_customers (order_number, customer_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [orderNumber, id]);
+    },
     participantsOfBooking: async (orderNumber: string) => (await run<{ id: number }>('SELECT p.id FROM participants p JOIN booking_items bi ON bi.id = p.item_id WHERE bi.order_number = $1', [orderNumber])).map((r) => r.id),
     readRow: async (table: string, pk: readonly string[], key: readonly unknown[]) => (await first<Record<string, unknown>>(`SELECT * FROM ${ident(table)} WHERE ${where(pk)}`, key)) ?? null,
     async upsertRow(table: string, pk: readonly string[], values: Record<string, unknown>, nulls?: readonly string[]): Promise<void> {

@@ -113,17 +113,24 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     held: sqlite.prepare<[], { origin: string; seq: number; op_json: string }>('SELECT s.origin, s.seq, h.op_json FROM sync_held h JOIN sync_ops s ON s.origin = h.origin AND s.seq = h.seq ORDER BY s.arrival'),
     release: sqlite.prepare<[string, number]>('DELETE FROM sync_held WHERE origin = ? AND seq = ?'),
     customerOfBooking: sqlite.prepare<[string], { customer_id: number | null }>('SELECT customer_id FROM bookings WHERE order_number = ?'),
-    /** Every customer a booking's ops ever named: a booking edited away from its customer still holds what they wrote. */
-    customersInBookingOps: sqlite.prepare<[string], { customer_id: number }>(
+    /**
+     * Every customer a booking's ops ever named: a booking edited away from its customer still holds
+     * what they wrote. An instance that joined from a snapshot has no ops from before it: the
+     * snapshot's list of the booking's customers stands for them (sync_booking_customers).
+     */
+    customersInBookingOps: sqlite.prepare<[string, string], { customer_id: number }>(
       `SELECT DISTINCT json_extract(change_json, '$.customer_id') AS customer_id FROM sync_ops
-        WHERE entity = 'bookings' AND entity_id = ? AND json_extract(change_json, '$.customer_id') IS NOT NULL`,
+        WHERE entity = 'bookings' AND entity_id = ? AND json_extract(change_json, '$.customer_id') IS NOT NULL
+       UNION SELECT customer_id FROM sync_booking_customers WHERE order_number = ?`,
     ),
+    linkBookingCustomer: sqlite.prepare<[string, number]>('INSERT OR IGNORE INTO sync_booking_customers (order_number, customer_id) VALUES (?, ?)'),
     bookingOfParticipant: sqlite.prepare<[number], { order_number: string }>(
       'SELECT bi.order_number FROM participants p JOIN booking_items bi ON bi.id = p.item_id WHERE p.id = ?',
     ),
-    bookingsOfCustomer: sqlite.prepare<[number, number], { order_number: string }>(
+    bookingsOfCustomer: sqlite.prepare<[number, number, number], { order_number: string }>(
       `SELECT order_number FROM bookings WHERE customer_id = ?
-       UNION SELECT json_extract(entity_id, '$[0]') FROM sync_ops WHERE entity = 'bookings' AND json_extract(change_json, '$.customer_id') = ?`,
+       UNION SELECT json_extract(entity_id, '$[0]') FROM sync_ops WHERE entity = 'bookings' AND json_extract(change_json, '$.customer_id') = ?
+       UNION SELECT order_number FROM sync_booking_customers WHERE customer_id = ?`,
     ),
     participantsOfBooking: sqlite.prepare<[string], { id: number }>(
       'SELECT p.id FROM participants p JOIN booking_items bi ON bi.id = p.item_id WHERE bi.order_number = ?',
@@ -417,14 +424,18 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     purgeJournal: (customerId: string) => void s.purgeJournal.run(customerId),
     /** The booking's customer now and every customer its ops ever named (an edit can clear or change the link). */
     customersOfBooking(orderNumber: string): number[] {
-      const ids = new Set(s.customersInBookingOps.all(JSON.stringify([orderNumber])).map((r) => Number(r.customer_id)));
+      const ids = new Set(s.customersInBookingOps.all(JSON.stringify([orderNumber]), orderNumber).map((r) => Number(r.customer_id)));
       const current = s.customerOfBooking.get(orderNumber)?.customer_id;
       if (current != null) ids.add(current);
       return [...ids];
     },
     bookingOfParticipant: (participantId: number) => s.bookingOfParticipant.get(participantId)?.order_number ?? null,
     /** Bookings that hold or ever held this customer. */
-    bookingsOfCustomer: (customerId: number) => s.bookingsOfCustomer.all(customerId, customerId).map((r) => r.order_number),
+    bookingsOfCustomer: (customerId: number) => s.bookingsOfCustomer.all(customerId, customerId, customerId).map((r) => r.order_number),
+    /** Records that a booking held these customers (a snapshot's word for the ops it does not carry). */
+    linkBookingCustomers(orderNumber: string, customerIds: readonly number[]): void {
+      for (const id of customerIds) s.linkBookingCustomer.run(orderNumber, id);
+    },
     participantsOfBooking: (orderNumber: string) => s.participantsOfBooking.all(orderNumber).map((r) => r.id),
     /** The current row of a synced table, or null. */
     readRow(table: string, pk: readonly string[], key: readonly unknown[]): Record<string, unknown> | null {

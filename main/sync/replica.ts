@@ -326,7 +326,13 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       const pk = SYNCED_ENTITIES[name].pk;
       const page = await q.rowsPage(name, pk, limit - rows.length, at);
       for (const row of page) {
-        rows.push({ table: name, row, state: await q.rowState(name, keyOf(pk.map((c) => row[c]))) });
+        const entry: SnapshotRow = { table: name, row, state: await q.rowState(name, keyOf(pk.map((c) => row[c]))) };
+        // The customers a booking ever held, which its ops (not sent) would tell: erasure needs them.
+        if (name === 'bookings') {
+          const customers = (await q.customersOfBooking(String(row.order_number))).filter((id) => id !== row.customer_id);
+          if (customers.length > 0) entry.customers = customers;
+        }
+        rows.push(entry);
       }
       at += page.length;
       if (rows.length < limit) {
@@ -347,10 +353,16 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     await q.deferForeignKeys();
     await q.pauseCapture(); // the snapshot's rows are the peer's ops, not ours
     let latest: string | null = null;
-    for (const { table, row, state } of rows) {
+    for (const { table, row, state, customers } of rows) {
       const entity = SYNCED_ENTITIES[table];
       if (!entity) continue;
       const key = keyOf(entity.pk.map((c) => row[c]));
+      // The customers the snapshot's booking held (its current one included): they stand for the
+      // booking's ops before the snapshot, which an erasure arriving later looks through.
+      if (table === 'bookings') {
+        const held = [...(customers ?? []), ...(typeof row.customer_id === 'number' ? [row.customer_id] : [])];
+        if (held.length > 0) await q.linkBookingCustomers(String(row.order_number), held);
+      }
       const stored = await q.rowState(table, key);
       if (!state) {
         if (!stored) await q.upsertRow(table, entity.pk, row);
@@ -545,6 +557,8 @@ export interface SnapshotRow {
   table: string;
   row: Record<string, unknown>;
   state: { clocks: Record<string, string>; born: string | null; deleted: string | null; erased: string | null } | null;
+  /** A booking's: the customers it held before the snapshot besides its current one (erasure reaches them). */
+  customers?: number[];
 }
 
 interface NetChange {

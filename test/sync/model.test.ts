@@ -345,11 +345,19 @@ const REGRESSIONS: { seed: number; path: string; why: string }[] = [
   { seed: -1263348885, path: '4', why: 'a whole-booking check-in at the hub, while a cut push had brought the booking but not its participants, answered 200 checking in nobody' },
   { seed: 1901356954, path: '2', why: 'an erasure missed the comments of a booking an edit had detached from the customer' },
   { seed: 332651687, path: '21', why: 'an erasure that overtook its customer’s insert kept its clocks but not its values, so the insert left updated_at empty and every pull failed' },
+  { seed: -2146884130, path: '0', why: 'a desk that rejoined from a snapshot had no ops naming the erased customer’s booking, so the erasure left the guest’s comments there' },
 ];
+
+/**
+ * The random run's seed: fresh each run on a developer's machine (that is how the seeds above were
+ * found: hunt with SYNC_MODEL_RUNS=100), fixed under CI so a commit's verdict does not depend on the
+ * draw; SYNC_MODEL_SEED replays one run.
+ */
+const MODEL_SEED = process.env.SYNC_MODEL_SEED ? Number(process.env.SYNC_MODEL_SEED) : process.env.CI ? 20261124 : undefined;
 
 describe('sync model: a hub and two desks on real SQLite files, with faults', () => {
   it('ends with identical instances holding every acknowledged write, whatever the faults', { timeout: 240_000 }, async () => {
-    await fc.assert(scenario, { numRuns: Number(process.env.SYNC_MODEL_RUNS ?? 25), endOnFailure: true });
+    await fc.assert(scenario, { seed: MODEL_SEED, numRuns: Number(process.env.SYNC_MODEL_RUNS ?? 25), endOnFailure: true });
   });
 
   it.each(REGRESSIONS)('still passes regression seed $seed ($why)', { timeout: 60_000 }, async ({ seed, path }) => {

@@ -203,6 +203,23 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     }
   });
 
+  it('purges a detached booking’s words on a desk that joined from a snapshot, which never saw the ops naming the customer', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const sale = await hub.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }], { comments: 'Augusta asked for a window seat' }));
+    expect(sale.status, JSON.stringify(sale.body)).toBe(200);
+    // Detached before the desk joins: only the hub's ops say the booking held this customer.
+    expect((await hub.call('PUT', `/v1/bookings/${sale.body.booking.orderNumber}`, { resellerReference: 'WINDOW-1' })).status).toBe(200);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    const lines: string[] = [];
+    await exchangeWith(desk.side, directTransport(hub), (line) => lines.push(line));
+    expect(lines.at(-1)).toMatch(/^joined from a snapshot of \d+ rows$/);
+    expect(JSON.stringify(desk.sql.prepare('SELECT comments FROM bookings').all())).toMatch(/Augusta/);
+    expect((await hub.call('DELETE', `/v1/customers/${sale.body.booking.customer.id}`)).status).toBe(200);
+    await exchange(desk, hub);
+    expect(JSON.stringify(desk.sql.prepare('SELECT * FROM bookings').all())).not.toMatch(/Augusta/);
+    expect(await desk.dump()).toBe(await hub.dump());
+  });
+
   it('refuses a whole-order check-in while a cut exchange has brought the booking but not its passengers', async () => {
     const { hub, productCode, startTime } = await hubWithSession(10);
     const desk = await node('desk', { instanceNo: 2, hub });
