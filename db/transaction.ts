@@ -98,17 +98,13 @@ async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: Wri
   const started = performance.now();
   while (queue.waiting.length > 0 && outcomes.length < GROUP_MAX_WRITES && (outcomes.length === 0 || performance.now() - started < GROUP_MAX_MS)) {
     const write = queue.waiting.shift()!;
-    await sql`savepoint tourdesk_write`.execute(conn);
+    let value: unknown;
     try {
-      const value = await write.work(conn);
+      await sql`savepoint tourdesk_write`.execute(conn);
+      value = await write.work(conn);
       if (write.dryRun) await sql`rollback to tourdesk_write`.execute(conn);
       else await beforeCommit?.(conn);
       await sql`release tourdesk_write`.execute(conn);
-      outcomes.push({ write, ok: true, value });
-      // A write that deferred its foreign keys (a sync page whose rows arrive children first) is
-      // checked only at COMMIT, and the setting lasts until then: it ends its group, so no write
-      // after it runs unchecked and a dangling key fails as few writes as possible.
-      if (queue.waiting.length > 0 && (await sql<{ defer_foreign_keys: number }>`pragma defer_foreign_keys`.execute(conn)).rows[0]?.defer_foreign_keys) break;
     } catch (error) {
       outcomes.push({ write, ok: false, error });
       try {
@@ -119,7 +115,13 @@ async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: Wri
         lost = error;
         break;
       }
+      continue;
     }
+    outcomes.push({ write, ok: true, value });
+    // A write that deferred its foreign keys (a sync page whose rows arrive children first) is
+    // checked only at COMMIT, and the setting lasts until then: it ends its group, so no write
+    // after it runs unchecked and a dangling key fails as few writes as possible.
+    if (queue.waiting.length > 0 && (await deferringForeignKeys(conn))) break;
   }
   let failure: unknown = lost;
   if (lost === null) {
@@ -135,6 +137,15 @@ async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: Wri
     if (!outcome.ok) outcome.write.reject(outcome.error);
     else if (failure !== null) outcome.write.reject(failure);
     else outcome.write.resolve(outcome.value);
+  }
+}
+
+/** Whether the transaction defers its foreign-key checks to COMMIT (an error reading it counts as yes: the group ends). */
+async function deferringForeignKeys(conn: Kysely<Database>): Promise<boolean> {
+  try {
+    return Boolean((await sql<{ defer_foreign_keys: number }>`pragma defer_foreign_keys`.execute(conn)).rows[0]?.defer_foreign_keys);
+  } catch {
+    return true;
   }
 }
 
