@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Database } from './schema';
 import { isPostgres } from './dialect';
 import { inPostgresTransaction } from './postgres/transaction';
@@ -41,8 +41,8 @@ export function inWriteTransaction<T>(db: Kysely<Database>, work: (conn: Kysely<
  * A group starts on the next turn of the event loop (`setImmediate`), so the requests that arrived
  * together all join it, and it never waits for more: it takes what is waiting, up to
  * GROUP_MAX_WRITES writes or GROUP_MAX_MS of work, then commits. A lone write costs what it did
- * (plus a savepoint), and nothing awaits a timer inside the transaction. The bound is ~10 ms, not
- * less: a booking's work is 1–3 ms on a busy 2-core machine, and a write left out of a group waits
+ * (a group's first write runs without a savepoint), and nothing awaits a timer inside the
+ * transaction. The bound is ~10 ms, not less: a booking's work is 1–3 ms on a busy 2-core machine, and a write left out of a group waits
  * for the next one anyway, so a tighter bound shortens no one's wait and shares fewer fsyncs.
  */
 export const GROUP_MAX_WRITES = 32;
@@ -83,9 +83,16 @@ function scheduleGroup(db: Kysely<Database>, queue: WriteQueue): void {
   });
 }
 
+const BEGIN = CompiledQuery.raw('begin immediate');
+const SAVEPOINT = CompiledQuery.raw('savepoint tourdesk_write');
+const RELEASE = CompiledQuery.raw('release tourdesk_write');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to tourdesk_write');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+
 async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: WriteQueue): Promise<void> {
   try {
-    await sql`begin immediate`.execute(conn);
+    await conn.executeQuery(BEGIN);
   } catch (error) {
     // Busy past busy_timeout (another process holds the lock): the first write fails as it did alone; the rest try again.
     queue.waiting.shift()?.reject(error);
@@ -93,26 +100,33 @@ async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: Wri
   }
   const beforeCommit = beforeCommitHooks.get(db);
   const outcomes: Outcome[] = [];
-  /** Set when a failure ended the whole transaction, not only the write's savepoint. */
-  let lost: unknown = null;
+  /** Set when a failure ended the transaction, not only the write's savepoint (or failed the group's first write). */
+  let ended: unknown = null;
   const started = performance.now();
   while (queue.waiting.length > 0 && outcomes.length < GROUP_MAX_WRITES && (outcomes.length === 0 || performance.now() - started < GROUP_MAX_MS)) {
     const write = queue.waiting.shift()!;
+    // The group's first write needs no savepoint (a lone write costs what it did): if it fails, the
+    // transaction holds nothing else and is rolled back whole, ending the group.
+    const first = outcomes.length === 0 && !write.dryRun;
     let value: unknown;
     try {
-      await sql`savepoint tourdesk_write`.execute(conn);
+      if (!first) await conn.executeQuery(SAVEPOINT);
       value = await write.work(conn);
-      if (write.dryRun) await sql`rollback to tourdesk_write`.execute(conn);
+      if (write.dryRun) await conn.executeQuery(ROLLBACK_TO);
       else await beforeCommit?.(conn);
-      await sql`release tourdesk_write`.execute(conn);
+      if (!first) await conn.executeQuery(RELEASE);
     } catch (error) {
       outcomes.push({ write, ok: false, error });
+      if (first) {
+        ended = error;
+        break;
+      }
       try {
-        await sql`rollback to tourdesk_write`.execute(conn);
-        await sql`release tourdesk_write`.execute(conn);
+        await conn.executeQuery(ROLLBACK_TO);
+        await conn.executeQuery(RELEASE);
       } catch {
         // The savepoint is gone: the error ended the transaction itself (SQLite rolls back whole on some errors).
-        lost = error;
+        ended = error;
         break;
       }
       continue;
@@ -123,16 +137,16 @@ async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: Wri
     // after it runs unchecked and a dangling key fails as few writes as possible.
     if (queue.waiting.length > 0 && (await deferringForeignKeys(conn))) break;
   }
-  let failure: unknown = lost;
-  if (lost === null) {
+  let failure: unknown = ended;
+  if (ended === null) {
     try {
       // Nothing to keep (every write failed or was a dry run): a rollback, no fsync.
-      await sql.raw(outcomes.some((o) => o.ok && !o.write.dryRun) ? 'commit' : 'rollback').execute(conn);
+      await conn.executeQuery(outcomes.some((o) => o.ok && !o.write.dryRun) ? COMMIT : ROLLBACK);
     } catch (error) {
       failure = error;
     }
   }
-  if (failure !== null) await sql`rollback`.execute(conn).catch(() => undefined);
+  if (failure !== null) await conn.executeQuery(ROLLBACK).catch(() => undefined);
   for (const outcome of outcomes) {
     if (!outcome.ok) outcome.write.reject(outcome.error);
     else if (failure !== null) outcome.write.reject(failure);

@@ -71,6 +71,19 @@ describe('group commit on SQLite', () => {
     expect(committedNotes()).toEqual([1, 3]);
   });
 
+  it('rolls back a group\'s first write alone when it throws (it runs without a savepoint), and commits the writes after it', async () => {
+    const outcomes = await settled([
+      write(async (conn) => {
+        await insertNote(conn, 1);
+        throw new Error('refused');
+      }),
+      write((conn) => insertNote(conn, 2)),
+      write((conn) => insertNote(conn, 3)),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    expect(committedNotes()).toEqual([2, 3]);
+  });
+
   it('rejects every write of a group whose COMMIT fails (a deferred foreign key left dangling) and keeps nothing of it', async () => {
     const outcomes = await settled([
       write((conn) => insertNote(conn, 1)),
