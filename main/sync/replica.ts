@@ -58,7 +58,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
 
   async function erase(q: SyncStore, entityId: string): Promise<void> {
     for (const row of await q.opsOfEntity('customers', entityId)) {
-      if (row.change_json !== null) await q.rewriteChange(row.arrival, purgePersonal(q.changeOf(row)));
+      if (row.change_json !== null) await q.rewriteChange(row.arrival, purgePersonal(q.changeOf(row)), row.entity);
     }
     const customerId = (JSON.parse(entityId) as number[])[0];
     await q.purgeJournal(String(customerId));
@@ -76,7 +76,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       for (const [column, value] of Object.entries(values)) if (column in out) out[column] = value;
       return out;
     };
-    for (const row of await q.opsOfEntity(table, entityId)) if (row.change_json !== null) await q.rewriteChange(row.arrival, overwrite(q.changeOf(row)!));
+    for (const row of await q.opsOfEntity(table, entityId)) if (row.change_json !== null) await q.rewriteChange(row.arrival, overwrite(q.changeOf(row)!), row.entity);
     const key = JSON.parse(entityId) as unknown[];
     const current = await q.readRow(table, SYNCED_ENTITIES[table].pk, key);
     if (current && canonicalJson(overwrite(current)) !== canonicalJson(current)) await q.upsertRow(table, SYNCED_ENTITIES[table].pk, overwrite(current));
@@ -502,7 +502,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     }
     const text = JSON.stringify;
     const hlc = row.hlc.length === 23 + row.origin.length && row.hlc.endsWith(row.origin) ? row.hlc.slice(0, 22) : row.hlc;
-    return `[${o},${row.seq},${text(hlc)},${text(row.entity)},${text(row.entity_id)},${text(row.kind)},${row.change_json ?? 'null'},${shape},${row.schema}${row.write_continues === 1 ? ',1' : ''}]`;
+    return `[${o},${row.seq},${text(hlc)},${text(row.entity)},${text(row.entity_id)},${text(row.kind)},${outside.storedChangeJsonOf(row) ?? 'null'},${shape},${row.schema}${row.write_continues === 1 ? ',1' : ''}]`;
   }
 
   return {
