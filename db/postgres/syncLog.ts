@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { DbHandle } from '../connection';
 import type { SyncInstanceTable, SyncRowsTable } from '../schema';
 import type { CaptureRow, NewOpRow, NewRowInsert, OpRow, StoredRowState, SyncStore, SyncStores } from '../queries/syncLog';
-import { keysOfColumns, storedChange, storedChangeJson, storedObjectJson } from '../queries/syncLog';
+import { keysOfColumns, storedChange, storedChangeJson, storedChangeJsonLength, storedObjectJson } from '../queries/syncLog';
 import { CAPTURE_PAUSED_SETTING } from '../syncCapture';
 
 /**
@@ -217,6 +217,7 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     changeOf: (row: OpRow) => storedChange(row, columnsOfShape),
     changeJsonOf: (row: OpRow) => storedChangeJson(row, (id) => columnsOfShape(id).map((c) => `${JSON.stringify(c)}:null`).join(','), (id) => keysOfColumns(columnsOfShape(id))),
     storedChangeJsonOf: (row: OpRow) => storedObjectJson(row, (id) => keysOfColumns(columnsOfShape(id))),
+    changeJsonLengthOf: (row: OpRow) => storedChangeJsonLength(row, (id) => columnsOfShape(id).map((c) => `${JSON.stringify(c)}:null`).join(','), (id) => keysOfColumns(columnsOfShape(id))),
     nullColumnsOf: (row: OpRow): readonly string[] => (row.null_columns === null ? [] : columnsOfShape(row.null_columns)),
     opAt: async (origin: string, seq: number) => (await opRows('SELECT * FROM sync_ops WHERE origin = $1 AND seq = $2', [origin, seq]))[0],
     opsAfter: (arrival: number, limit: number) => opRows('SELECT * FROM sync_ops WHERE arrival > $1 ORDER BY arrival LIMIT $2', [arrival, limit]),

@@ -115,8 +115,24 @@ describe('stored merge states', () => {
     expect(rows.map((r) => q.changeOf(r))).toEqual([change, { email: null }, null, {}]);
     expect(rows.map((r) => JSON.parse(q.changeJsonOf(r)))).toEqual([change, { email: null }, null, {}]);
     expect(JSON.parse(q.storedChangeJsonOf(rows[0])!)).toEqual({ id: 1, first_name: 'Ada', marketing: 0 });
+    // A page counts its bytes without making each op's text.
+    expect(rows.map((r) => q.changeJsonLengthOf(r))).toEqual(rows.map((r) => q.changeJsonOf(r).length));
     q.rewriteChange(rows[0].arrival, { ...change, first_name: null }, 'customers');
     expect(q.changeOf(q.opsAfter(0, 1)[0])).toEqual({ ...change, first_name: null });
+  });
+
+  it('write a row with its null columns left out of the values, set to NULL on a row already there', async () => {
+    const { sqlite } = await aDatabase();
+    const q = syncLogQueries(sqlite);
+    const read = () => sqlite.prepare('SELECT first_name, email, phone FROM customers WHERE id = 1').get();
+    sqlite.prepare("INSERT INTO customers (id, first_name, email, phone, created_at, updated_at) VALUES (1, 'Ada', 'ada@example.com', '+61', 0, 0)").run();
+    q.upsertRow('customers', ['id'], { id: 1, first_name: 'Augusta', created_at: 0, updated_at: 0 }, ['email']);
+    expect(read()).toEqual({ first_name: 'Augusta', email: null, phone: '+61' });
+    // The same columns, email now a value: not the plan above, where email was a null column.
+    q.upsertRow('customers', ['id'], { id: 1, first_name: 'Augusta', created_at: 0, updated_at: 0, email: 'a@example.com' });
+    expect(read()).toEqual({ first_name: 'Augusta', email: 'a@example.com', phone: '+61' });
+    // A NOT NULL column named as null fails as it did, instead of taking a default.
+    expect(() => q.upsertRow('customers', ['id'], { id: 2, first_name: 'Bo', created_at: 0 }, ['updated_at'])).toThrow(/NOT NULL/);
   });
 
   it('store a stamp without the origin the op names already, and give it back whole', async () => {
