@@ -426,6 +426,8 @@ export interface SyncOpsTable {
   row_state: Nullable<number>;
   /** 20261128_96: 1 when more ops of the same write follow this one (a page never ends there); NULL on a write's last op. */
   write_continues: Nullable<number>;
+  /** 20261129_99: the sync_shapes id of the columns whose values `change_json` holds as an array; NULL: `change_json` is an object. */
+  change_shape: Nullable<number>;
 }
 export interface SyncVectorTable { origin: string; seq: number }
 /**

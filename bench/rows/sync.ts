@@ -118,8 +118,12 @@ export default async function (): Promise<BenchRow[]> {
     const side: LocalSide = { replica: desk.replica, instanceNo: 2, now: () => Date.now(), knownInstances: () => ({}) };
     const counter = { sent: 0, received: 0 };
     const started = process.hrtime.bigint();
+    const cpuBefore = process.cpuUsage();
     const report = await exchangeWith(side, countingTransport(url, key, counter));
     const syncSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+    // CPU of the whole process (desk and hub threads): steadier than wall time on a shared machine.
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuPerOp = (cpu.user + cpu.system) / report.received;
     await hubProcess.close();
     hubOpen = false;
     if (report.received < OPS) throw new Error(`caught up only ${report.received} of ${OPS} ops`);
@@ -135,14 +139,16 @@ export default async function (): Promise<BenchRow[]> {
       for (let i = from; i < to; i++) rawInsert.run(...Object.values(customer(i)));
     });
     const rawStarted = process.hrtime.bigint();
+    const rawCpuBefore = process.cpuUsage();
     for (let start = 0; start < OPS; start += PAGE_LIMIT) page(start, Math.min(OPS, start + PAGE_LIMIT));
     const rawSeconds = Number(process.hrtime.bigint() - rawStarted) / 1e9;
+    const rawCpu = process.cpuUsage(rawCpuBefore);
     raw.close();
 
     const opsPerSecond = report.received / syncSeconds;
     const rawPerSecond = OPS / rawSeconds;
     const bytesPerOp = (counter.sent + counter.received) / report.received;
-    process.stderr.write(`sync catch-up: ${report.received} ops in ${syncSeconds.toFixed(1)} s = ${opsPerSecond.toFixed(0)} ops/s; raw inserts ${rawPerSecond.toFixed(0)} rows/s; ratio ${(opsPerSecond / rawPerSecond).toFixed(3)}× (goal ≥ 0.3×); ${bytesPerOp.toFixed(0)} bytes per op\n`);
+    process.stderr.write(`sync catch-up: ${report.received} ops in ${syncSeconds.toFixed(1)} s = ${opsPerSecond.toFixed(0)} ops/s; raw inserts ${rawPerSecond.toFixed(0)} rows/s; ratio ${(opsPerSecond / rawPerSecond).toFixed(3)}× (goal ≥ 0.3×); ${bytesPerOp.toFixed(0)} bytes per op; CPU ${cpuPerOp.toFixed(1)} µs per op (desk and hub threads) against ${((rawCpu.user + rawCpu.system) / OPS).toFixed(1)} µs per raw row\n`);
     return [
       { name: `sync: catch up ${OPS} ops over loopback`, unit: 'ops/s', subject: opsPerSecond, baseline: rawPerSecond, baselineName: 'raw better-sqlite3 inserts of the same rows, a transaction per page', higherIsBetter: true },
       { name: 'sync: bytes on the wire per op (both ways)', unit: 'bytes/op', subject: bytesPerOp, baseline: JSON.stringify(customer(OPS)).length, baselineName: 'the row as compact JSON', higherIsBetter: false },

@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { DbHandle } from '../connection';
 import type { SyncInstanceTable, SyncRowsTable } from '../schema';
 import type { CaptureRow, NewOpRow, NewRowInsert, OpRow, StoredRowState, SyncStore, SyncStores } from '../queries/syncLog';
-import { storedChange, storedChangeJson } from '../queries/syncLog';
+import { keysOfColumns, storedChange, storedChangeJson, storedChangeJsonLength, storedObjectJson } from '../queries/syncLog';
 import { CAPTURE_PAUSED_SETTING } from '../syncCapture';
 
 /**
@@ -125,7 +125,7 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
 
   async function opRows(text: string, params: readonly unknown[]): Promise<OpRow[]> {
     const rows = await run<OpRow>(text, params);
-    await loadShapes(rows.map((r) => r.null_columns));
+    await loadShapes(rows.flatMap((r) => [r.null_columns, r.change_shape ?? null]));
     return rows;
   }
 
@@ -215,15 +215,18 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     withRowState: async (entity: string, entityIds: readonly string[]) =>
       new Set((await run<{ entity_id: string }>('SELECT entity_id FROM sync_rows WHERE entity = $1 AND entity_id = ANY($2)', [entity, entityIds])).map((r) => r.entity_id)),
     changeOf: (row: OpRow) => storedChange(row, columnsOfShape),
-    changeJsonOf: (row: OpRow) => storedChangeJson(row, (id) => columnsOfShape(id).map((c) => `${JSON.stringify(c)}:null`).join(',')),
+    changeJsonOf: (row: OpRow) => storedChangeJson(row, (id) => columnsOfShape(id).map((c) => `${JSON.stringify(c)}:null`).join(','), (id) => keysOfColumns(columnsOfShape(id))),
+    storedChangeJsonOf: (row: OpRow) => storedObjectJson(row, (id) => keysOfColumns(columnsOfShape(id))),
+    changeJsonLengthOf: (row: OpRow) => storedChangeJsonLength(row, (id) => columnsOfShape(id).map((c) => `${JSON.stringify(c)}:null`).join(','), (id) => keysOfColumns(columnsOfShape(id))),
     nullColumnsOf: (row: OpRow): readonly string[] => (row.null_columns === null ? [] : columnsOfShape(row.null_columns)),
     opAt: async (origin: string, seq: number) => (await opRows('SELECT * FROM sync_ops WHERE origin = $1 AND seq = $2', [origin, seq]))[0],
     opsAfter: (arrival: number, limit: number) => opRows('SELECT * FROM sync_ops WHERE arrival > $1 ORDER BY arrival LIMIT $2', [arrival, limit]),
     arrivalOf: async (origin: string, seq: number) => (await first<{ arrival: number }>('SELECT arrival FROM sync_ops WHERE origin = $1 AND seq = $2', [origin, seq]))?.arrival ?? null,
     opsOfEntity: (entity: string, entityId: string) => opRows('SELECT * FROM sync_ops WHERE entity = $1 AND entity_id = $2', [entity, entityId]),
+    /** The hub writes every change in the object form (change_shape stays NULL), whatever the entity. */
     async rewriteChange(arrival: number, change: Record<string, unknown> | null): Promise<void> {
       const { json, nulls } = await splitChange(change);
-      await run('UPDATE sync_ops SET change_json = $1, null_columns = $2 WHERE arrival = $3', [json, nulls, arrival]);
+      await run('UPDATE sync_ops SET change_json = $1, null_columns = $2, change_shape = NULL WHERE arrival = $3', [json, nulls, arrival]);
     },
     vector: async () => Object.fromEntries((await run<{ origin: string; seq: number }>('SELECT origin, seq FROM sync_vector')).map((r) => [r.origin, r.seq])) as Record<string, number>,
     setVector: async (origin: string, seq: number) => void (await run('INSERT INTO sync_vector (origin, seq) VALUES ($1, $2) ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq', [origin, seq])),

@@ -10,20 +10,22 @@ import { CAPTURE_PAUSED_ID } from '../syncCapture';
  */
 export type OpRow = Omit<SyncOpsTable, 'arrival'> & { arrival: number };
 /** An op to store: its change as an object (stored without its null columns, see null_columns). */
-export type NewOpRow = Omit<OpRow, 'arrival' | 'change_json' | 'null_columns' | 'row_state' | 'write_continues'> & {
+export type NewOpRow = Omit<OpRow, 'arrival' | 'change_json' | 'null_columns' | 'row_state' | 'write_continues' | 'change_shape'> & {
   change: Record<string, unknown> | null;
   nulls?: readonly string[];
   /** 1: more ops of the same write follow (absent or null: the write's last op). */
   write_continues?: number | null;
 };
 export type CaptureRow = Required<SyncCaptureTable> & { id: number };
+/** sync_ops' columns as an insert binds them (opArgs). */
+type OpArgs = [string, number, string, string, string, string, string | null, number, number | null, number | null, number | null];
 /** A new row made by one op: the op, and the row it writes (its change, with the op's null columns). */
 export interface NewRowInsert {
   op: NewOpRow & { change: Record<string, unknown> };
   table: string;
   pk: readonly string[];
 }
-/** Rows a multi-row INSERT writes at most (9 columns an op: well under SQLite's 32,766 variables). */
+/** Rows a multi-row INSERT writes at most (12 columns an op: well under SQLite's 32,766 variables). */
 const MULTI_ROW = 100;
 
 /** A row's merge state as stored: field stamps, latest insert, tombstone and erasure. */
@@ -34,21 +36,102 @@ export interface StoredRowState {
   erased: string | null;
 }
 
-/** A stored op's change as the op had it: its null columns (kept as a shape id) back, after the others. */
-export function storedChange(row: Pick<OpRow, 'change_json' | 'null_columns'>, columnsOfShape: (id: number) => readonly string[]): Record<string, unknown> | null {
+/** What a stored op's change is read from: its text, and the shapes of its null columns and of its value array. */
+export type StoredChangeRow = Pick<OpRow, 'change_json' | 'null_columns'> & { change_shape?: number | null };
+
+/**
+ * A stored op's change as the op had it: the object (or the value array named by its shape,
+ * migration 99), its null columns (kept as a shape id) back, after the others.
+ */
+export function storedChange(row: StoredChangeRow, columnsOfShape: (id: number) => readonly string[]): Record<string, unknown> | null {
   if (row.change_json === null) return null;
-  const change = JSON.parse(row.change_json) as Record<string, unknown>;
+  let change: Record<string, unknown>;
+  if (row.change_shape == null) change = JSON.parse(row.change_json) as Record<string, unknown>;
+  else {
+    const values = JSON.parse(row.change_json) as unknown[];
+    const columns = columnsOfShape(row.change_shape);
+    change = {};
+    for (let i = 0; i < columns.length; i++) change[columns[i]] = values[i] ?? null;
+  }
   if (row.null_columns !== null) for (const column of columnsOfShape(row.null_columns)) if (!(column in change)) change[column] = null;
   return change;
 }
 
-/** The same as JSON text, spliced without parsing the stored text (it was written by JSON.stringify). */
-export function storedChangeJson(row: Pick<OpRow, 'change_json' | 'null_columns'>, nullText: (id: number) => string): string {
-  if (row.change_json === null) return 'null';
-  if (row.null_columns === null) return row.change_json;
+/**
+ * The change's stored columns (its null columns left out) as object text: the stored text as it is,
+ * or, from a value array, made with `keysOf(shape)` (each column's `"name":`, made once per shape).
+ */
+export function storedObjectJson(row: StoredChangeRow, keysOf: (id: number) => readonly string[]): string | null {
+  if (row.change_json === null) return null;
+  if (row.change_shape == null) return row.change_json;
+  const values = JSON.parse(row.change_json) as unknown[];
+  const keys = keysOf(row.change_shape);
+  let text = '{';
+  for (let i = 0; i < keys.length; i++) text += `${i === 0 ? '' : ','}${keys[i]}${JSON.stringify(values[i] ?? null)}`;
+  return `${text}}`;
+}
+
+/** The whole change as JSON text, null columns included (an object form is spliced, not parsed: it was written by JSON.stringify). */
+export function storedChangeJson(row: StoredChangeRow, nullText: (id: number) => string, keysOf: (id: number) => readonly string[]): string {
+  const object = storedObjectJson(row, keysOf);
+  if (object === null) return 'null';
+  if (row.null_columns === null) return object;
   const nulls = nullText(row.null_columns);
-  if (nulls === '') return row.change_json;
-  return row.change_json === '{}' ? `{${nulls}}` : `${row.change_json.slice(0, -1)},${nulls}}`;
+  if (nulls === '') return object;
+  return object === '{}' ? `{${nulls}}` : `${object.slice(0, -1)},${nulls}}`;
+}
+
+/**
+ * The length of storedChangeJson's text, without making it: a value array's text is its object's
+ * with the keys left out (the same values and commas), so adding the keys' lengths gives it exactly.
+ */
+export function storedChangeJsonLength(row: StoredChangeRow, nullText: (id: number) => string, keysOf: (id: number) => readonly string[]): number {
+  if (row.change_json === null) return 4;
+  let length = row.change_json.length;
+  if (row.change_shape != null) for (const key of keysOf(row.change_shape)) length += key.length;
+  const nulls = row.null_columns === null ? '' : nullText(row.null_columns);
+  return nulls === '' ? length : length + nulls.length + (length === 2 ? 0 : 1);
+}
+
+/** `"name":` for each column of a shape: the keys of a change made from its value array. */
+export const keysOfColumns = (columns: readonly string[]): string[] => columns.map((c) => `${JSON.stringify(c)}:`);
+
+/**
+ * Ops whose change stays a JSON object in sync_ops: SQL reads into them (a booking's `customer_id`,
+ * for erasure: customersInBookingOps, bookingsOfCustomer). Every other entity's change is stored as
+ * a value array with the shape of its columns (migration 99).
+ */
+export const CHANGE_READ_IN_SQL: ReadonlySet<string> = new Set(['bookings']);
+
+/**
+ * The columns of sync_ops in the order opRowOf reads them. Read as arrays (better-sqlite3's raw
+ * mode) and made into objects here: setting 13 properties per row from C++ cost more than reading the
+ * row (about 10 µs against 4 per op a hub serves).
+ */
+const OP_COLUMNS = 'arrival, origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, row_state, write_continues, change_shape';
+type OpColumns = [number, string, number, string, string, string, OpRow['kind'], string | null, number, number | null, number | null, number | null, number | null];
+/** A stored op as its row, its stamp whole again (stored without the op's own origin, storedHlc). */
+function opRowOf(r: OpColumns): OpRow {
+  return {
+    arrival: r[0],
+    origin: r[1],
+    seq: r[2],
+    hlc: r[3].length === 22 ? `${r[3]}-${r[1]}` : r[3],
+    entity: r[4],
+    entity_id: r[5],
+    kind: r[6],
+    change_json: r[7],
+    schema: r[8],
+    null_columns: r[9],
+    row_state: r[10],
+    write_continues: r[11],
+    change_shape: r[12],
+  };
+}
+
+/** An op's stamp as stored: without its origin when the op's own (the reader puts it back, OP_COLUMNS). */
+export function storedHlc(hlc: string, origin: string): string {
+  return hlc.length === 23 + origin.length && hlc.charCodeAt(22) === 45 /* - */ && hlc.endsWith(origin) ? hlc.slice(0, 22) : hlc;
 }
 
 /**
@@ -82,20 +165,20 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     dropCaptures: sqlite.prepare<[number]>('DELETE FROM sync_capture WHERE id > 0 AND id <= ?'),
     pauseCapture: sqlite.prepare<[]>(`INSERT INTO sync_capture (id, tbl, pk) VALUES (${CAPTURE_PAUSED_ID}, '', '')`),
     resumeCapture: sqlite.prepare<[]>(`DELETE FROM sync_capture WHERE id = ${CAPTURE_PAUSED_ID}`),
-    insertOp: sqlite.prepare<[string, number, string, string, string, string, string | null, number, number | null, number | null]>(
-      'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    insertOp: sqlite.prepare<OpArgs>(
+      'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues, change_shape) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
-    opAt: sqlite.prepare<[string, number], OpRow>('SELECT * FROM sync_ops WHERE origin = ? AND seq = ?'),
-    opsFrom: sqlite.prepare<[number, number], OpRow>('SELECT * FROM sync_ops WHERE arrival > ? ORDER BY arrival LIMIT ?'),
+    opAt: sqlite.prepare<[string, number], OpColumns>(`SELECT ${OP_COLUMNS} FROM sync_ops WHERE origin = ? AND seq = ?`).raw(true),
+    opsFrom: sqlite.prepare<[number, number], OpColumns>(`SELECT ${OP_COLUMNS} FROM sync_ops WHERE arrival > ? ORDER BY arrival LIMIT ?`).raw(true),
     arrivalOf: sqlite.prepare<[string, number], { arrival: number }>('SELECT arrival FROM sync_ops WHERE origin = ? AND seq = ?'),
-    opsOfEntity: sqlite.prepare<[string, string], OpRow>('SELECT * FROM sync_ops WHERE entity = ? AND entity_id = ?'),
-    rewriteChange: sqlite.prepare<[string | null, number | null, number]>('UPDATE sync_ops SET change_json = ?, null_columns = ? WHERE arrival = ?'),
+    opsOfEntity: sqlite.prepare<[string, string], OpColumns>(`SELECT ${OP_COLUMNS} FROM sync_ops WHERE entity = ? AND entity_id = ?`).raw(true),
+    rewriteChange: sqlite.prepare<[string | null, number | null, number | null, number]>('UPDATE sync_ops SET change_json = ?, null_columns = ?, change_shape = ? WHERE arrival = ?'),
     vector: sqlite.prepare<[], { origin: string; seq: number }>('SELECT origin, seq FROM sync_vector'),
     setVector: sqlite.prepare<[string, number]>('INSERT INTO sync_vector (origin, seq) VALUES (?, ?) ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq'),
     rowState: sqlite.prepare<[string, string], SyncRowsTable>('SELECT * FROM sync_rows WHERE entity = ? AND entity_id = ?'),
     /** The op that is a row's whole merge state, for a row sync_rows lacks (migration 95). */
-    stateOp: sqlite.prepare<[string, string], { hlc: string; change_json: string | null; null_columns: number | null }>(
-      'SELECT hlc, change_json, null_columns FROM sync_ops WHERE entity = ? AND entity_id = ? AND row_state = 1',
+    stateOp: sqlite.prepare<[string, string], { origin: string; hlc: string; change_json: string | null; null_columns: number | null; change_shape: number | null }>(
+      'SELECT origin, hlc, change_json, null_columns, change_shape FROM sync_ops WHERE entity = ? AND entity_id = ? AND row_state = 1',
     ),
     withRowState: sqlite.prepare<[string, string, string, string], { entity_id: string }>(
       `SELECT entity_id FROM sync_rows WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?))
@@ -138,12 +221,15 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     purgeJournal: sqlite.prepare<[string]>(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity IN ('customer', 'customers') AND entity_id = ?`),
   };
   const columnCache = new Map<string, Set<string>>();
+  const notNullCache = new Map<string, Set<string>>();
   const rowStatements = new Map<string, BetterSqlite3.Statement>();
   const columnsOf = (table: string) => {
     let columns = columnCache.get(table);
     if (!columns) {
-      columns = new Set(sqlite.prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)').all(table).map((r) => r.name));
+      const info = sqlite.prepare<[string], { name: string; notnull: number }>('SELECT name, "notnull" FROM pragma_table_info(?)').all(table);
+      columns = new Set(info.map((r) => r.name));
       columnCache.set(table, columns);
+      notNullCache.set(table, new Set(info.filter((r) => r.notnull === 1).map((r) => r.name)));
     }
     return columns;
   };
@@ -160,6 +246,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   const joinColumns = joinLikeLast();
   // Stamped columns and null columns alternate per op: each kind keeps its own last list.
   const joinNulls = joinLikeLast();
+  const joinChange = joinLikeLast();
   const where = (pk: readonly string[]) => pk.map((c) => `"${c}" = ?`).join(' AND ');
 
   /**
@@ -207,6 +294,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     for (const id of addedHere) shapeColumns.delete(id);
     addedHere.clear();
     nullTexts.clear();
+    changeKeys.clear();
   };
 
   function shapeOfColumns(names: string[], join = joinColumns): number {
@@ -219,18 +307,43 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     return id;
   }
 
-  /** A change as stored: the JSON of its non-null columns, and the shape of the null ones (or null). */
-  function splitChange(change: Record<string, unknown> | null): { json: string | null; nulls: number | null } {
-    if (change === null) return { json: null, nulls: null };
+  /**
+   * A change as stored: its non-null columns (an object for CHANGE_READ_IN_SQL's entities, else their
+   * values as an array and the shape of their columns), and the shape of the null ones (or null).
+   * `knownNulls`: the null columns the change leaves out already (a compact page's op).
+   */
+  function encodeChange(entity: string, change: Record<string, unknown> | null, knownNulls?: readonly string[]): { json: string | null; nulls: number | null; shape: number | null } {
+    if (change === null) return { json: null, nulls: null, shape: null };
     let nullNames: string[] | null = null;
+    const names: string[] = [];
+    const values: unknown[] = [];
     for (const column in change) {
-      if (change[column] !== null) continue;
-      (nullNames ??= []).push(column);
+      const value = change[column];
+      if (value === null && knownNulls === undefined) (nullNames ??= []).push(column);
+      else {
+        names.push(column);
+        values.push(value);
+      }
     }
-    if (nullNames === null) return { json: JSON.stringify(change), nulls: null };
-    const rest: Record<string, unknown> = {};
-    for (const column in change) if (change[column] !== null) rest[column] = change[column];
-    return { json: JSON.stringify(rest), nulls: shapeOfColumns(nullNames, joinNulls) };
+    const nulls = knownNulls !== undefined ? shapeOfColumns(knownNulls as string[], joinNulls) : nullNames === null ? null : shapeOfColumns(nullNames, joinNulls);
+    if (names.length === 0 || CHANGE_READ_IN_SQL.has(entity)) {
+      if (nullNames === null) return { json: JSON.stringify(change), nulls, shape: null };
+      const rest: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) rest[names[i]] = values[i];
+      return { json: JSON.stringify(rest), nulls, shape: null };
+    }
+    return { json: JSON.stringify(values), nulls, shape: shapeOfColumns(names, joinChange) };
+  }
+
+  /** `"name":` per column of a change's shape, made once per shape. */
+  const changeKeys = new Map<number, string[]>();
+  function keysOf(id: number): string[] {
+    let keys = changeKeys.get(id);
+    if (keys === undefined) {
+      keys = keysOfColumns(columnsOfShape(id));
+      if (!addedHere.has(id)) changeKeys.set(id, keys);
+    }
+    return keys;
   }
 
   /** `"a":null,"b":null` for a shape of null columns, made once per shape. */
@@ -279,6 +392,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     one: BetterSqlite3.Statement;
     columns: string[];
     length: number;
+    split: number;
     argsOf(values: Record<string, unknown>): unknown[];
     sql(rows: number): string;
   }
@@ -292,14 +406,22 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     const byTable = upserts.get(table) ?? upserts.set(table, new Map()).get(table)!;
     const key = joinUpsert(names);
     let plan = byTable.get(key);
-    if (!plan || plan.length !== names.length) {
+    // The same list can be split in two ways (which of its columns are `nulls`): the split is part of the plan.
+    const split = names.length - (nulls?.length ?? 0);
+    if (!plan || plan.length !== names.length || plan.split !== split) {
       const known = columnsOf(table);
-      const columns = names.filter((c) => known.has(c)).sort();
-      const updates = columns.filter((c) => !pk.includes(c));
+      const notNull = notNullCache.get(table)!;
+      // The `nulls` columns are not bound per row: a new row leaves them NULL by being silent on
+      // them, and a row already there is set to NULL by the update (17 of a customer's 26 columns,
+      // bound as NULL per op of a catch-up, were a fifth of its row write). A NOT NULL column stays
+      // bound, so NULL there fails as before instead of taking the column's default.
+      const nullOnly = new Set(nulls === undefined ? [] : nulls.filter((c) => known.has(c) && !(c in values) && !pk.includes(c) && !notNull.has(c)));
+      const columns = names.filter((c) => known.has(c) && !nullOnly.has(c)).sort();
+      const sets = [...columns.filter((c) => !pk.includes(c)).map((c) => `"${c}" = excluded."${c}"`), ...[...nullOnly].sort().map((c) => `"${c}" = NULL`)];
       const row = `(${columns.map(() => '?').join(', ')})`;
       const sql = (rows: number) =>
         `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${Array.from({ length: rows }, () => row).join(', ')}
-         ON CONFLICT (${pk.map((c) => `"${c}"`).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.map((c) => `"${c}" = excluded."${c}"`).join(', ')}` : 'NOTHING'}`;
+         ON CONFLICT (${pk.map((c) => `"${c}"`).join(', ')}) DO ${sets.length ? `UPDATE SET ${sets.join(', ')}` : 'NOTHING'}`;
       const argsOf = (v: Record<string, unknown>) => {
         const args = new Array<unknown>(columns.length);
         for (let i = 0; i < args.length; i++) {
@@ -308,7 +430,8 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
         }
         return args;
       };
-      plan = { key: `u:${table}:${columns.join(',')}`, one: statement(`u:${table}:${columns.join(',')}`, () => sql(1)), columns, length: names.length, argsOf, sql };
+      const planKey = `u:${table}:${columns.join(',')}|${[...nullOnly].sort().join(',')}`;
+      plan = { key: planKey, one: statement(planKey, () => sql(1)), columns, length: names.length, split, argsOf, sql };
       // As with shapes: only a list without commas in its names is the one list its key names.
       if (!names.some((c) => c.includes(','))) byTable.set(key, plan);
     }
@@ -330,12 +453,12 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   }
   /** Ops that are their rows' whole merge state (row_state = 1, migration 95). */
   const stateOpsSql = (rows: number) =>
-    `INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues, row_state) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)').join(', ')}`;
+    `INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues, change_shape, row_state) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)').join(', ')}`;
 
-  /** An op as sync_ops stores it: its change without null columns, which a shape names. */
-  function opArgs(op: NewOpRow): [string, number, string, string, string, string, string | null, number, number | null, number | null] {
-    const { json, nulls } = op.nulls !== undefined && op.change !== null ? { json: JSON.stringify(op.change), nulls: shapeOfColumns(op.nulls as string[], joinNulls) } : splitChange(op.change);
-    return [op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls, op.write_continues ?? null];
+  /** An op as sync_ops stores it: its change without null columns (which a shape names), its stamp without its origin. */
+  function opArgs(op: NewOpRow): OpArgs {
+    const { json, nulls, shape } = encodeChange(op.entity, op.change, op.change === null ? undefined : op.nulls);
+    return [op.origin, op.seq, storedHlc(op.hlc, op.origin), op.entity, op.entity_id, op.kind, json, op.schema, nulls, op.write_continues ?? null, shape];
   }
 
   return {
@@ -384,16 +507,24 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     /** A stored op's change as the op had it (its null columns back, after the others). */
     changeOf: (row: OpRow) => storedChange(row, columnsOfShape),
     /** The same as JSON text, without parsing the stored text (it was written by JSON.stringify). */
-    changeJsonOf: (row: OpRow) => storedChangeJson(row, nullText),
+    changeJsonOf: (row: OpRow) => storedChangeJson(row, nullText, keysOf),
+    /** changeJsonOf(row).length, without making the text (a page's byte count). */
+    changeJsonLengthOf: (row: OpRow) => storedChangeJsonLength(row, nullText, keysOf),
+    /** The change's stored columns as object text, its null columns left out (nullColumnsOf names them); null for a delete. */
+    storedChangeJsonOf: (row: OpRow) => storedObjectJson(row, keysOf),
     /** The columns a stored op's change set to null (left out of its change_json), or none. */
     nullColumnsOf: (row: OpRow): readonly string[] => (row.null_columns === null ? [] : columnsOfShape(row.null_columns)),
-    opAt: (origin: string, seq: number) => s.opAt.get(origin, seq),
-    opsAfter: (arrival: number, limit: number) => s.opsFrom.all(arrival, limit),
+    opAt: (origin: string, seq: number): OpRow | undefined => {
+      const row = s.opAt.get(origin, seq);
+      return row && opRowOf(row);
+    },
+    opsAfter: (arrival: number, limit: number): OpRow[] => s.opsFrom.all(arrival, limit).map(opRowOf),
     arrivalOf: (origin: string, seq: number) => s.arrivalOf.get(origin, seq)?.arrival ?? null,
-    opsOfEntity: (entity: string, entityId: string) => s.opsOfEntity.all(entity, entityId),
-    rewriteChange(arrival: number, change: Record<string, unknown> | null): void {
-      const { json, nulls } = splitChange(change);
-      s.rewriteChange.run(json, nulls, arrival);
+    opsOfEntity: (entity: string, entityId: string): OpRow[] => s.opsOfEntity.all(entity, entityId).map(opRowOf),
+    /** Replaces a stored op's change (erasure); `entity`: the op's (it decides the form, CHANGE_READ_IN_SQL). */
+    rewriteChange(arrival: number, change: Record<string, unknown> | null, entity: string): void {
+      const { json, nulls, shape } = encodeChange(entity, change);
+      s.rewriteChange.run(json, nulls, shape, arrival);
     },
     vector: () => Object.fromEntries(s.vector.all().map((r) => [r.origin, r.seq])) as Record<string, number>,
     setVector: (origin: string, seq: number) => void s.setVector.run(origin, seq),
@@ -403,10 +534,11 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
       // A row one remote insert made: its state is that op (insertNewRows), the same saveInsertedRowState would have written.
       const op = s.stateOp.get(entity, entityId);
       if (!op) return null;
+      const stamp = op.hlc.length === 22 ? `${op.hlc}-${op.origin}` : op.hlc;
       const clocks: Record<string, string> = {};
-      if (op.change_json !== null) for (const column in JSON.parse(op.change_json) as Record<string, unknown>) clocks[column] = op.hlc;
-      if (op.null_columns !== null) for (const column of columnsOfShape(op.null_columns)) clocks[column] = op.hlc;
-      return { clocks, born: op.hlc, deleted: null, erased: null };
+      if (op.change_json !== null) for (const column of op.change_shape === null ? Object.keys(JSON.parse(op.change_json) as Record<string, unknown>) : columnsOfShape(op.change_shape)) clocks[column] = stamp;
+      if (op.null_columns !== null) for (const column of columnsOfShape(op.null_columns)) clocks[column] = stamp;
+      return { clocks, born: stamp, deleted: null, erased: null };
     },
     /** The state of a row one insert made: every column it wrote has its stamp, and it was born then. */
     saveInsertedRowState(entity: string, entityId: string, columns: string[], stamp: string): void {
@@ -470,7 +602,7 @@ export type SyncLogQueries = ReturnType<typeof syncLogQueries>;
  * answers with promises. What must answer at once on both: reading a stored op's change (its
  * shapes are loaded with the rows) and the hub the instance follows (a cache on PostgreSQL).
  */
-type AnswersAtOnce = 'changeOf' | 'changeJsonOf' | 'nullColumnsOf' | 'hubOriginNow' | 'beginWork';
+type AnswersAtOnce = 'changeOf' | 'changeJsonOf' | 'changeJsonLengthOf' | 'storedChangeJsonOf' | 'nullColumnsOf' | 'hubOriginNow' | 'beginWork';
 export type SyncStore = {
   [K in keyof SyncLogQueries]: K extends AnswersAtOnce ? SyncLogQueries[K] : SyncLogQueries[K] extends (...args: infer A) => infer R ? (...args: A) => R | Promise<R> : never;
 };

@@ -39,7 +39,15 @@ export const pullRequestSchema = helloSchema.extend({
  * plain ops from this build, so older and newer peers keep syncing both ways. Pushes stay plain.
  */
 export const WIRE_COMPACT = 2;
-type CompactRow = [origin: number, seq: number, hlc: string, entity: string, entityId: string, kind: Op['kind'], change: Record<string, unknown> | null, nulls: number, schema: number, continues?: 1];
+/**
+ * 3, compact with value arrays: as 2, but a change the peer stores as a value array (migration 99)
+ * goes out as that array, spliced as stored, with the index of its columns' list in `shapes` after
+ * the continues flag (0 or 1 then): no column name repeated per op, and nothing for the serving side
+ * to parse or make. A caller asks with `wire: 3`; an older peer answers 2 (or plain), which this
+ * build still reads, and a caller asking 2 gets 2.
+ */
+export const WIRE_VALUES = 3;
+type CompactRow = [origin: number, seq: number, hlc: string, entity: string, entityId: string, kind: Op['kind'], change: Record<string, unknown> | unknown[] | null, nulls: number, schema: number, continues?: 0 | 1, changeShape?: number];
 export const pushRequestSchema = helloSchema.extend({ ops: z.array(opSchema).max(5000) });
 export const SNAPSHOT_PAGE_ROWS = 2000;
 export const snapshotRequestSchema = helloSchema.extend({
@@ -76,7 +84,7 @@ export interface PullResponse extends Hello {
 
 /** A pull answer in the compact encoding (WIRE_COMPACT), as it comes off the wire. */
 export interface CompactPullResponse extends Omit<PullResponse, 'ops'> {
-  wire: typeof WIRE_COMPACT;
+  wire: typeof WIRE_COMPACT | typeof WIRE_VALUES;
   origins: string[];
   shapes: string[][];
   rows: CompactRow[];
@@ -84,13 +92,22 @@ export interface CompactPullResponse extends Omit<PullResponse, 'ops'> {
 
 /** Either encoding of a pull answer, as Op objects (the plain one is returned as it is). */
 export function pullOps(response: PullResponse | CompactPullResponse): PullResponse {
-  if (!('wire' in response) || response.wire !== WIRE_COMPACT) return response as PullResponse;
+  if (!('wire' in response) || (response.wire !== WIRE_COMPACT && response.wire !== WIRE_VALUES)) return response as PullResponse;
   const { origins, shapes, rows, ...rest } = response;
+  // A column list names an object's keys below: none may reach its prototype.
+  if (shapes.some((columns) => columns.includes('__proto__'))) throw new Error('A compact pull page lists a column named __proto__');
   const ops = new Array<WireOp>(rows.length);
   for (let i = 0; i < rows.length; i++) {
-    const [o, seq, stamp, entity, entityId, kind, change, nulls, schema, continues] = rows[i];
+    const [o, seq, stamp, entity, entityId, kind, stored, nulls, schema, continues, changeShape] = rows[i];
     const origin = origins[o];
     if (origin === undefined || (nulls !== -1 && shapes[nulls] === undefined)) throw new Error('A compact pull page names an origin or a shape it does not list');
+    let change = stored as Record<string, unknown> | null;
+    if (changeShape !== undefined) {
+      const columns = shapes[changeShape];
+      if (columns === undefined || !Array.isArray(stored) || stored.length !== columns.length) throw new Error('A compact pull page names a shape it does not list, or a change that does not fit it');
+      change = {};
+      for (let c = 0; c < columns.length; c++) change[columns[c]] = stored[c];
+    }
     // The null columns stay a list (completeOp adds them where needed): adding them to each parsed
     // change cost more than parsing them did.
     ops[i] = { origin, seq, hlc: stamp.length === 22 ? `${stamp}-${origin}` : stamp, entity, entityId, kind, change, schema, nulls: change === null || nulls === -1 ? undefined : shapes[nulls] };
@@ -142,11 +159,12 @@ export async function answerPullJson(side: LocalSide, request: PullRequest, enve
   const head = { ...envelope, ...helloOf(side), now: side.now(), vector, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.rows.length };
   const text = JSON.stringify(head).slice(0, -1);
   if ((request.wire ?? 1) < WIRE_COMPACT) return `${text},"ops":[${page.rows.map(side.replica.opJsonOfRow).join(',')}]}`;
+  const wire = Math.min(request.wire!, WIRE_VALUES);
   const origins = new Map<string, number>();
   const shapes = new Map<number, number>();
-  const rows = page.rows.map((row) => side.replica.opWireOfRow(row, origins, shapes)).join(',');
+  const rows = page.rows.map((row) => side.replica.opWireOfRow(row, origins, shapes, wire === WIRE_VALUES)).join(',');
   const shapeLists = [...shapes.keys()].map((shape) => side.replica.nullColumnsOfShape(shape));
-  return `${text},"wire":${WIRE_COMPACT},"origins":${JSON.stringify([...origins.keys()])},"shapes":${JSON.stringify(shapeLists)},"rows":[${rows}]}`;
+  return `${text},"wire":${wire},"origins":${JSON.stringify([...origins.keys()])},"shapes":${JSON.stringify(shapeLists)},"rows":[${rows}]}`;
 }
 
 /** A page of this instance's synced rows and merge states, with the vector they include. */
@@ -232,7 +250,7 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
   // and the cursor after it; if this page fails, the exchange stops and the early answer is dropped.
   const pull = (vector: Vector, after: number | undefined) => {
     const sentAt = side.now();
-    const answer = transport.pull({ ...base, vector, limit: PAGE_LIMIT, maxBytes: PAGE_MAX_BYTES, after, wire: WIRE_COMPACT }).then((r) => ({ response: pullOps(r), skewMs: measureSkew(r.now, sentAt, side.now()) }));
+    const answer = transport.pull({ ...base, vector, limit: PAGE_LIMIT, maxBytes: PAGE_MAX_BYTES, after, wire: WIRE_VALUES }).then((r) => ({ response: pullOps(r), skewMs: measureSkew(r.now, sentAt, side.now()) }));
     answer.catch(() => {}); // awaited below, unless a failed apply ends the exchange first
     return answer;
   };

@@ -58,7 +58,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
 
   async function erase(q: SyncStore, entityId: string): Promise<void> {
     for (const row of await q.opsOfEntity('customers', entityId)) {
-      if (row.change_json !== null) await q.rewriteChange(row.arrival, purgePersonal(q.changeOf(row)));
+      if (row.change_json !== null) await q.rewriteChange(row.arrival, purgePersonal(q.changeOf(row)), row.entity);
     }
     const customerId = (JSON.parse(entityId) as number[])[0];
     await q.purgeJournal(String(customerId));
@@ -76,7 +76,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       for (const [column, value] of Object.entries(values)) if (column in out) out[column] = value;
       return out;
     };
-    for (const row of await q.opsOfEntity(table, entityId)) if (row.change_json !== null) await q.rewriteChange(row.arrival, overwrite(q.changeOf(row)!));
+    for (const row of await q.opsOfEntity(table, entityId)) if (row.change_json !== null) await q.rewriteChange(row.arrival, overwrite(q.changeOf(row)!), row.entity);
     const key = JSON.parse(entityId) as unknown[];
     const current = await q.readRow(table, SYNCED_ENTITIES[table].pk, key);
     if (current && canonicalJson(overwrite(current)) !== canonicalJson(current)) await q.upsertRow(table, SYNCED_ENTITIES[table].pk, overwrite(current));
@@ -450,7 +450,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       if (rows.length === 0) return { rows: page, cursor, hasMore: false };
       for (const row of rows) {
         if (row.seq > (sent[row.origin] ?? 0)) {
-          const size = q.changeJsonOf(row).length + 200; // as it goes out, null columns included
+          const size = q.changeJsonLengthOf(row) + 200; // as it goes out as a plain op, null columns included
           if (page.length >= limit || (page.length > 0 && bytes + size > maxBytes)) {
             // Full: end after the last whole write, unless one write alone fills the page.
             if (open.size > 0 && whole.length > 0) return { rows: page.slice(0, whole.length), cursor: whole.cursor, hasMore: true };
@@ -490,9 +490,11 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
    * seq, clock stamp (its origin left off when it is the op's), entity, entity id, kind, the change
    * as stored (without its null columns, spliced as text), the index of its null columns' list
    * (-1: none), schema, and 1 when more ops of its write follow (left off otherwise). `origins` and
-   * `shapes` collect the page's lists as rows are written.
+   * `shapes` collect the page's lists as rows are written. With `values` (WIRE_VALUES), a change
+   * stored as a value array goes out as it is, followed by the continues flag (0 or 1) and the index
+   * of its columns' list in `shapes`.
    */
-  function opWireOfRow(row: OpRow, origins: Map<string, number>, shapes: Map<number, number>): string {
+  function opWireOfRow(row: OpRow, origins: Map<string, number>, shapes: Map<number, number>, values = false): string {
     let o = origins.get(row.origin);
     if (o === undefined) origins.set(row.origin, (o = origins.size));
     let shape = -1;
@@ -502,7 +504,12 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     }
     const text = JSON.stringify;
     const hlc = row.hlc.length === 23 + row.origin.length && row.hlc.endsWith(row.origin) ? row.hlc.slice(0, 22) : row.hlc;
-    return `[${o},${row.seq},${text(hlc)},${text(row.entity)},${text(row.entity_id)},${text(row.kind)},${row.change_json ?? 'null'},${shape},${row.schema}${row.write_continues === 1 ? ',1' : ''}]`;
+    if (values && row.change_shape != null && row.change_json !== null) {
+      let columns = shapes.get(row.change_shape);
+      if (columns === undefined) shapes.set(row.change_shape, (columns = shapes.size));
+      return `[${o},${row.seq},${text(hlc)},${text(row.entity)},${text(row.entity_id)},${text(row.kind)},${row.change_json},${shape},${row.schema},${row.write_continues === 1 ? 1 : 0},${columns}]`;
+    }
+    return `[${o},${row.seq},${text(hlc)},${text(row.entity)},${text(row.entity_id)},${text(row.kind)},${outside.storedChangeJsonOf(row) ?? 'null'},${shape},${row.schema}${row.write_continues === 1 ? ',1' : ''}]`;
   }
 
   return {
@@ -528,7 +535,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     pageRowsFor,
     opJsonOfRow,
     opWireOfRow,
-    /** The column list of a stored shape (a compact page names each op's null columns by one). */
+    /** The column list of a stored shape (a compact page names each op's null columns, and its value array's columns, by one). */
     nullColumnsOfShape: (shape: number) => outside.nullColumnsOf({ null_columns: shape } as OpRow),
     snapshotPage,
     applySnapshot: (rows: readonly SnapshotRow[], vector: Vector | null) => inWrite((q) => applySnapshotPage(q, rows, vector)),

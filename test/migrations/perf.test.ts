@@ -30,7 +30,7 @@ describe('20261123_60_perf', () => {
   });
 });
 
-describe('20261129_98_booking_status_index', () => {
+describe('20261130_01_booking_status_index', () => {
   it('sums the seats held on a session by live bookings from indexes alone (no table reads)', () => {
     const plan = handle.sqlite
       .prepare(

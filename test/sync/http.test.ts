@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
 import { aSyncNode, type SyncNode } from './nodes';
-import { pullOps, WIRE_COMPACT } from '../../main/sync/exchange';
+import { pullOps, WIRE_COMPACT, WIRE_VALUES } from '../../main/sync/exchange';
 import { completeOp } from '../../main/sync/op';
 
 const nodes: SyncNode[] = [];
@@ -81,6 +81,22 @@ describe('sync over HTTP between two real servers', () => {
     expect(JSON.stringify(compact.body).length).toBeLessThan(JSON.stringify(plain.body).length);
     const byId = (ops: { origin: string; seq: number }[]) => [...ops].sort((a, b) => a.seq - b.seq);
     expect(byId(pullOps(compact.body).ops.map(completeOp))).toEqual(byId(plain.body.ops));
+    // A desk that reads value arrays gets the changes the hub stored as arrays as they are, with their columns listed once.
+    const values = await hub.call('POST', '/v1/sync/pull', { ...request, wire: WIRE_VALUES });
+    expect(values.body).toMatchObject({ wire: WIRE_VALUES, hasMore: false });
+    const customerRow = values.body.rows.find((r: unknown[]) => r[3] === 'customers');
+    if (hub.engine.ctx.handle.dialect === 'sqlite') {
+      expect(Array.isArray(customerRow[6])).toBe(true);
+      expect(values.body.shapes[customerRow[10]]).toContain('first_name');
+      expect(JSON.stringify(values.body).length).toBeLessThan(JSON.stringify(compact.body).length);
+    } else {
+      // A PostgreSQL hub stores changes as objects (migration 99): they go out as wire 2 sends them.
+      expect(customerRow[6]).toMatchObject({ first_name: expect.any(String) });
+      expect(customerRow).toHaveLength(compact.body.rows.find((r: unknown[]) => r[3] === 'customers').length);
+    }
+    expect(byId(pullOps(values.body).ops.map(completeOp))).toEqual(byId(plain.body.ops));
+    // A caller asking for a newer encoding than this build knows gets the newest it knows.
+    expect((await hub.call('POST', '/v1/sync/pull', { ...request, wire: 9 })).body.wire).toBe(WIRE_VALUES);
   });
 
   it('answers bad pages with 4xx and the requestStatus envelope, and a gap with 409', async () => {

@@ -6,6 +6,7 @@ import { EMPTY_ROW, isVisible, joinStates, materialize, mergeAll, mergeOp, purge
 import type { MergeRule } from '../../main/sync/entities';
 import { bookingSetKey, oversoldOf } from '../../main/sync/oversell';
 import { canonicalJson } from '../../main/sync/op';
+import { pullOps, WIRE_VALUES, type CompactPullResponse } from '../../main/sync/exchange';
 
 const stamp = (wall: number, counter = 0, origin = 'AAAA') => encodeHlc({ wall, counter, origin });
 
@@ -236,5 +237,21 @@ describe('overselling', () => {
 describe('canonical JSON', () => {
   it('is the same text for the same content in any key order', () => {
     expect(canonicalJson({ b: 1, a: [{ d: 2, c: null }] })).toBe(canonicalJson({ a: [{ c: null, d: 2 }], b: 1 }));
+  });
+});
+
+describe('the value-array pull encoding (wire 3)', () => {
+  const head = { origin: 'HUBAAAAA', instanceNo: 1, catalogueOwner: 'HUBAAAAA', schema: { min: 1, max: 99 }, knownInstances: {}, now: 0, vector: {}, hasMore: false, cursor: 0, remaining: 0 };
+  const page = (rows: unknown[][], shapes: string[][]) => ({ ...head, wire: WIRE_VALUES, origins: ['HUBAAAAA'], shapes, rows }) as unknown as CompactPullResponse;
+
+  it('reads a change sent as values with its columns listed once, and null columns as a list', () => {
+    const { ops } = pullOps(page([[0, 1, '001894665600000-000000', 'customers', '[1]', 'insert', [1, 'Ada'], 1, 99, 1, 0]], [['id', 'first_name'], ['email']]));
+    expect(ops).toEqual([{ origin: 'HUBAAAAA', seq: 1, hlc: '001894665600000-000000-HUBAAAAA', entity: 'customers', entityId: '[1]', kind: 'insert', change: { id: 1, first_name: 'Ada' }, schema: 99, nulls: ['email'], continues: true }]);
+  });
+
+  it('refuses a page whose values do not fit the columns it names, or that names a column __proto__', () => {
+    expect(() => pullOps(page([[0, 1, '001894665600000-000000', 'customers', '[1]', 'insert', [1], -1, 99, 0, 0]], [['id', 'first_name']]))).toThrow(/does not fit/);
+    expect(() => pullOps(page([[0, 1, '001894665600000-000000', 'customers', '[1]', 'insert', [1], -1, 99, 0, 5]], [['id']]))).toThrow(/does not list/);
+    expect(() => pullOps(page([[0, 1, '001894665600000-000000', 'customers', '[1]', 'insert', [1, {}], -1, 99, 0, 0]], [['id', '__proto__']]))).toThrow(/__proto__/);
   });
 });

@@ -110,10 +110,52 @@ describe('stored merge states', () => {
     q.insertOp({ ...op, seq: 4, change: {} });
     q.beginWork();
     const rows = q.opsAfter(0, 10);
-    expect(rows[0].change_json).toBe('{"id":1,"first_name":"Ada","marketing":0}');
+    // The values alone, in the order of a shape of their columns (migration 99), not an object naming each column.
+    expect(rows[0].change_json).toBe('[1,"Ada",0]');
     expect(rows.map((r) => q.changeOf(r))).toEqual([change, { email: null }, null, {}]);
     expect(rows.map((r) => JSON.parse(q.changeJsonOf(r)))).toEqual([change, { email: null }, null, {}]);
-    q.rewriteChange(rows[0].arrival, { ...change, first_name: null });
+    expect(JSON.parse(q.storedChangeJsonOf(rows[0])!)).toEqual({ id: 1, first_name: 'Ada', marketing: 0 });
+    // A page counts its bytes without making each op's text.
+    expect(rows.map((r) => q.changeJsonLengthOf(r))).toEqual(rows.map((r) => q.changeJsonOf(r).length));
+    q.rewriteChange(rows[0].arrival, { ...change, first_name: null }, 'customers');
     expect(q.changeOf(q.opsAfter(0, 1)[0])).toEqual({ ...change, first_name: null });
+  });
+
+  it('write a row with its null columns left out of the values, set to NULL on a row already there', async () => {
+    const { sqlite } = await aDatabase();
+    const q = syncLogQueries(sqlite);
+    const read = () => sqlite.prepare('SELECT first_name, email, phone FROM customers WHERE id = 1').get();
+    sqlite.prepare("INSERT INTO customers (id, first_name, email, phone, created_at, updated_at) VALUES (1, 'Ada', 'ada@example.com', '+61', 0, 0)").run();
+    q.upsertRow('customers', ['id'], { id: 1, first_name: 'Augusta', created_at: 0, updated_at: 0 }, ['email']);
+    expect(read()).toEqual({ first_name: 'Augusta', email: null, phone: '+61' });
+    // The same columns, email now a value: not the plan above, where email was a null column.
+    q.upsertRow('customers', ['id'], { id: 1, first_name: 'Augusta', created_at: 0, updated_at: 0, email: 'a@example.com' });
+    expect(read()).toEqual({ first_name: 'Augusta', email: 'a@example.com', phone: '+61' });
+    // A NOT NULL column named as null fails as it did, instead of taking a default.
+    expect(() => q.upsertRow('customers', ['id'], { id: 2, first_name: 'Bo', created_at: 0 }, ['updated_at'])).toThrow(/NOT NULL/);
+  });
+
+  it('store a stamp without the origin the op names already, and give it back whole', async () => {
+    const { sqlite } = await aDatabase();
+    const q = syncLogQueries(sqlite);
+    q.beginWork();
+    const ownStamp = '001894665600000-000000-AAAA';
+    const otherStamp = '001894665600000-000001-BBBB'; // never made by a real op; stored as it came
+    q.insertOp({ origin: 'AAAA', seq: 1, hlc: ownStamp, entity: 'customers', entity_id: '[1]', kind: 'insert', schema: 1, change: { id: 1 } });
+    q.insertOp({ origin: 'AAAA', seq: 2, hlc: otherStamp, entity: 'customers', entity_id: '[1]', kind: 'update', schema: 1, change: { id: 1 } });
+    expect(sqlite.prepare('SELECT hlc FROM sync_ops ORDER BY seq').all()).toEqual([{ hlc: '001894665600000-000000' }, { hlc: otherStamp }]);
+    expect(q.opsAfter(0, 10).map((r) => r.hlc)).toEqual([ownStamp, otherStamp]);
+    expect(q.opAt('AAAA', 1)?.hlc).toBe(ownStamp);
+    expect(q.opsOfEntity('customers', '[1]').map((r) => r.hlc)).toEqual([ownStamp, otherStamp]);
+  });
+
+  it('keep a booking op its change as an object, which erasure reads in SQL, and find its customer through it', async () => {
+    const { sqlite } = await aDatabase();
+    const q = syncLogQueries(sqlite);
+    q.beginWork();
+    q.insertOp({ origin: 'AAAA', seq: 1, hlc: A, entity: 'bookings', entity_id: '["B1-1"]', kind: 'insert', schema: 1, change: { order_number: 'B1-1', customer_id: 7001, comments: null } });
+    expect((sqlite.prepare('SELECT change_json, change_shape FROM sync_ops').get() as { change_json: string; change_shape: number | null })).toEqual({ change_json: '{"order_number":"B1-1","customer_id":7001}', change_shape: null });
+    expect(q.bookingsOfCustomer(7001)).toEqual(['B1-1']);
+    expect(q.customersOfBooking('B1-1')).toEqual([7001]);
   });
 });
