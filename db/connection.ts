@@ -6,6 +6,7 @@ import type { Database } from './schema';
 import type { Dialect } from './dialect';
 import type { ChangeArea } from './queries/changes';
 import { migrations } from './migrations';
+import { startCheckpointer } from './checkpointer';
 
 export interface DbHandle {
   /** 'sqlite' for a data folder's file (every desk); 'postgres' for an office hub on PostgreSQL (db/postgres/connection.ts). */
@@ -30,6 +31,8 @@ export interface DbHandle {
 export interface OpenOptions {
   /** Run pending migrations (only the server does). */
   migrate?: boolean;
+  /** Checkpoint the WAL from a background thread, not inside a request's commit (the server does: db/checkpointer.ts). */
+  checkpointInBackground?: boolean;
 }
 
 export class SchemaTooNewError extends Error {
@@ -93,12 +96,15 @@ export async function openDatabase(file: string, options: OpenOptions = {}): Pro
     await migrate(db, sqlite);
   }
 
+  const checkpointer = options.checkpointInBackground && file !== ':memory:' && writable ? startCheckpointer(sqlite, file) : null;
+
   return {
     dialect: 'sqlite',
     db,
     sqlite,
     writable,
     async close() {
+      await checkpointer?.stop();
       // A checkpoint folds the WAL back into the main file so a copied data folder is complete.
       try {
         sqlite.pragma('wal_checkpoint(TRUNCATE)');

@@ -30,7 +30,7 @@ export interface BootOptions {
 export async function bootEngine(options: BootOptions): Promise<{ engine: Engine; keyFile: string }> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   if (options.database) return bootPostgres(options, options.database);
-  const handle = await openDatabase(join(options.dataDir, DATABASE_FILE), { migrate: true });
+  const handle = await openDatabase(join(options.dataDir, DATABASE_FILE), { migrate: true, checkpointInBackground: true });
   makeDataFolderPrivate(options.dataDir);
   if (options.instanceNo !== undefined) {
     const existing = readSetting(handle.sqlite, 'instance_no');

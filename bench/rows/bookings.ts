@@ -20,7 +20,8 @@ const CONCURRENCY = 8;
 export default async function (): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tourdesk-bench-bookings-'));
   try {
-    const handle = await openDatabase(join(dir, 'tourdesk.sqlite'), { migrate: true });
+    // Opened as `tourdesk serve` opens it (WAL checkpoints on a background thread); the raw baseline uses the same connection.
+    const handle = await openDatabase(join(dir, 'tourdesk.sqlite'), { migrate: true, checkpointInBackground: true });
     const engine = createEngine({ db: handle, config: { dataDir: dir, instanceNo: 1 } });
     await engine.companies.configure({ companyName: 'Bench Tours', alias: 'bench', currency: 'AUD', timezone: 'Australia/Sydney', locale: 'en_AU' });
     const product = await engine.products.create({ name: 'Bench Walk', priceOptions: [{ label: 'Adult', price: 50 }, { label: 'Child', price: 25 }] }, SYSTEM_ACTOR);

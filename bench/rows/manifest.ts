@@ -66,7 +66,8 @@ async function interleavedRoundTrips(subject: ReturnType<typeof roundTripper>, b
  */
 export default async function (): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tourdesk-bench-manifest-'));
-  const handle = await openDatabase(join(dir, 'tourdesk.sqlite'), { migrate: true });
+  // Opened as `tourdesk serve` opens it (main/boot.ts): WAL checkpoints on a background thread.
+  const handle = await openDatabase(join(dir, 'tourdesk.sqlite'), { migrate: true, checkpointInBackground: true });
   const engine = createEngine({ db: handle, config: { dataDir: dir, instanceNo: 1 } });
   try {
     await engine.companies.configure({ companyName: 'Bench Tours', alias: 'bench', currency: 'AUD', timezone: 'Australia/Sydney', locale: 'en_AU', email: 'b@bench.example' });
@@ -105,12 +106,12 @@ export default async function (): Promise<BenchRow[]> {
 
     // Over real HTTP: the scan against a bare node:http server doing the same indexed lookup and a
     // committed insert of the scan (IMMEDIATE transaction, same pragmas: WAL, synchronous=FULL, same
-    // schema and sync-capture triggers). The bare server writes a copy of the file, opened the way the
+    // schema and sync-capture triggers, WAL checkpoints on a background thread). The bare server writes a copy of the file, opened the way the
     // engine opens its own: measured in alternating blocks, the engine must not fold (sync) the rows
     // the baseline's inserts captured, which it would on a shared file.
     const bareFile = join(dir, 'bare.sqlite');
     handle.sqlite.exec(`VACUUM INTO '${bareFile}'`);
-    const bareHandle = await openDatabase(bareFile, { migrate: true });
+    const bareHandle = await openDatabase(bareFile, { migrate: true, checkpointInBackground: true });
     const bareLookup = bareHandle.sqlite.prepare(
       'SELECT p.id, p.fields_json, i.order_number, b.status FROM participants p JOIN booking_items i ON i.id = p.item_id JOIN bookings b ON b.order_number = i.order_number WHERE p.barcode = ?',
     );

@@ -83,7 +83,7 @@ export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, 
               payload_json: JSON.stringify(payload),
             }),
         };
-        return work(tx);
+        return ids.inWrite ? ids.inWrite(() => work(tx)) : work(tx);
       },
       // The PostgreSQL hub leases ids in blocks; each attempt starts with some in hand.
       { dryRun, beforeAttempt: ids.reserve ? () => ids.reserve!() : undefined },

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runCli, startServe } from '../fixtures/cli';
-import { aProduct } from '../fixtures/builders';
+import { callServer, runCli, startServe } from '../fixtures/cli';
+import { aBooking, aProduct } from '../fixtures/builders';
 
 // Each test starts several real CLI processes (tsx compiles at every start): on a busy 2-core machine
 // one start can take ~10 s, so these tests get more than the default 30 s.
@@ -86,6 +86,27 @@ describe('tourdesk serve', () => {
     const again = await startServe(['--data-dir', dir], { TOURDESK_API_KEY: key });
     const found = await get(`${again.baseUrl}/v1/products?search=Durable`, key);
     expect(found.products.map((p: any) => p.productCode).sort()).toEqual(codes.sort());
+    again.child.kill('SIGTERM');
+    await again.exited;
+  });
+
+  it('loses no acknowledged booking when the process is killed outright while bookings arrive together (they share commits)', async () => {
+    const dir = dataDir();
+    const key = 'td_durability_test_key_000002';
+    const server = await startServe(['--data-dir', dir], { TOURDESK_API_KEY: key });
+    const product = (await callServer(server, key, 'POST', '/v1/products', aProduct({ name: 'Durable walk', bookingMode: 'NO_DATE' }))).body.product;
+    const body = aBooking(product.productCode, undefined, [{ optionLabel: 'Adult', value: 2 }]);
+    body.items[0].startTimeLocal = '2030-03-05';
+    const answers = await Promise.all(Array.from({ length: 12 }, () => callServer(server, key, 'POST', '/v1/bookings', body)));
+    expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+    server.child.kill('SIGKILL');
+    await server.exited;
+    const again = await startServe(['--data-dir', dir], { TOURDESK_API_KEY: key });
+    for (const { body: answer } of answers) {
+      const found = await callServer(again, key, 'GET', `/v1/bookings/${answer.booking.orderNumber}`);
+      expect(found.status).toBe(200);
+      expect(found.body.booking.totalAmount).toBe(answer.booking.totalAmount);
+    }
     again.child.kill('SIGTERM');
     await again.exited;
   });

@@ -29,3 +29,16 @@ describe('20261123_60_perf', () => {
     expect(onCode).toEqual([{ name: 'voucher_redemptions_live' }]);
   });
 });
+
+describe('20261130_01_booking_status_index', () => {
+  it('sums the seats held on a session by live bookings from indexes alone (no table reads)', () => {
+    const plan = handle.sqlite
+      .prepare(
+        "EXPLAIN QUERY PLAN SELECT booking_items.session_id, sum(booking_items.seats_held) FROM booking_items INNER JOIN bookings ON bookings.order_number = booking_items.order_number WHERE booking_items.session_id IN (1) AND bookings.status IN ('CONFIRMED', 'PENDING') GROUP BY booking_items.session_id",
+      )
+      .all() as { detail: string }[];
+    const details = plan.map((p) => p.detail);
+    expect(details).toContainEqual(expect.stringContaining('COVERING INDEX booking_items_session_seats'));
+    expect(details).toContainEqual(expect.stringContaining('COVERING INDEX bookings_order_status'));
+  });
+});

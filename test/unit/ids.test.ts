@@ -19,6 +19,36 @@ describe('ids', () => {
     expect(fromA.filter((id) => fromB.includes(id))).toEqual([]);
   });
 
+  it('counts a write\'s ids in memory and advances the sequence row once, at the end of the write', async () => {
+    const db = sequences();
+    const ids = sequenceIds(db, 1);
+    const stored = () => db.prepare("SELECT value FROM sequences WHERE name = 'global'").pluck().get();
+    const taken = await ids.inWrite!(async () => {
+      const three = [ids.nextId(), ids.nextId(), ids.nextId()];
+      expect(stored()).toBe(0);
+      return three;
+    });
+    expect(taken).toEqual([1001, 2001, 3001]);
+    expect(stored()).toBe(3);
+    // Outside a write, and in the next write, numbering goes on from the stored value.
+    expect(ids.nextId()).toBe(4001);
+    expect(await ids.inWrite!(async () => ids.nextId())).toBe(5001);
+    expect(stored()).toBe(5);
+  });
+
+  it('stores nothing for a write that throws (its transaction rolls back the rows that used the ids)', async () => {
+    const db = sequences();
+    const ids = sequenceIds(db, 1);
+    await expect(
+      ids.inWrite!(async () => {
+        ids.nextId();
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(db.prepare("SELECT value FROM sequences WHERE name = 'global'").pluck().get()).toBe(0);
+    expect(await ids.inWrite!(async () => ids.nextId())).toBe(1001);
+  });
+
   it('refuses an instance number outside 1..999', () => {
     expect(() => sequenceIds(sequences(), 0)).toThrow();
     expect(() => sequenceIds(sequences(), 1000)).toThrow();
