@@ -1,30 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/connection';
+import { migrationFixture } from '../fixtures/migrations';
 import { migrations } from '../../db/migrations';
 import { syncLogQueries } from '../../db/queries/syncLog';
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-/** A database file migrated up to (not including) the named migration. */
-async function databaseBefore(name: string): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'tourdesk-mig-compact-'));
-  dirs.push(dir);
-  const file = join(dir, 'db.sqlite');
-  const sqlite = new BetterSqlite3(file);
-  sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const stop = migrations.findIndex((m) => m.name === name);
-  for (const migration of migrations.slice(0, stop)) await migration.up(db);
-  sqlite.pragma(`user_version = ${stop}`);
-  await db.destroy();
-  return file;
-}
+const { databaseBefore } = migrationFixture('compact');
 
 const OWN = '001894665600000-000000-AAAA';
 const RELAYED = '001894665600500-000001-BBBB';
