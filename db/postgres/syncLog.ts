@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { DbHandle } from '../connection';
 import type { SyncInstanceTable, SyncRowsTable } from '../schema';
 import type { CaptureRow, NewOpRow, NewRowInsert, OpRow, StoredRowState, SyncStore, SyncStores } from '../queries/syncLog';
-import { keysOfColumns, storedChange, storedChangeJson, storedChangeJsonLength, storedObjectJson } from '../queries/syncLog';
+import { keysOfColumns, nullTextOfColumns, storedChange, storedChangeJson, storedChangeJsonLength, storedObjectJson } from '../queries/syncLog';
 import { CAPTURE_PAUSED_SETTING } from '../syncCapture';
 
 /**
@@ -112,6 +112,10 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     return columns;
   };
 
+  /** A shape's null columns as text, and its columns as keys (for storedChangeJson and its kin). */
+  const nullText = (id: number) => nullTextOfColumns(columnsOfShape(id));
+  const keysOf = (id: number) => keysOfColumns(columnsOfShape(id));
+
   /** Loads the shapes `ids` name that neither this transaction nor the process knows yet. */
   async function loadShapes(ids: Iterable<number | null>): Promise<void> {
     const missing = [...new Set(ids)].filter((id): id is number => id !== null && !ownColumns.has(id) && !shared.shapeColumns.has(id));
@@ -215,9 +219,9 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     withRowState: async (entity: string, entityIds: readonly string[]) =>
       new Set((await run<{ entity_id: string }>('SELECT entity_id FROM sync_rows WHERE entity = $1 AND entity_id = ANY($2)', [entity, entityIds])).map((r) => r.entity_id)),
     changeOf: (row: OpRow) => storedChange(row, columnsOfShape),
-    changeJsonOf: (row: OpRow) => storedChangeJson(row, (id) => columnsOfShape(id).map((c) => `${JSON.stringify(c)}:null`).join(','), (id) => keysOfColumns(columnsOfShape(id))),
-    storedChangeJsonOf: (row: OpRow) => storedObjectJson(row, (id) => keysOfColumns(columnsOfShape(id))),
-    changeJsonLengthOf: (row: OpRow) => storedChangeJsonLength(row, (id) => columnsOfShape(id).map((c) => `${JSON.stringify(c)}:null`).join(','), (id) => keysOfColumns(columnsOfShape(id))),
+    changeJsonOf: (row: OpRow) => storedChangeJson(row, nullText, keysOf),
+    storedChangeJsonOf: (row: OpRow) => storedObjectJson(row, keysOf),
+    changeJsonLengthOf: (row: OpRow) => storedChangeJsonLength(row, nullText, keysOf),
     nullColumnsOf: (row: OpRow): readonly string[] => (row.null_columns === null ? [] : columnsOfShape(row.null_columns)),
     opAt: async (origin: string, seq: number) => (await opRows('SELECT * FROM sync_ops WHERE origin = $1 AND seq = $2', [origin, seq]))[0],
     opsAfter: (arrival: number, limit: number) => opRows('SELECT * FROM sync_ops WHERE arrival > $1 ORDER BY arrival LIMIT $2', [arrival, limit]),

@@ -96,6 +96,9 @@ export function storedChangeJsonLength(row: StoredChangeRow, nullText: (id: numb
 /** `"name":` for each column of a shape: the keys of a change made from its value array. */
 export const keysOfColumns = (columns: readonly string[]): string[] => columns.map((c) => `${JSON.stringify(c)}:`);
 
+/** `"a":null,"b":null` for a shape of null columns: what a change's left-out null columns add to its text. */
+export const nullTextOfColumns = (columns: readonly string[]): string => columns.map((c) => `${JSON.stringify(c)}:null`).join(',');
+
 /**
  * Ops whose change stays a JSON object in sync_ops: SQL reads into them (a booking's `customer_id`,
  * for erasure: customersInBookingOps, bookingsOfCustomer). Every other entity's change is stored as
@@ -110,13 +113,13 @@ export const CHANGE_READ_IN_SQL: ReadonlySet<string> = new Set(['bookings']);
  */
 const OP_COLUMNS = 'arrival, origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, row_state, write_continues, change_shape';
 type OpColumns = [number, string, number, string, string, string, OpRow['kind'], string | null, number, number | null, number | null, number | null, number | null];
-/** A stored op as its row, its stamp whole again (stored without the op's own origin, storedHlc). */
+/** A stored op as its row, its stamp whole again (stored without the op's own origin, shortHlc). */
 function opRowOf(r: OpColumns): OpRow {
   return {
     arrival: r[0],
     origin: r[1],
     seq: r[2],
-    hlc: r[3].length === 22 ? `${r[3]}-${r[1]}` : r[3],
+    hlc: wholeHlc(r[3], r[1]),
     entity: r[4],
     entity_id: r[5],
     kind: r[6],
@@ -129,9 +132,17 @@ function opRowOf(r: OpColumns): OpRow {
   };
 }
 
-/** An op's stamp as stored: without its origin when the op's own (the reader puts it back, OP_COLUMNS). */
-export function storedHlc(hlc: string, origin: string): string {
+/**
+ * An op's stamp without its origin when that is the op's own: as sync_ops stores it (migration 99)
+ * and a compact pull page sends it. wholeHlc puts it back.
+ */
+export function shortHlc(hlc: string, origin: string): string {
   return hlc.length === 23 + origin.length && hlc.charCodeAt(22) === 45 /* - */ && hlc.endsWith(origin) ? hlc.slice(0, 22) : hlc;
+}
+
+/** The whole stamp from shortHlc's: a 22-character stamp (time and counter) gets the op's origin back. */
+export function wholeHlc(hlc: string, origin: string): string {
+  return hlc.length === 22 ? `${hlc}-${origin}` : hlc;
 }
 
 /**
@@ -351,7 +362,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   function nullText(id: number): string {
     let text = nullTexts.get(id);
     if (text === undefined) {
-      text = columnsOfShape(id).map((c) => `${JSON.stringify(c)}:null`).join(',');
+      text = nullTextOfColumns(columnsOfShape(id));
       if (!addedHere.has(id)) nullTexts.set(id, text);
     }
     return text;
@@ -458,7 +469,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   /** An op as sync_ops stores it: its change without null columns (which a shape names), its stamp without its origin. */
   function opArgs(op: NewOpRow): OpArgs {
     const { json, nulls, shape } = encodeChange(op.entity, op.change, op.change === null ? undefined : op.nulls);
-    return [op.origin, op.seq, storedHlc(op.hlc, op.origin), op.entity, op.entity_id, op.kind, json, op.schema, nulls, op.write_continues ?? null, shape];
+    return [op.origin, op.seq, shortHlc(op.hlc, op.origin), op.entity, op.entity_id, op.kind, json, op.schema, nulls, op.write_continues ?? null, shape];
   }
 
   return {
@@ -534,7 +545,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
       // A row one remote insert made: its state is that op (insertNewRows), the same saveInsertedRowState would have written.
       const op = s.stateOp.get(entity, entityId);
       if (!op) return null;
-      const stamp = op.hlc.length === 22 ? `${op.hlc}-${op.origin}` : op.hlc;
+      const stamp = wholeHlc(op.hlc, op.origin);
       const clocks: Record<string, string> = {};
       if (op.change_json !== null) for (const column of op.change_shape === null ? Object.keys(JSON.parse(op.change_json) as Record<string, unknown>) : columnsOfShape(op.change_shape)) clocks[column] = stamp;
       if (op.null_columns !== null) for (const column of columnsOfShape(op.null_columns)) clocks[column] = stamp;

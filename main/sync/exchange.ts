@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wholeHlc } from '../../db/queries/syncLog';
 import { opSchema, type Op, type WireOp } from './op';
 import { measureSkew } from './hlc';
 import { advanceVector, missingCount, type Vector } from './vector';
@@ -110,7 +111,7 @@ export function pullOps(response: PullResponse | CompactPullResponse): PullRespo
     }
     // The null columns stay a list (completeOp adds them where needed): adding them to each parsed
     // change cost more than parsing them did.
-    ops[i] = { origin, seq, hlc: stamp.length === 22 ? `${stamp}-${origin}` : stamp, entity, entityId, kind, change, schema, nulls: change === null || nulls === -1 ? undefined : shapes[nulls] };
+    ops[i] = { origin, seq, hlc: wholeHlc(stamp, origin), entity, entityId, kind, change, schema, nulls: change === null || nulls === -1 ? undefined : shapes[nulls] };
     if (continues === 1) ops[i].continues = true;
   }
   return { ...rest, ops };

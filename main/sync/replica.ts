@@ -1,7 +1,7 @@
 import type { DbHandle } from '../../db/connection';
 import { inWriteTransaction, setBeforeCommit } from '../../db/transaction';
 import { migrations } from '../../db/migrations';
-import { sqliteSyncStores, type CaptureRow, type NewOpRow, type NewRowInsert, type OpRow, type StoredRowState, type SyncStore, type SyncStores } from '../../db/queries/syncLog';
+import { shortHlc, sqliteSyncStores, type CaptureRow, type NewOpRow, type NewRowInsert, type OpRow, type StoredRowState, type SyncStore, type SyncStores } from '../../db/queries/syncLog';
 import { postgresSyncStores } from '../../db/postgres/syncLog';
 import { DomainError } from '../domain/errors';
 import { createHlcClock, decodeHlc, DEFAULT_MAX_FUTURE_MS, encodeHlc } from './hlc';
@@ -503,7 +503,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       if (shape === -1) shapes.set(row.null_columns, (shape = shapes.size));
     }
     const text = JSON.stringify;
-    const hlc = row.hlc.length === 23 + row.origin.length && row.hlc.endsWith(row.origin) ? row.hlc.slice(0, 22) : row.hlc;
+    const hlc = shortHlc(row.hlc, row.origin);
     if (values && row.change_shape != null && row.change_json !== null) {
       let columns = shapes.get(row.change_shape);
       if (columns === undefined) shapes.set(row.change_shape, (columns = shapes.size));
