@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { DbHandle } from '../connection';
 import type { SyncInstanceTable, SyncRowsTable } from '../schema';
 import type { CaptureRow, NewOpRow, NewRowInsert, OpRow, StoredRowState, SyncStore, SyncStores } from '../queries/syncLog';
-import { keysOfColumns, nullTextOfColumns, storedChange, storedChangeJson, storedChangeJsonLength, storedObjectJson } from '../queries/syncLog';
+import { keysOfColumns, nullTextOfColumns, packStamps, storedChange, storedChangeJson, storedChangeJsonLength, storedObjectJson, unpackStamps } from '../queries/syncLog';
 import { CAPTURE_PAUSED_SETTING } from '../syncCapture';
 
 /**
@@ -144,25 +144,10 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
 
   async function encodeClocks(clocks: Record<string, string>): Promise<{ shape: number; stamps: string; marks: string | null }> {
     const names = Object.keys(clocks);
-    const shape = await shapeOf(names);
-    const distinct: string[] = [];
-    let marks = '';
-    for (const column of names) {
-      let i = distinct.indexOf(clocks[column]);
-      if (i === -1) i = distinct.push(clocks[column]) - 1;
-      marks += String.fromCharCode(48 + i);
-    }
-    if (distinct.length <= 1) return { shape, stamps: distinct[0] ?? '', marks: null };
-    return { shape, stamps: distinct.join(' '), marks };
+    return { shape: await shapeOf(names), ...packStamps(names, clocks) };
   }
 
-  function decodeClocks(row: SyncRowsTable): Record<string, string> {
-    const columns = columnsOfShape(row.shape);
-    const clocks: Record<string, string> = {};
-    const stamps = row.marks === null ? null : row.stamps.split(' ');
-    for (let i = 0; i < columns.length; i++) clocks[columns[i]] = stamps === null ? row.stamps : stamps[row.marks!.charCodeAt(i) - 48];
-    return clocks;
-  }
+  const decodeClocks = (row: SyncRowsTable) => unpackStamps(columnsOfShape(row.shape), row.stamps, row.marks);
 
   async function columnsOf(table: string): Promise<Set<string>> {
     let columns = shared.tableColumns.get(table);

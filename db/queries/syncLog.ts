@@ -100,6 +100,38 @@ export const keysOfColumns = (columns: readonly string[]): string[] => columns.m
 export const nullTextOfColumns = (columns: readonly string[]): string => columns.map((c) => `${JSON.stringify(c)}:null`).join(',');
 
 /**
+ * A merge state's stamps as sync_rows stores them (migration 92), for the columns `names` in their
+ * order: the distinct stamps space-separated, and per column the index of its own (48 + i) in
+ * `marks`, unless all share one (marks null). Both stores write and read this one format.
+ */
+export function packStamps(names: readonly string[], clocks: Record<string, string>): { stamps: string; marks: string | null } {
+  const first = names.length === 0 ? '' : clocks[names[0]];
+  let uniform = true;
+  for (let i = 1; i < names.length && uniform; i++) uniform = clocks[names[i]] === first;
+  if (uniform) return { stamps: first, marks: null };
+  const stamps: string[] = [];
+  let marks = '';
+  for (const column of names) {
+    let i = stamps.indexOf(clocks[column]);
+    if (i === -1) i = stamps.push(clocks[column]) - 1;
+    marks += String.fromCharCode(48 + i);
+  }
+  return { stamps: stamps.join(' '), marks };
+}
+
+/** The clocks packStamps stored, per column of the state's shape. */
+export function unpackStamps(columns: readonly string[], stamps: string, marks: string | null): Record<string, string> {
+  const clocks: Record<string, string> = {};
+  if (marks === null) {
+    for (const column of columns) clocks[column] = stamps;
+  } else {
+    const distinct = stamps.split(' ');
+    for (let i = 0; i < columns.length; i++) clocks[columns[i]] = distinct[marks.charCodeAt(i) - 48];
+  }
+  return clocks;
+}
+
+/**
  * Ops whose change stays a JSON object in sync_ops: SQL reads into them (a booking's `customer_id`,
  * for erasure: customersInBookingOps, bookingsOfCustomer). Every other entity's change is stored as
  * a value array with the shape of its columns (migration 99).
@@ -368,35 +400,12 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     return text;
   }
 
-  /** Stamps as stored: the distinct ones space-separated; per column the index of its own (48 + i), unless all share one. */
   function encodeClocks(clocks: Record<string, string>): { shape: number; stamps: string; marks: string | null } {
     const names = Object.keys(clocks);
-    const shape = shapeOfColumns(names);
-    const first = names.length === 0 ? '' : clocks[names[0]];
-    let uniform = true;
-    for (let i = 1; i < names.length && uniform; i++) uniform = clocks[names[i]] === first;
-    if (uniform) return { shape, stamps: first, marks: null };
-    const stamps: string[] = [];
-    let marks = '';
-    for (const column of names) {
-      let i = stamps.indexOf(clocks[column]);
-      if (i === -1) i = stamps.push(clocks[column]) - 1;
-      marks += String.fromCharCode(48 + i);
-    }
-    return { shape, stamps: stamps.join(' '), marks };
+    return { shape: shapeOfColumns(names), ...packStamps(names, clocks) };
   }
 
-  function decodeClocks(row: SyncRowsTable): Record<string, string> {
-    const columns = columnsOfShape(row.shape);
-    const clocks: Record<string, string> = {};
-    if (row.marks === null) {
-      for (const column of columns) clocks[column] = row.stamps;
-    } else {
-      const stamps = row.stamps.split(' ');
-      for (let i = 0; i < columns.length; i++) clocks[columns[i]] = stamps[row.marks.charCodeAt(i) - 48];
-    }
-    return clocks;
-  }
+  const decodeClocks = (row: SyncRowsTable) => unpackStamps(columnsOfShape(row.shape), row.stamps, row.marks);
 
   interface UpsertPlan {
     key: string;
