@@ -78,6 +78,29 @@ function authorsCatalogue(def: { method: string; path: string; right: Right }): 
   return def.method !== 'GET' && (def.right === 'catalog:write' || def.right === 'availability:write') && CATALOGUE_PATHS.test(def.path) && !def.path.endsWith('/externalCodes');
 }
 
+type Callers = WeakMap<FastifyRequest, { actor: Actor; seen: ChangeObservation | undefined }>;
+
+/** A refusal before the body is read: the envelope, and a refused upload's connection closed instead of drained. */
+function refuse(request: FastifyRequest, reply: FastifyReply, error: unknown): void {
+  const mapped = toErrorResponse(error);
+  if (mapped.unexpected) request.log.error({ err: error }, 'unexpected error');
+  if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) reply.header('connection', 'close');
+  reply.status(mapped.status).send(mapped.body);
+}
+
+/** A known caller: the right checked, a desk's catalogue write refused before any work, then on to the body. */
+function admit(host: RouteHost, def: RouteDef<any, any, any>, callers: Callers, request: FastifyRequest, reply: FastifyReply, done: () => void, actor: Actor, seen: ChangeObservation | undefined): void {
+  try {
+    requireRight(actor, def.right);
+    // The op fold refuses catalogue writes on a desk too; this answers before the body is read.
+    if (authorsCatalogue(def) && host.engine.replica.followsHub()) throw catalogueOwnedByHub();
+    callers.set(request, { actor, seen });
+  } catch (error) {
+    return refuse(request, reply, error);
+  }
+  done();
+}
+
 /**
  * Registers one operation: key check, right check, schema validation of params, query and body,
  * then the handler; its result goes out under the requestStatus envelope with 200.
@@ -85,43 +108,29 @@ function authorsCatalogue(def: { method: string; path: string; right: Right }): 
 export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): void {
   host.registry.routes.push(def);
   const paths = [def.path, ...(def.aliases ?? [])];
-  const callers = new WeakMap<FastifyRequest, { actor: Actor; seen: ChangeObservation | undefined }>();
+  const callers: Callers = new WeakMap();
   for (const url of paths) {
     host.app.route({
       method: def.method,
       url,
       bodyLimit: def.bodyLimit,
       // The key and the right are checked before the body is read: a wrong key never makes us read 15 MiB.
-      // A callback hook: a key verified before is answered without a promise (the common case).
+      // A callback hook: a key verified before is answered without a promise (the common case), and
+      // no closure is made per request (under tsx each one is also named, a defineProperty per call).
       onRequest: (request, reply, done) => {
-        const refuse = (error: unknown) => {
-          const mapped = toErrorResponse(error);
-          if (mapped.unexpected) request.log.error({ err: error }, 'unexpected error');
-          // A refused upload's body is not wanted: close the connection instead of draining it.
-          if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined) reply.header('connection', 'close');
-          reply.status(mapped.status).send(mapped.body);
-        };
-        const admit = (actor: Actor, seen: ChangeObservation | undefined) => {
-          try {
-            requireRight(actor, def.right);
-            // A desk refuses catalogue writes before reading the body or doing any work (the op fold refuses them too).
-            if (authorsCatalogue(def) && host.engine.replica.followsHub()) throw catalogueOwnedByHub();
-            callers.set(request, { actor, seen });
-          } catch (error) {
-            return refuse(error);
-          }
-          done();
-        };
         try {
-          if (def.right === 'public') return admit(ANONYMOUS, undefined);
+          if (def.right === 'public') return admit(host, def, callers, request, reply, done, ANONYMOUS, undefined);
           // One observation of other processes' commits serves this request's key check and caches.
           const seen = observeChanges(host.engine.ctx);
           const key = keyFrom(request);
           const known = key ? host.engine.apiKeys.verifyKnown(key, seen) : undefined;
-          if (known) return admit(known, seen);
-          authenticate(host, request, reply, seen).then((actor) => admit(actor, seen), refuse);
+          if (known) return admit(host, def, callers, request, reply, done, known, seen);
+          authenticate(host, request, reply, seen).then(
+            (actor) => admit(host, def, callers, request, reply, done, actor, seen),
+            (error) => refuse(request, reply, error),
+          );
         } catch (error) {
-          refuse(error);
+          refuse(request, reply, error);
         }
       },
       handler: async (request, reply) => {
