@@ -24,6 +24,8 @@ export interface NewRowInsert {
   op: NewOpRow & { change: Record<string, unknown> };
   table: string;
   pk: readonly string[];
+  /** The op's change as its page's value array (WireOp.stored), when it came as one: stored as it is. */
+  stored?: { columns: readonly string[]; values: readonly unknown[] };
 }
 /** Rows a multi-row INSERT writes at most (12 columns an op: well under SQLite's 32,766 variables). */
 const MULTI_ROW = 100;
@@ -466,8 +468,14 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   function insertMany(key: string, sql: (rows: number) => string, rows: readonly unknown[][]): void {
     for (let from = 0; from < rows.length; from += MULTI_ROW) {
       const n = Math.min(MULTI_ROW, rows.length - from);
-      const args: unknown[] = [];
-      for (let i = from; i < from + n; i++) for (const value of rows[i]) args.push(value);
+      let length = 0;
+      for (let i = from; i < from + n; i++) length += rows[i].length;
+      const args = new Array<unknown>(length);
+      let at = 0;
+      for (let i = from; i < from + n; i++) {
+        const row = rows[i];
+        for (let j = 0; j < row.length; j++) args[at++] = row[j];
+      }
       statement(`${key}#${n}`, () => sql(n)).run(args);
     }
   }
@@ -475,8 +483,17 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   const stateOpsSql = (rows: number) =>
     `INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues, change_shape, row_state) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)').join(', ')}`;
 
-  /** An op as sync_ops stores it: its change without null columns (which a shape names), its stamp without its origin. */
-  function opArgs(op: NewOpRow): OpArgs {
+  /**
+   * An op as sync_ops stores it: its change without null columns (which a shape names), its stamp
+   * without its origin. `stored`: the change as a page's value array, with its null columns named
+   * (op.nulls): what encodeChange would make of it, so it is stored as it is.
+   */
+  function opArgs(op: NewOpRow, stored?: NewRowInsert['stored']): OpArgs {
+    if (stored !== undefined && op.nulls !== undefined && stored.columns.length > 0 && !CHANGE_READ_IN_SQL.has(op.entity)) {
+      const nulls = shapeOfColumns(op.nulls as string[], joinNulls);
+      const shape = shapeOfColumns(stored.columns as string[], joinChange);
+      return [op.origin, op.seq, shortHlc(op.hlc, op.origin), op.entity, op.entity_id, op.kind, JSON.stringify(stored.values), op.schema, nulls, op.write_continues ?? null, shape];
+    }
     const { json, nulls, shape } = encodeChange(op.entity, op.change, op.change === null ? undefined : op.nulls);
     return [op.origin, op.seq, shortHlc(op.hlc, op.origin), op.entity, op.entity_id, op.kind, json, op.schema, nulls, op.write_continues ?? null, shape];
   }
@@ -508,7 +525,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
      * a merge state, and that no two are one row.
      */
     insertNewRows(rows: readonly NewRowInsert[]): void {
-      insertMany('state-ops', stateOpsSql, rows.map((r) => opArgs(r.op)));
+      insertMany('state-ops', stateOpsSql, rows.map((r) => opArgs(r.op, r.stored)));
       // Consecutive rows of one table and column list share a statement.
       for (let from = 0; from < rows.length; ) {
         const plan = upsertPlan(rows[from].table, rows[from].pk, rows[from].op.change, rows[from].op.nulls);

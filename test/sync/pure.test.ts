@@ -262,7 +262,7 @@ describe('the value-array pull encoding (wire 3)', () => {
 
   it('reads a change sent as values with its columns listed once, and null columns as a list', () => {
     const { ops } = pullOps(page([[0, 1, '001894665600000-000000', 'customers', '[1]', 'insert', [1, 'Ada'], 1, 99, 1, 0]], [['id', 'first_name'], ['email']]));
-    expect(ops).toEqual([{ origin: 'HUBAAAAA', seq: 1, hlc: '001894665600000-000000-HUBAAAAA', entity: 'customers', entityId: '[1]', kind: 'insert', change: { id: 1, first_name: 'Ada' }, schema: 99, nulls: ['email'], continues: true }]);
+    expect(ops).toEqual([{ origin: 'HUBAAAAA', seq: 1, hlc: '001894665600000-000000-HUBAAAAA', entity: 'customers', entityId: '[1]', kind: 'insert', change: { id: 1, first_name: 'Ada' }, schema: 99, nulls: ['email'], continues: true, stored: { columns: ['id', 'first_name'], values: [1, 'Ada'] } }]);
   });
 
   it('refuses a page whose values do not fit the columns it names, or that names a column __proto__', () => {
