@@ -263,6 +263,8 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     participantsOfBooking: sqlite.prepare<[string], { id: number }>(
       'SELECT p.id FROM participants p JOIN booking_items bi ON bi.id = p.item_id WHERE bi.order_number = ?',
     ),
+    /** Prepared once: sqlite.pragma() prepares its statement on every call, and every page runs this. */
+    deferForeignKeys: sqlite.prepare<[]>('PRAGMA defer_foreign_keys = ON'),
     purgeJournal: sqlite.prepare<[string]>(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity IN ('customer', 'customers') AND entity_id = ?`),
   };
   const columnCache = new Map<string, Set<string>>();
@@ -626,7 +628,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     allRows(table: string, pk: readonly string[]): Record<string, unknown>[] {
       return sqlite.prepare(`SELECT * FROM "${table}" ORDER BY ${pk.map((c) => `"${c}"`).join(', ')}`).all() as Record<string, unknown>[];
     },
-    deferForeignKeys: () => void sqlite.pragma('defer_foreign_keys = ON'),
+    deferForeignKeys: () => void s.deferForeignKeys.run(),
   };
 }
 
