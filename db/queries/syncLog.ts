@@ -463,6 +463,25 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   }
 
   /**
+   * A row's arguments for a plan, from a page's value array (NewRowInsert.stored) instead of the
+   * change object: where each of the plan's columns is in the array is worked out once per list of
+   * columns and plan (the last of a repeated column, as the change object has it; none: NULL).
+   */
+  const valueIndexes = new WeakMap<readonly string[], Map<string, number[]>>();
+  function argsOfValues(plan: UpsertPlan, stored: { columns: readonly string[]; values: readonly unknown[] }): unknown[] {
+    let byPlan = valueIndexes.get(stored.columns);
+    if (byPlan === undefined) valueIndexes.set(stored.columns, (byPlan = new Map()));
+    let indexes = byPlan.get(plan.key);
+    if (indexes === undefined) byPlan.set(plan.key, (indexes = plan.columns.map((c) => stored.columns.lastIndexOf(c))));
+    const args = new Array<unknown>(indexes.length);
+    for (let i = 0; i < indexes.length; i++) {
+      const value = indexes[i] === -1 ? undefined : stored.values[indexes[i]];
+      args[i] = value === undefined ? null : value;
+    }
+    return args;
+  }
+
+  /**
    * Runs one INSERT of many rows (`sql(n)`: the statement for n rows) over `rows` (each its
    * arguments), MULTI_ROW rows a statement: one statement's fixed cost (bind, step, reset, the
    * call into SQLite) for many rows, where a catch-up would pay it per row, three times per op.
@@ -530,10 +549,18 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
       insertMany('state-ops', stateOpsSql, rows.map((r) => opArgs(r.op, r.stored)));
       // Consecutive rows of one table and column list share a statement.
       for (let from = 0; from < rows.length; ) {
-        const plan = upsertPlan(rows[from].table, rows[from].pk, rows[from].op.change, rows[from].op.nulls);
+        const first = rows[from];
+        const plan = upsertPlan(first.table, first.pk, first.op.change, first.op.nulls);
         const args: unknown[][] = [];
         let to = from;
-        while (to < rows.length && rows[to].table === rows[from].table && (to === from || upsertPlan(rows[to].table, rows[to].pk, rows[to].op.change, rows[to].op.nulls) === plan)) args.push(plan.argsOf(rows[to++].op.change));
+        for (; to < rows.length; to++) {
+          const row = rows[to];
+          if (row.table !== first.table) break;
+          // A page's ops of one shape share its lists (the same arrays): the same plan, without making it again.
+          const sameLists = row.stored !== undefined && row.stored.columns === first.stored?.columns && row.op.nulls === first.op.nulls;
+          if (to !== from && !sameLists && upsertPlan(row.table, row.pk, row.op.change, row.op.nulls) !== plan) break;
+          args.push(row.stored === undefined ? plan.argsOf(row.op.change) : argsOfValues(plan, row.stored));
+        }
         insertMany(plan.key, plan.sql, args);
         from = to;
       }
