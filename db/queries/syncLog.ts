@@ -24,6 +24,8 @@ export interface NewRowInsert {
   op: NewOpRow & { change: Record<string, unknown> };
   table: string;
   pk: readonly string[];
+  /** The op's change as its page's value array (WireOp.stored), when it came as one: stored as it is. */
+  stored?: { columns: readonly string[]; values: readonly unknown[] };
 }
 /** Rows a multi-row INSERT writes at most (12 columns an op: well under SQLite's 32,766 variables). */
 const MULTI_ROW = 100;
@@ -261,6 +263,8 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     participantsOfBooking: sqlite.prepare<[string], { id: number }>(
       'SELECT p.id FROM participants p JOIN booking_items bi ON bi.id = p.item_id WHERE bi.order_number = ?',
     ),
+    /** Prepared once: sqlite.pragma() prepares its statement on every call, and every page runs this. */
+    deferForeignKeys: sqlite.prepare<[]>('PRAGMA defer_foreign_keys = ON'),
     purgeJournal: sqlite.prepare<[string]>(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity IN ('customer', 'customers') AND entity_id = ?`),
   };
   const columnCache = new Map<string, Set<string>>();
@@ -459,6 +463,25 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   }
 
   /**
+   * A row's arguments for a plan, from a page's value array (NewRowInsert.stored) instead of the
+   * change object: where each of the plan's columns is in the array is worked out once per list of
+   * columns and plan (the last of a repeated column, as the change object has it; none: NULL).
+   */
+  const valueIndexes = new WeakMap<readonly string[], Map<string, number[]>>();
+  function argsOfValues(plan: UpsertPlan, stored: { columns: readonly string[]; values: readonly unknown[] }): unknown[] {
+    let byPlan = valueIndexes.get(stored.columns);
+    if (byPlan === undefined) valueIndexes.set(stored.columns, (byPlan = new Map()));
+    let indexes = byPlan.get(plan.key);
+    if (indexes === undefined) byPlan.set(plan.key, (indexes = plan.columns.map((c) => stored.columns.lastIndexOf(c))));
+    const args = new Array<unknown>(indexes.length);
+    for (let i = 0; i < indexes.length; i++) {
+      const value = indexes[i] === -1 ? undefined : stored.values[indexes[i]];
+      args[i] = value === undefined ? null : value;
+    }
+    return args;
+  }
+
+  /**
    * Runs one INSERT of many rows (`sql(n)`: the statement for n rows) over `rows` (each its
    * arguments), MULTI_ROW rows a statement: one statement's fixed cost (bind, step, reset, the
    * call into SQLite) for many rows, where a catch-up would pay it per row, three times per op.
@@ -466,8 +489,14 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   function insertMany(key: string, sql: (rows: number) => string, rows: readonly unknown[][]): void {
     for (let from = 0; from < rows.length; from += MULTI_ROW) {
       const n = Math.min(MULTI_ROW, rows.length - from);
-      const args: unknown[] = [];
-      for (let i = from; i < from + n; i++) for (const value of rows[i]) args.push(value);
+      let length = 0;
+      for (let i = from; i < from + n; i++) length += rows[i].length;
+      const args = new Array<unknown>(length);
+      let at = 0;
+      for (let i = from; i < from + n; i++) {
+        const row = rows[i];
+        for (let j = 0; j < row.length; j++) args[at++] = row[j];
+      }
       statement(`${key}#${n}`, () => sql(n)).run(args);
     }
   }
@@ -475,8 +504,17 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
   const stateOpsSql = (rows: number) =>
     `INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues, change_shape, row_state) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)').join(', ')}`;
 
-  /** An op as sync_ops stores it: its change without null columns (which a shape names), its stamp without its origin. */
-  function opArgs(op: NewOpRow): OpArgs {
+  /**
+   * An op as sync_ops stores it: its change without null columns (which a shape names), its stamp
+   * without its origin. `stored`: the change as a page's value array, with its null columns named
+   * (op.nulls): what encodeChange would make of it, so it is stored as it is.
+   */
+  function opArgs(op: NewOpRow, stored?: NewRowInsert['stored']): OpArgs {
+    if (stored !== undefined && op.nulls !== undefined && stored.columns.length > 0 && !CHANGE_READ_IN_SQL.has(op.entity)) {
+      const nulls = shapeOfColumns(op.nulls as string[], joinNulls);
+      const shape = shapeOfColumns(stored.columns as string[], joinChange);
+      return [op.origin, op.seq, shortHlc(op.hlc, op.origin), op.entity, op.entity_id, op.kind, JSON.stringify(stored.values), op.schema, nulls, op.write_continues ?? null, shape];
+    }
     const { json, nulls, shape } = encodeChange(op.entity, op.change, op.change === null ? undefined : op.nulls);
     return [op.origin, op.seq, shortHlc(op.hlc, op.origin), op.entity, op.entity_id, op.kind, json, op.schema, nulls, op.write_continues ?? null, shape];
   }
@@ -508,13 +546,21 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
      * a merge state, and that no two are one row.
      */
     insertNewRows(rows: readonly NewRowInsert[]): void {
-      insertMany('state-ops', stateOpsSql, rows.map((r) => opArgs(r.op)));
+      insertMany('state-ops', stateOpsSql, rows.map((r) => opArgs(r.op, r.stored)));
       // Consecutive rows of one table and column list share a statement.
       for (let from = 0; from < rows.length; ) {
-        const plan = upsertPlan(rows[from].table, rows[from].pk, rows[from].op.change, rows[from].op.nulls);
+        const first = rows[from];
+        const plan = upsertPlan(first.table, first.pk, first.op.change, first.op.nulls);
         const args: unknown[][] = [];
         let to = from;
-        while (to < rows.length && rows[to].table === rows[from].table && (to === from || upsertPlan(rows[to].table, rows[to].pk, rows[to].op.change, rows[to].op.nulls) === plan)) args.push(plan.argsOf(rows[to++].op.change));
+        for (; to < rows.length; to++) {
+          const row = rows[to];
+          if (row.table !== first.table) break;
+          // A page's ops of one shape share its lists (the same arrays): the same plan, without making it again.
+          const sameLists = row.stored !== undefined && row.stored.columns === first.stored?.columns && row.op.nulls === first.op.nulls;
+          if (to !== from && !sameLists && upsertPlan(row.table, row.pk, row.op.change, row.op.nulls) !== plan) break;
+          args.push(row.stored === undefined ? plan.argsOf(row.op.change) : argsOfValues(plan, row.stored));
+        }
         insertMany(plan.key, plan.sql, args);
         from = to;
       }
@@ -609,7 +655,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
     allRows(table: string, pk: readonly string[]): Record<string, unknown>[] {
       return sqlite.prepare(`SELECT * FROM "${table}" ORDER BY ${pk.map((c) => `"${c}"`).join(', ')}`).all() as Record<string, unknown>[];
     },
-    deferForeignKeys: () => void sqlite.pragma('defer_foreign_keys = ON'),
+    deferForeignKeys: () => void s.deferForeignKeys.run(),
   };
 }
 

@@ -103,16 +103,19 @@ export function pullOps(response: PullResponse | CompactPullResponse): PullRespo
     const origin = origins[o];
     if (origin === undefined || (nulls !== -1 && shapes[nulls] === undefined)) throw new Error('A compact pull page names an origin or a shape it does not list');
     let change = stored as Record<string, unknown> | null;
+    let values: unknown[] | undefined;
     if (changeShape !== undefined) {
       const columns = shapes[changeShape];
       if (columns === undefined || !Array.isArray(stored) || stored.length !== columns.length) throw new Error('A compact pull page names a shape it does not list, or a change that does not fit it');
       change = {};
       for (let c = 0; c < columns.length; c++) change[columns[c]] = stored[c];
+      values = stored;
     }
     // The null columns stay a list (completeOp adds them where needed): adding them to each parsed
     // change cost more than parsing them did.
     ops[i] = { origin, seq, hlc: wholeHlc(stamp, origin), entity, entityId, kind, change, schema, nulls: change === null || nulls === -1 ? undefined : shapes[nulls] };
     if (continues === 1) ops[i].continues = true;
+    if (values !== undefined && ops[i].nulls !== undefined) ops[i].stored = { columns: shapes[changeShape!], values };
   }
   return { ...rest, ops };
 }

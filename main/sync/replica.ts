@@ -279,7 +279,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
         !(entity.rule === 'catalogue' && op.origin !== owner) &&
         !(entity.rule === 'customer' && op.change?.anonymised_at != null)
       ) {
-        run.push({ op: { ...toRow(op), change: op.change ?? {} }, table: op.entity, pk: entity.pk });
+        run.push({ op: { ...toRow(op), change: op.change }, table: op.entity, pk: entity.pk, stored: op.stored });
         applied++;
         continue;
       }

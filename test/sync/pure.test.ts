@@ -51,6 +51,22 @@ describe('hybrid logical clock', () => {
     );
   });
 
+  it('reads exactly the stamps encodeHlc writes and refuses any other text', () => {
+    const stamp = /^(\d{15})-(\d{6})-([A-Za-z0-9]+)$/;
+    const near = fc.oneof(
+      fc.string({ unit: fc.constantFrom('0', '9', '-', 'A', 'z', ' ', '/', ':', '@', '[', '`', '{', 'é'), maxLength: 30 }),
+      fc.tuple(fc.stringMatching(/^\d{13,16}$/), fc.constantFrom('-', '_'), fc.stringMatching(/^\d{5,7}$/), fc.constantFrom('-', ''), fc.stringMatching(/^[A-Za-z0-9:.é -]{0,6}$/)).map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(near, (text) => {
+        const match = stamp.exec(text);
+        if (match) expect(decodeHlc(text)).toEqual({ wall: Number(match[1]), counter: Number(match[2]), origin: match[3] });
+        else expect(() => decodeHlc(text)).toThrow('Not a clock stamp');
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('gives strictly increasing stamps for any sequence of wall readings and receipts', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 1e6 }), fc.option(fc.integer({ min: 0, max: 1e6 })))), (steps) => {
@@ -246,7 +262,7 @@ describe('the value-array pull encoding (wire 3)', () => {
 
   it('reads a change sent as values with its columns listed once, and null columns as a list', () => {
     const { ops } = pullOps(page([[0, 1, '001894665600000-000000', 'customers', '[1]', 'insert', [1, 'Ada'], 1, 99, 1, 0]], [['id', 'first_name'], ['email']]));
-    expect(ops).toEqual([{ origin: 'HUBAAAAA', seq: 1, hlc: '001894665600000-000000-HUBAAAAA', entity: 'customers', entityId: '[1]', kind: 'insert', change: { id: 1, first_name: 'Ada' }, schema: 99, nulls: ['email'], continues: true }]);
+    expect(ops).toEqual([{ origin: 'HUBAAAAA', seq: 1, hlc: '001894665600000-000000-HUBAAAAA', entity: 'customers', entityId: '[1]', kind: 'insert', change: { id: 1, first_name: 'Ada' }, schema: 99, nulls: ['email'], continues: true, stored: { columns: ['id', 'first_name'], values: [1, 'Ada'] } }]);
   });
 
   it('refuses a page whose values do not fit the columns it names, or that names a column __proto__', () => {

@@ -149,6 +149,42 @@ describe('stored merge states', () => {
     expect(q.opsOfEntity('customers', '[1]').map((r) => r.hlc)).toEqual([ownStamp, otherStamp]);
   });
 
+  it('store a new row\'s op from its page\'s value array as from its change', async () => {
+    const { sqlite } = await aDatabase();
+    const q = syncLogQueries(sqlite);
+    q.beginWork();
+    const columns = ['id', 'first_name', 'created_at', 'updated_at'];
+    const values = [7, 'Ann', 1, 1];
+    const op = { origin: 'AAAA', hlc: A, entity: 'customers', kind: 'insert' as const, change: { id: 7, first_name: 'Ann', created_at: 1, updated_at: 1 }, schema: 1, nulls: ['email', 'phone'] };
+    q.insertNewRows([
+      { op: { ...op, seq: 1, entity_id: '[7]' }, table: 'customers', pk: ['id'] },
+      { op: { ...op, seq: 2, entity_id: '[8]', change: { ...op.change, id: 8 } }, table: 'customers', pk: ['id'], stored: { columns, values: [8, 'Ann', 1, 1] } },
+    ]);
+    const stored = sqlite.prepare('SELECT change_json, change_shape, null_columns FROM sync_ops ORDER BY seq').all() as { change_json: string; change_shape: number; null_columns: number }[];
+    expect(stored[0]).toEqual({ ...stored[0], change_json: JSON.stringify(values) });
+    expect(stored[1]).toEqual({ ...stored[0], change_json: '[8,"Ann",1,1]' });
+    q.beginWork();
+    expect(q.opsAfter(0, 10).map((r) => q.changeOf(r))).toEqual([
+      { ...op.change, email: null, phone: null },
+      { ...op.change, id: 8, email: null, phone: null },
+    ]);
+    // The rows, written from the arrays: ops sharing a page's lists share a statement; another list, another one.
+    const nulls = ['email'];
+    const other = ['updated_at', 'id', 'created_at', 'phone'];
+    q.insertNewRows([
+      { op: { ...op, seq: 3, entity_id: '[9]', change: { id: 9, first_name: 'Bo', created_at: 2, updated_at: 2 }, nulls }, table: 'customers', pk: ['id'], stored: { columns, values: [9, 'Bo', 2, 2] } },
+      { op: { ...op, seq: 4, entity_id: '[10]', change: { id: 10, first_name: 'Cy', created_at: 3, updated_at: 3 }, nulls }, table: 'customers', pk: ['id'], stored: { columns, values: [10, 'Cy', 3, 3] } },
+      { op: { ...op, seq: 5, entity_id: '[11]', change: { updated_at: 4, id: 11, created_at: 4, phone: '+61' }, nulls }, table: 'customers', pk: ['id'], stored: { columns: other, values: [4, 11, 4, '+61'] } },
+    ]);
+    expect(sqlite.prepare('SELECT id, first_name, email, phone, created_at, updated_at FROM customers WHERE id >= 7 ORDER BY id').all()).toEqual([
+      { id: 7, first_name: 'Ann', email: null, phone: null, created_at: 1, updated_at: 1 },
+      { id: 8, first_name: 'Ann', email: null, phone: null, created_at: 1, updated_at: 1 },
+      { id: 9, first_name: 'Bo', email: null, phone: null, created_at: 2, updated_at: 2 },
+      { id: 10, first_name: 'Cy', email: null, phone: null, created_at: 3, updated_at: 3 },
+      { id: 11, first_name: null, email: null, phone: '+61', created_at: 4, updated_at: 4 },
+    ]);
+  });
+
   it('keep a booking op its change as an object, which erasure reads in SQL, and find its customer through it', async () => {
     const { sqlite } = await aDatabase();
     const q = syncLogQueries(sqlite);
