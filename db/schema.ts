@@ -357,6 +357,12 @@ export interface CheckinEventsTable {
   parent_event_id: Nullable<string>;
 }
 
+/** Σ seats_held of a session's items of live bookings, kept by triggers (migration 20261130_03; SQLite only). */
+export interface SessionSeatsHeldTable {
+  session_id: number;
+  held: number;
+}
+
 export interface Database {
   settings: SettingsTable;
   sequences: SequencesTable;
@@ -383,6 +389,7 @@ export interface Database {
   session_resources: SessionResourcesTable;
   bookings: BookingsTable;
   booking_items: BookingItemsTable;
+  session_seats_held: SessionSeatsHeldTable;
   booking_item_quantities: BookingItemQuantitiesTable;
   booking_item_extras: BookingItemExtrasTable;
   participants: ParticipantsTable;

@@ -16,6 +16,7 @@ import * as m20261128_96 from './20261128_96_sync_write_boundary';
 import * as m20261129_97 from './20261129_97_sync_booking_customers';
 import * as m20261129_99 from './20261129_99_sync_ops_compact';
 import * as m20261130_01 from './20261130_01_booking_status_index';
+import * as m20261130_03 from './20261130_03_session_seats_held';
 import * as pg from '../postgres/migrations';
 
 export interface Migration {
@@ -49,4 +50,5 @@ export const migrations: Migration[] = [
   { name: '20261129_99_sync_ops_compact', up: m20261129_99.up, postgres: m20261129_99.postgres },
   // Landed after 99 (which main had first), so it comes after it and is named to sort after it.
   { name: '20261130_01_booking_status_index', up: m20261130_01.up },
+  { name: '20261130_03_session_seats_held', up: m20261130_03.up, postgres: m20261130_03.postgres },
 ];

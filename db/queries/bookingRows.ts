@@ -1,18 +1,22 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { BookingItemExtrasTable, BookingItemQuantitiesTable, BookingItemsTable, Database, ProductsTable } from '../schema';
+import { fixedInsert } from './compiled';
 
-/** A booking's item rows and what each item holds (quantities, extras). */
+/** A booking's item rows and what each item holds (quantities, extras). Every booking writes them: compiled once per shape. */
+const itemInsert = fixedInsert('booking_items');
+const quantitiesInsert = fixedInsert('booking_item_quantities');
+const extrasInsert = fixedInsert('booking_item_extras');
 
 export async function insertBookingItem(db: Kysely<Database>, row: Insertable<BookingItemsTable>): Promise<void> {
-  await db.insertInto('booking_items').values(row).execute();
+  await itemInsert(db, [row]);
 }
 
 export async function insertItemQuantities(db: Kysely<Database>, rows: Insertable<BookingItemQuantitiesTable>[]): Promise<void> {
-  if (rows.length) await db.insertInto('booking_item_quantities').values(rows).execute();
+  await quantitiesInsert(db, rows);
 }
 
 export async function insertItemExtras(db: Kysely<Database>, rows: Insertable<BookingItemExtrasTable>[]): Promise<void> {
-  if (rows.length) await db.insertInto('booking_item_extras').values(rows).execute();
+  await extrasInsert(db, rows);
 }
 
 /** An item with what PUT needs of its product: the timezone, the details (booking fields), enforcement and confirmMode. */

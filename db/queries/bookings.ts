@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { BookingsTable, Database } from '../schema';
+import { fixedInsert } from './compiled';
 
 /** The bookings table: one row per order. */
 
@@ -12,8 +13,10 @@ export async function listBookingsByOrderNumber(db: Kysely<Database>, orderNumbe
   return db.selectFrom('bookings').selectAll().where('order_number', 'in', orderNumbers).execute();
 }
 
+const bookingInsert = fixedInsert('bookings');
+
 export async function insertBooking(db: Kysely<Database>, row: Insertable<BookingsTable>): Promise<void> {
-  await db.insertInto('bookings').values(row).execute();
+  await bookingInsert(db, [row]);
 }
 
 export async function setBookingStatus(db: Kysely<Database>, orderNumber: string, status: string, confirmedAt: number | null): Promise<void> {

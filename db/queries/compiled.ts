@@ -1,4 +1,4 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Compilable, type CompiledQuery } from 'kysely';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Compilable, type CompiledQuery, type Insertable } from 'kysely';
 import { PostgresSpellings } from '../postgres/spellings';
 import type { Database } from '../schema';
 
@@ -49,4 +49,49 @@ export function fixedQuery<A extends unknown[], O>(build: (db: Kysely<Database>,
     const parameters = slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : args[slot]));
     return (await db.executeQuery<O>({ ...compiled, parameters })).rows;
   };
+}
+
+type Compiled = { compiled: CompiledQuery; slots: number[] };
+
+/**
+ * A hot insert of plain rows, compiled once per shape (the row count and the columns the rows set)
+ * instead of built and compiled per call: for a booking's rows that building cost more than the
+ * inserts. The statement is the one `insertInto(table).values(rows)` makes, so the rows mean what
+ * they mean to Kysely (a column left undefined takes its default). Rows that set different
+ * columns, or hold a value that is not plain (an expression), go through the query builder as usual.
+ */
+export function fixedInsert<T extends keyof Database & string>(table: T): (db: Kysely<Database>, rows: readonly Insertable<Database[T]>[]) => Promise<void> {
+  const shapes = new Map<string, { sqlite: Compiled; postgres: Compiled | null }>();
+  const prepare = (on: Kysely<Database>, columns: string[], count: number): Compiled => {
+    const marks = Array.from({ length: count }, (_, r) => Object.fromEntries(columns.map((c, i) => [c, new Argument(r * columns.length + i)])));
+    const compiled = on.insertInto(table).values(marks as never).compile();
+    return { compiled, slots: compiled.parameters.map((p) => (p instanceof Argument ? p.index : -1)) };
+  };
+  return async (db, rows) => {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]).filter((c) => (rows[0] as Record<string, unknown>)[c] !== undefined);
+    const values: unknown[] = [];
+    for (const row of rows as readonly Record<string, unknown>[]) {
+      let defined = 0;
+      for (const c in row) if (row[c] !== undefined) defined++;
+      if (defined !== columns.length) return builtInsert(db, table, rows);
+      for (const c of columns) {
+        const value = row[c];
+        if (!isPlain(value)) return builtInsert(db, table, rows);
+        values.push(value);
+      }
+    }
+    const key = `${rows.length}:${columns.join(',')}`;
+    let shape = shapes.get(key);
+    if (!shape) shapes.set(key, (shape = { sqlite: prepare(compileOnly, columns, rows.length), postgres: null }));
+    const { compiled, slots } = db.getExecutor().adapter instanceof PostgresAdapter ? (shape.postgres ??= prepare(compileOnlyPostgres, columns, rows.length)) : shape.sqlite;
+    await db.executeQuery({ ...compiled, parameters: slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : values[slot])) });
+  };
+}
+
+/** A value a statement binds as it is (not undefined, not an expression). */
+const isPlain = (value: unknown): boolean => value !== undefined && (typeof value !== 'object' || value === null || value instanceof Uint8Array);
+
+async function builtInsert<T extends keyof Database & string>(db: Kysely<Database>, table: T, rows: readonly Insertable<Database[T]>[]): Promise<void> {
+  await db.insertInto(table).values(rows as never).execute();
 }

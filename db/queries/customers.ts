@@ -1,9 +1,12 @@
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { CustomersTable, Database } from '../schema';
 import { containsText } from './search';
+import { fixedInsert } from './compiled';
+
+const customerInsert = fixedInsert('customers');
 
 export async function insertCustomerRow(db: Kysely<Database>, row: Insertable<CustomersTable>): Promise<void> {
-  await db.insertInto('customers').values(row).execute();
+  await customerInsert(db, [row]);
 }
 
 export async function findCustomer(db: Kysely<Database>, id: number): Promise<CustomersTable | undefined> {

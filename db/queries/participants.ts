@@ -1,11 +1,13 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, ParticipantsTable } from '../schema';
+import { fixedInsert } from './compiled';
 
 /** One statement per 100 participants stays far below SQLite's bound-parameter limit. */
 const PARTICIPANTS_PER_INSERT = 100;
+const participantsInsert = fixedInsert('participants');
 
 export async function insertParticipants(db: Kysely<Database>, rows: Insertable<ParticipantsTable>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += PARTICIPANTS_PER_INSERT) await db.insertInto('participants').values(rows.slice(i, i + PARTICIPANTS_PER_INSERT)).execute();
+  for (let i = 0; i < rows.length; i += PARTICIPANTS_PER_INSERT) await participantsInsert(db, rows.slice(i, i + PARTICIPANTS_PER_INSERT));
 }
 
 /** The stored fields (JSON) of an item's participants, in position order. */

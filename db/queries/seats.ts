@@ -1,16 +1,32 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema';
 import { LIVE_STATUSES } from '../../main/contract/enums';
+import { isPostgres } from '../dialect';
+import { fixedQuery } from './compiled';
 
 /**
- * Seats are never stored as a running counter: seatsAvailable = seats − Σ seats_held of the
- * session's items whose booking is live. Every booking write changes seats_held or the status in
- * its own transaction, so the derived number cannot drift.
+ * Seats are never stored as a synced number: seatsAvailable = seats − Σ seats_held of the session's
+ * items whose booking is live. On SQLite that sum is kept per session in session_seats_held by
+ * triggers on the rows it is made from, in the writing statement's own transaction (migration
+ * 20261130_03 says how), so reading it costs one key lookup however many bookings the session has.
+ * The PostgreSQL hub sums the rows themselves.
  */
 export async function seatsHeldBySession(db: Kysely<Database>, sessionIds: number[]): Promise<Map<number, number>> {
   const held = new Map<number, number>();
   if (sessionIds.length === 0) return held;
-  // Chunked to stay under SQLite's bound-parameter limit on large ranges.
+  if (!isPostgres(db)) {
+    if (sessionIds.length === 1) {
+      const [row] = await heldOfSession(db, sessionIds[0]);
+      if (row) held.set(sessionIds[0], row.held);
+      return held;
+    }
+    for (let i = 0; i < sessionIds.length; i += 500) {
+      const rows = await db.selectFrom('session_seats_held').select(['session_id', 'held']).where('session_id', 'in', sessionIds.slice(i, i + 500)).execute();
+      for (const row of rows) held.set(row.session_id, row.held);
+    }
+    return held;
+  }
+  // Chunked to stay under the bound-parameter limit on large ranges.
   for (let i = 0; i < sessionIds.length; i += 500) {
     const rows = await db
       .selectFrom('booking_items')
@@ -24,6 +40,8 @@ export async function seatsHeldBySession(db: Kysely<Database>, sessionIds: numbe
   }
   return held;
 }
+
+const heldOfSession = fixedQuery((db, sessionId: number) => db.selectFrom('session_seats_held').select('held').where('session_id', '=', sessionId));
 
 /** How many live bookings a session has (a charter session takes one). */
 export async function liveBookingCount(db: Kysely<Database>, sessionId: number): Promise<number> {

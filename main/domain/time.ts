@@ -81,6 +81,19 @@ function firstOccurrence(dt: DateTime): number {
 
 /** Parses an ISO-8601 instant with `Z` or an offset (a body's startTime/endTime). */
 export function fromIso(text: string, field = 'time'): number {
+  // luxon's parse is ~0.1 ms, once per booking item and every body time; the answer depends on the text alone
+  // (sessions start at a few distinct times): memoised like parseTimeParam. Errors are not cached.
+  const cached = parsedIsoCache.get(text);
+  if (cached !== undefined) return cached;
+  const ms = fromIsoUncached(text, field);
+  if (parsedIsoCache.size >= PARAM_CACHE_SIZE) parsedIsoCache.clear();
+  parsedIsoCache.set(text, ms);
+  return ms;
+}
+
+const parsedIsoCache = new Map<string, number>();
+
+function fromIsoUncached(text: string, field: string): number {
   const trimmed = text.trim();
   const dt = isIsoInstant(trimmed) ? DateTime.fromISO(trimmed, { setZone: true }) : null;
   if (!dt || !dt.isValid) throw new DomainError('INVALID_TIME', `${field} "${text}" is not an ISO-8601 time with Z or an offset`);

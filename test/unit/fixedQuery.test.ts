@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../../db/connection';
-import { fixedQuery } from '../../db/queries/compiled';
+import { fixedInsert, fixedQuery } from '../../db/queries/compiled';
 
 let dir: string;
 let handle: DbHandle;
@@ -52,5 +52,49 @@ describe('fixedQuery (a query compiled once, run with new arguments)', () => {
 
   it('refuses, when defined, an argument the query never uses', () => {
     expect(() => fixedQuery((db, _unused: string) => db.selectFrom('resellers').select('id'))).toThrow(/argument 0/);
+  });
+});
+
+const insertResellers = fixedInsert('resellers');
+const resellersFrom = (id: number) => handle.sqlite.prepare('SELECT id, name, alias, rate_id, created_at FROM resellers WHERE id >= ? ORDER BY id').all(id);
+
+describe('fixedInsert (an insert compiled once per shape)', () => {
+  it('writes one row or several, each value in its column, whatever order the keys come in', async () => {
+    await insertResellers(handle.db, [{ id: 5001, name: 'Epsilon', alias: 'epsilon', rate_id: null, created_at: 50 }]);
+    await insertResellers(handle.db, [
+      { id: 6001, name: 'Zeta', alias: 'zeta', rate_id: null, created_at: 60 },
+      { created_at: 70, alias: 'eta', name: 'Eta', rate_id: null, id: 7001 },
+    ]);
+    await insertResellers(handle.db, [{ id: 8001, name: 'Theta', alias: 'theta', rate_id: null, created_at: 80 }]);
+    expect(resellersFrom(5001)).toEqual([
+      { id: 5001, name: 'Epsilon', alias: 'epsilon', rate_id: null, created_at: 50 },
+      { id: 6001, name: 'Zeta', alias: 'zeta', rate_id: null, created_at: 60 },
+      { id: 7001, name: 'Eta', alias: 'eta', rate_id: null, created_at: 70 },
+      { id: 8001, name: 'Theta', alias: 'theta', rate_id: null, created_at: 80 },
+    ]);
+  });
+
+  it('means what the query builder means: an undefined column is left out, rows with different columns still go in, nothing for no rows', async () => {
+    await insertResellers(handle.db, []);
+    await insertResellers(handle.db, [{ id: 9001, name: 'Iota', alias: 'iota', rate_id: undefined, created_at: 90 }]);
+    await insertResellers(handle.db, [
+      { id: 9101, name: 'Kappa', alias: 'kappa', created_at: 91 },
+      { id: 9201, name: 'Lambda', alias: 'lambda', rate_id: null, created_at: 92 },
+    ]);
+    expect(resellersFrom(9001)).toEqual([
+      { id: 9001, name: 'Iota', alias: 'iota', rate_id: null, created_at: 90 },
+      { id: 9101, name: 'Kappa', alias: 'kappa', rate_id: null, created_at: 91 },
+      { id: 9201, name: 'Lambda', alias: 'lambda', rate_id: null, created_at: 92 },
+    ]);
+  });
+
+  it("runs inside the caller's transaction and fails as the statement does", async () => {
+    await handle.db.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn);
+      await insertResellers(conn, [{ id: 9301, name: 'Mu', alias: 'mu', rate_id: null, created_at: 93 }]);
+      await expect(insertResellers(conn, [{ id: 9401, name: 'Mu again', alias: 'mu', rate_id: null, created_at: 94 }])).rejects.toThrow(/UNIQUE/);
+      await sql`rollback`.execute(conn);
+    });
+    expect(resellersFrom(9301)).toEqual([]);
   });
 });
