@@ -7,7 +7,8 @@ import { openDatabase } from '../../db/connection';
 import { inWriteTransaction } from '../../db/transaction';
 import { createEngine, type Engine } from '../../main/engine';
 import { createServer, LOOPBACK_NAMES } from '../../main/api/server';
-import { exchangeWith, PAGE_LIMIT, type LocalSide, type PeerTransport, type PullRequest, type PushRequest } from '../../main/sync/exchange';
+import { exchangeWith, PAGE_LIMIT, type LocalSide } from '../../main/sync/exchange';
+import { httpTransport } from '../../main/sync/peerClient';
 import type { BenchRow } from '../types';
 
 const OPS = Number(process.env.BENCH_SYNC_OPS ?? 100_000);
@@ -24,20 +25,6 @@ const customer = (i: number) => ({
   updated_at: 1_894_665_600_000 + i,
 });
 const COLUMNS = Object.keys(customer(0));
-
-/** The exchange over real HTTP on loopback, counting the bytes that cross it. */
-function countingTransport(baseUrl: string, key: string, counter: { sent: number; received: number }): PeerTransport {
-  async function post<T>(path: string, body: unknown): Promise<T> {
-    const text = JSON.stringify(body);
-    counter.sent += Buffer.byteLength(text);
-    const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { apikey: key, 'content-type': 'application/json' }, body: text });
-    const answer = await response.text();
-    counter.received += Buffer.byteLength(answer);
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${answer.slice(0, 200)}`);
-    return JSON.parse(answer) as T;
-  }
-  return { pull: (r: PullRequest) => post('/v1/sync/pull', r), push: (r: PushRequest) => post('/v1/sync/push', r) };
-}
 
 async function anEngine(dir: string, instanceNo: number): Promise<Engine> {
   const handle = await openDatabase(join(dir, 'tourdesk.sqlite'), { migrate: true });
@@ -119,14 +106,17 @@ export default async function (): Promise<BenchRow[]> {
     const counter = { sent: 0, received: 0 };
     const started = process.hrtime.bigint();
     const cpuBefore = process.cpuUsage();
-    const report = await exchangeWith(side, countingTransport(url, key, counter));
+    // The product's transport without its snapshot call: a desk this far behind that has no rows yet
+    // would join from a snapshot; this row measures the op-by-op catch-up of a desk that has rows.
+    const { pull, push } = httpTransport(url, key, { counter });
+    const report = await exchangeWith(side, { pull, push });
     const syncSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     // CPU of the whole process (desk and hub threads): steadier than wall time on a shared machine.
     const cpu = process.cpuUsage(cpuBefore);
     const cpuPerOp = (cpu.user + cpu.system) / report.received;
     await hubProcess.close();
     hubOpen = false;
-    if (report.received < OPS) throw new Error(`caught up only ${report.received} of ${OPS} ops`);
+    if (report.received < OPS) throw new Error(`caught up only ${report.received} of ${OPS} ops: ${JSON.stringify(report).slice(0, 500)}`);
 
     // Baseline: the same rows, raw better-sqlite3, same table definition and indexes, same pragmas, a transaction per page.
     const raw = new Database(join(rawDir, 'raw.sqlite'));
@@ -150,7 +140,7 @@ export default async function (): Promise<BenchRow[]> {
     const bytesPerOp = (counter.sent + counter.received) / report.received;
     process.stderr.write(`sync catch-up: ${report.received} ops in ${syncSeconds.toFixed(1)} s = ${opsPerSecond.toFixed(0)} ops/s; raw inserts ${rawPerSecond.toFixed(0)} rows/s; ratio ${(opsPerSecond / rawPerSecond).toFixed(3)}× (goal ≥ 0.3×); ${bytesPerOp.toFixed(0)} bytes per op; CPU ${cpuPerOp.toFixed(1)} µs per op (desk and hub threads) against ${((rawCpu.user + rawCpu.system) / OPS).toFixed(1)} µs per raw row\n`);
     return [
-      { name: `sync: catch up ${OPS} ops over loopback`, unit: 'ops/s', subject: opsPerSecond, baseline: rawPerSecond, baselineName: 'raw better-sqlite3 inserts of the same rows, a transaction per page', higherIsBetter: true },
+      { name: `sync: catch up ${OPS} ops over loopback`, unit: 'ops/s', subject: opsPerSecond, baseline: rawPerSecond, baselineName: 'raw better-sqlite3 inserts of the same rows, a transaction per page', higherIsBetter: true, goal: 3.3 },
       { name: 'sync: bytes on the wire per op (both ways)', unit: 'bytes/op', subject: bytesPerOp, baseline: JSON.stringify(customer(OPS)).length, baselineName: 'the row as compact JSON', higherIsBetter: false },
     ];
   } finally {

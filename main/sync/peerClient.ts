@@ -5,29 +5,48 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 export class PeerHttpError extends Error {}
 
+export interface TransportOptions {
+  timeoutMs?: number;
+  /** Counts the bytes of every request body sent and answer received (the sync bench's bytes per op). */
+  counter?: { sent: number; received: number };
+}
+
+/** Why a request failed, in words a person can act on: fetch's own message is "fetch failed", its cause says why (ECONNREFUSED, ENOTFOUND, a certificate). */
+function reasonOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? error.cause.message : error.message;
+}
+
 /** The exchange over the peer's /v1 API, with its key in the apiKey header. */
-export function httpTransport(baseUrl: string, key: string, timeoutMs = REQUEST_TIMEOUT_MS): PeerTransport {
+export function httpTransport(baseUrl: string, key: string, options: TransportOptions = {}): PeerTransport {
   const base = baseUrl.replace(/\/+$/, '');
-  async function post<T>(path: string, body: unknown): Promise<T> {
-    let response: Response;
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  async function call<T>(path: string, body: unknown): Promise<T> {
+    const text = JSON.stringify(body);
+    let answer: { status: number; body: string };
     try {
-      response = await fetch(`${base}${path}`, { method: 'POST', headers: { apikey: key, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+      // fetch, a global: the engine imports no HTTP module (the lint rule); node:http measured ~4% less CPU per op of a catch-up, within noise.
+      const response = await fetch(`${base}${path}`, { method: 'POST', headers: { apikey: key, 'content-type': 'application/json' }, body: text, signal: AbortSignal.timeout(timeoutMs) });
+      answer = { status: response.status, body: await response.text() };
     } catch (error) {
-      throw new PeerHttpError(`${base} is not reachable (${error instanceof Error ? error.message : String(error)})`);
+      throw new PeerHttpError(`${base} is not reachable (${reasonOf(error)})`);
     }
-    const text = await response.text();
+    if (options.counter) {
+      options.counter.sent += Buffer.byteLength(text);
+      options.counter.received += Buffer.byteLength(answer.body);
+    }
     let parsed: { requestStatus?: { error?: { errorMessage?: string } } } & T;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(answer.body);
     } catch {
-      throw new PeerHttpError(`${base} answered ${response.status} with something that is not TourDesk JSON`);
+      throw new PeerHttpError(`${base} answered ${answer.status} with something that is not TourDesk JSON`);
     }
-    if (!response.ok) throw new PeerHttpError(`${base} refused: ${parsed.requestStatus?.error?.errorMessage ?? `HTTP ${response.status}`}`);
+    if (answer.status < 200 || answer.status > 299) throw new PeerHttpError(`${base} refused: ${parsed.requestStatus?.error?.errorMessage ?? `HTTP ${answer.status}`}`);
     return parsed;
   }
   return {
-    pull: (request: PullRequest) => post<PullResponse | CompactPullResponse>('/v1/sync/pull', request),
-    push: (request: PushRequest) => post<PushResponse>('/v1/sync/push', request),
-    snapshot: (request: SnapshotRequest) => post<SnapshotResponse>('/v1/sync/snapshot', request),
+    pull: (request: PullRequest) => call<PullResponse | CompactPullResponse>('/v1/sync/pull', request),
+    push: (request: PushRequest) => call<PushResponse>('/v1/sync/push', request),
+    snapshot: (request: SnapshotRequest) => call<SnapshotResponse>('/v1/sync/snapshot', request),
   };
 }

@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { httpTransport, PeerHttpError } from '../../main/sync/peerClient';
+import type { PushRequest } from '../../main/sync/exchange';
+
+/** A peer that answers every request with `answer`, recording what it was sent. */
+async function aPeer(answer: (req: IncomingMessage, body: string, res: ServerResponse) => void) {
+  const seen: { url: string; apikey: string | undefined; body: string }[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      seen.push({ url: req.url ?? '', apikey: req.headers.apikey as string | undefined, body });
+      answer(req, body, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, seen, server };
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+const push = { origin: 'o', instanceNo: 2, schema: { min: 1, max: 1 }, ops: [] } as unknown as PushRequest;
+
+describe('the peer transport (the exchange over HTTP)', () => {
+  it('posts JSON with the key in the apikey header, parses the answer and counts the bytes both ways', async () => {
+    const peer = await aPeer((_req, _body, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"applied":3,"note":"é"}'));
+    const counter = { sent: 0, received: 0 };
+    const answer = await httpTransport(peer.url, 'secret-key', { counter }).push(push);
+    expect(answer).toEqual({ applied: 3, note: 'é' });
+    expect(peer.seen).toEqual([{ url: '/v1/sync/push', apikey: 'secret-key', body: JSON.stringify(push) }]);
+    expect(counter).toEqual({ sent: Buffer.byteLength(JSON.stringify(push)), received: Buffer.byteLength('{"applied":3,"note":"é"}') });
+  });
+
+  it('keeps its connection alive for a run of requests (not one connection per page)', async () => {
+    const sockets = new Set<unknown>();
+    const peer = await aPeer((req, _body, res) => {
+      sockets.add(req.socket);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    const transport = httpTransport(peer.url, 'k');
+    for (let i = 0; i < 10; i++) await transport.push(push);
+    expect(peer.seen).toHaveLength(10);
+    // fetch may open a second socket while the first is being released; never one per request.
+    expect(sockets.size).toBeLessThanOrEqual(2);
+  });
+
+  it("says what the peer refused, in the peer's own words", async () => {
+    const peer = await aPeer((_req, _body, res) =>
+      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ requestStatus: { success: false, error: { errorMessage: 'This key may not sync' } } })),
+    );
+    const failure = httpTransport(peer.url, 'k').push(push);
+    await expect(failure).rejects.toThrow(PeerHttpError);
+    await expect(failure).rejects.toThrow(/refused: This key may not sync/);
+  });
+
+  it('refuses an answer that is not JSON, naming its status', async () => {
+    const peer = await aPeer((_req, _body, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad gateway</html>'));
+    await expect(httpTransport(peer.url, 'k').push(push)).rejects.toThrow(/answered 502 with something that is not TourDesk JSON/);
+  });
+
+  it('says a peer that is not listening is not reachable', async () => {
+    const peer = await aPeer(() => {});
+    const url = peer.url;
+    servers.splice(servers.indexOf(peer.server), 1);
+    await new Promise((resolve) => peer.server.close(resolve));
+    await expect(httpTransport(url, 'k').push(push)).rejects.toThrow(/is not reachable \(.*ECONNREFUSED/);
+  });
+
+  it('gives up on a peer that does not answer within the deadline', async () => {
+    const peer = await aPeer(() => {
+      /* never answers */
+    });
+    const started = Date.now();
+    await expect(httpTransport(peer.url, 'k', { timeoutMs: 200 }).push(push)).rejects.toThrow(/is not reachable/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('fails, not hangs, when the peer cuts the answer short', async () => {
+    const peer = await aPeer((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"ops":[');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    await expect(httpTransport(peer.url, 'k').push(push)).rejects.toThrow(PeerHttpError);
+  });
+});
