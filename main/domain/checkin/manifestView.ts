@@ -104,21 +104,49 @@ export function checkinView(state: ParticipantState, view: ViewContext): Partici
   };
 }
 
+const byTime = (a: EventRow, b: EventRow) => a.occurred_at - b.occurred_at || a.recorded_at - b.recorded_at;
+
+/**
+ * Oldest first, and an event's children (the check-ins a scan made: parent_event_id) right after
+ * it. A scan and its check-ins are one write with the same times, so the order among them must not
+ * hang on the order rows come back in: SQLite returns them by rowid, PostgreSQL in heap order, where
+ * a new row may take the space deleted rows left (no insertion order). A child with other times
+ * than its parent's stays in time order.
+ */
+function historyOrder(rows: readonly EventRow[]): EventRow[] {
+  const sorted = [...rows].sort(byTime);
+  const byId = new Map(sorted.map((row) => [row.event_id, row]));
+  const parentOf = (row: EventRow) => {
+    const parent = row.parent_event_id === null ? undefined : byId.get(row.parent_event_id);
+    return parent && byTime(parent, row) === 0 ? parent : undefined;
+  };
+  const children = new Map<string, EventRow[]>();
+  for (const row of sorted) {
+    const parent = parentOf(row);
+    if (parent) children.set(parent.event_id, [...(children.get(parent.event_id) ?? []), row]);
+  }
+  const ordered: EventRow[] = [];
+  const emit = (row: EventRow) => {
+    ordered.push(row);
+    for (const child of children.get(row.event_id) ?? []) emit(child);
+  };
+  for (const row of sorted) if (!parentOf(row)) emit(row);
+  return ordered;
+}
+
 export function historyView(rows: readonly EventRow[], view: ViewContext): HistoryEntry[] {
-  return [...rows]
-    .sort((a, b) => a.occurred_at - b.occurred_at || a.recorded_at - b.recorded_at)
-    .map((row) => ({
-      eventId: row.event_id,
-      kind: row.kind,
-      result: row.result,
-      occurredAt: toIso(row.occurred_at),
-      occurredAtLocal: toLocal(row.occurred_at, view.timezone),
-      recordedAt: toIso(row.recorded_at),
-      device: row.device,
-      by: row.api_key_id !== null ? (view.keyNames.get(row.api_key_id) ?? null) : null,
-      undoesEventId: row.undoes_event_id,
-      override: row.override_json ? JSON.parse(row.override_json) : null,
-    }));
+  return historyOrder(rows).map((row) => ({
+    eventId: row.event_id,
+    kind: row.kind,
+    result: row.result,
+    occurredAt: toIso(row.occurred_at),
+    occurredAtLocal: toLocal(row.occurred_at, view.timezone),
+    recordedAt: toIso(row.recorded_at),
+    device: row.device,
+    by: row.api_key_id !== null ? (view.keyNames.get(row.api_key_id) ?? null) : null,
+    undoesEventId: row.undoes_event_id,
+    override: row.override_json ? JSON.parse(row.override_json) : null,
+  }));
 }
 
 export function participantView(p: ParticipantsTable, derived: DerivedState, view: ViewContext): ParticipantRow {
