@@ -20,7 +20,7 @@ export async function findUndoTarget(db: Kysely<Database>, eventId: string): Pro
   return db.selectFrom('checkin_events').select(['session_id', 'participant_id', 'kind']).where('event_id', '=', eventId).executeTakeFirst();
 }
 
-/** Every event (SCAN rows too) about these participants, in storage order. */
+/** Every event (SCAN rows too) about these participants, in no set order (PostgreSQL keeps none): callers order them (historyView). */
 export async function eventsOfParticipants(db: Kysely<Database>, participantIds: readonly number[]): Promise<CheckinEventsTable[]> {
   if (participantIds.length === 0) return [];
   return db.selectFrom('checkin_events').selectAll().where('participant_id', 'in', participantIds).execute();
