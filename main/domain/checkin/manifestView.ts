@@ -115,22 +115,22 @@ const byTime = (a: EventRow, b: EventRow) => a.occurred_at - b.occurred_at || a.
  */
 function historyOrder(rows: readonly EventRow[]): EventRow[] {
   const sorted = [...rows].sort(byTime);
+  if (!sorted.some((row) => row.parent_event_id !== null)) return sorted;
   const byId = new Map(sorted.map((row) => [row.event_id, row]));
-  const parentOf = (row: EventRow) => {
-    const parent = row.parent_event_id === null ? undefined : byId.get(row.parent_event_id);
-    return parent && byTime(parent, row) === 0 ? parent : undefined;
-  };
+  const roots: EventRow[] = [];
   const children = new Map<string, EventRow[]>();
   for (const row of sorted) {
-    const parent = parentOf(row);
-    if (parent) children.set(parent.event_id, [...(children.get(parent.event_id) ?? []), row]);
+    const parent = row.parent_event_id === null ? undefined : byId.get(row.parent_event_id);
+    if (!parent || byTime(parent, row) !== 0) roots.push(row);
+    else if (children.has(parent.event_id)) children.get(parent.event_id)!.push(row);
+    else children.set(parent.event_id, [row]);
   }
   const ordered: EventRow[] = [];
   const emit = (row: EventRow) => {
     ordered.push(row);
     for (const child of children.get(row.event_id) ?? []) emit(child);
   };
-  for (const row of sorted) if (!parentOf(row)) emit(row);
+  for (const row of roots) emit(row);
   return ordered;
 }
 
