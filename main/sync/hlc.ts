@@ -35,25 +35,31 @@ export function encodeHlc(h: Hlc): string {
  */
 export function decodeHlc(text: string): Hlc {
   const originAt = WALL_DIGITS + 1 + COUNTER_DIGITS + 1;
-  let ok = text.length > originAt && text.charCodeAt(WALL_DIGITS) === 45 && text.charCodeAt(originAt - 1) === 45;
-  let wall = 0;
-  for (let i = 0; ok && i < WALL_DIGITS; i++) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) ok = false;
-    wall = wall * 10 + digit;
-  }
-  let counter = 0;
-  for (let i = WALL_DIGITS + 1; ok && i < originAt - 1; i++) {
-    const digit = text.charCodeAt(i) - 48;
-    if (digit < 0 || digit > 9) ok = false;
-    counter = counter * 10 + digit;
-  }
-  for (let i = originAt; ok && i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) ok = false;
-  }
-  if (!ok) throw new Error(`Not a clock stamp: ${text.slice(0, 40)}`);
+  const shaped = text.length > originAt && text.charCodeAt(WALL_DIGITS) === 45 && text.charCodeAt(originAt - 1) === 45;
+  const wall = shaped ? digitsAt(text, 0, WALL_DIGITS) : -1;
+  const counter = shaped ? digitsAt(text, WALL_DIGITS + 1, originAt - 1) : -1;
+  if (wall < 0 || counter < 0 || !alphanumericFrom(text, originAt)) throw new Error(`Not a clock stamp: ${text.slice(0, 40)}`);
   return { wall, counter, origin: text.slice(originAt) };
+}
+
+/** The number text[from, to) spells in decimal digits (all inside text), or -1 if one is not a digit. */
+function digitsAt(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    n = n * 10 + digit;
+  }
+  return n;
+}
+
+/** Whether text from `from` on is ASCII letters and digits only. */
+function alphanumericFrom(text: string, from: number): boolean {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return false;
+  }
+  return true;
 }
 
 export function compareHlc(a: Hlc, b: Hlc): number {
