@@ -14,7 +14,10 @@ export interface TransportOptions {
 /** Why a request failed, in words a person can act on: fetch's own message is "fetch failed", its cause says why (ECONNREFUSED, ENOTFOUND, a certificate). */
 function reasonOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? error.cause.message : error.message;
+  const cause = error.cause;
+  // A host with several addresses fails with an AggregateError, whose message is empty but whose code is not.
+  if (cause instanceof Error) return cause.message || (cause as NodeJS.ErrnoException).code || error.message;
+  return error.message;
 }
 
 /** The exchange over the peer's /v1 API, with its key in the apiKey header. */

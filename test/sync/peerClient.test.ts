@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { httpTransport, PeerHttpError } from '../../main/sync/peerClient';
 import type { PushRequest } from '../../main/sync/exchange';
 
@@ -73,6 +73,16 @@ describe('the peer transport (the exchange over HTTP)', () => {
     servers.splice(servers.indexOf(peer.server), 1);
     await new Promise((resolve) => peer.server.close(resolve));
     await expect(httpTransport(url, 'k').push(push)).rejects.toThrow(/is not reachable \(.*ECONNREFUSED/);
+  });
+
+  it('names the error code when every address of the host refused (an AggregateError has no message)', async () => {
+    const refused = Object.assign(new AggregateError([new Error('connect ECONNREFUSED ::1:7391'), new Error('connect ECONNREFUSED 127.0.0.1:7391')], ''), { code: 'ECONNREFUSED' });
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('fetch failed', { cause: refused })));
+    try {
+      await expect(httpTransport('http://localhost:7391', 'k').push(push)).rejects.toThrow('http://localhost:7391 is not reachable (ECONNREFUSED)');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('gives up on a peer that does not answer within the deadline', async () => {
