@@ -201,6 +201,21 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
         await store.upsertRow(table, pk, op.change, op.nulls);
       }
     },
+    /** The op and its row's merge state, one at a time (the hub keeps states in sync_rows only). */
+    async insertOwnNewRows(ops: readonly NewOpRow[]): Promise<void> {
+      for (const op of ops) {
+        await store.insertOp(op);
+        const change = op.change ?? {};
+        await store.saveInsertedRowState(op.entity, op.entity_id, op.nulls === undefined ? Object.keys(change) : [...Object.keys(change), ...op.nulls], op.hlc);
+      }
+    },
+    async withRowStateAmong(rows: readonly { entity: string; entityId: string }[]): Promise<Set<string>> {
+      const found = await run<{ entity: string; entity_id: string }>(
+        'SELECT entity, entity_id FROM sync_rows WHERE (entity, entity_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))',
+        [rows.map((r) => r.entity), rows.map((r) => r.entityId)],
+      );
+      return new Set(found.map((r) => `${r.entity} ${r.entity_id}`));
+    },
     withRowState: async (entity: string, entityIds: readonly string[]) =>
       new Set((await run<{ entity_id: string }>('SELECT entity_id FROM sync_rows WHERE entity = $1 AND entity_id = ANY($2)', [entity, entityIds])).map((r) => r.entity_id)),
     changeOf: (row: OpRow) => storedChange(row, columnsOfShape),

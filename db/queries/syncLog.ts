@@ -229,6 +229,10 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
       `SELECT entity_id FROM sync_rows WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?))
        UNION SELECT entity_id FROM sync_ops WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?)) AND row_state = 1`,
     ),
+    withRowStateAmong: sqlite.prepare<[string, string], { entity: string; entity_id: string }>(
+      `SELECT entity, entity_id FROM sync_rows WHERE (entity, entity_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
+       UNION SELECT entity, entity_id FROM sync_ops WHERE (entity, entity_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)) AND row_state = 1`,
+    ),
     saveRowState: sqlite.prepare<[string, string, number, string, string | null, string | null, string | null, string | null]>(
       `INSERT INTO sync_rows (entity, entity_id, shape, stamps, marks, born, deleted, erased) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (entity, entity_id) DO UPDATE SET shape = excluded.shape, stamps = excluded.stamps, marks = excluded.marks, born = excluded.born, deleted = excluded.deleted, erased = excluded.erased`,
@@ -565,10 +569,23 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
         from = to;
       }
     },
+    /**
+     * This instance's inserts of rows with no merge state, the rows already written by the write
+     * being folded: the ops in this order, each marked as its row's merge state (as insertNewRows
+     * marks a remote one). The caller has checked that none has a merge state.
+     */
+    insertOwnNewRows(ops: readonly NewOpRow[]): void {
+      insertMany('state-ops', stateOpsSql, ops.map((op) => opArgs(op)));
+    },
     /** Which of these rows of one entity have a merge state (one statement for a page's rows). */
     withRowState(entity: string, entityIds: readonly string[]): Set<string> {
       const ids = JSON.stringify(entityIds);
       return new Set(s.withRowState.all(entity, ids, entity, ids).map((r) => r.entity_id));
+    },
+    /** Which of these rows, of any entities, have a merge state (one statement for a write's rows): `entity entityId` each. */
+    withRowStateAmong(rows: readonly { entity: string; entityId: string }[]): Set<string> {
+      const keys = JSON.stringify(rows.map((r) => [r.entity, r.entityId]));
+      return new Set(s.withRowStateAmong.all(keys, keys).map((r) => `${r.entity} ${r.entity_id}`));
     },
     /** A stored op's change as the op had it (its null columns back, after the others). */
     changeOf: (row: OpRow) => storedChange(row, columnsOfShape),

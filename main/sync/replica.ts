@@ -209,10 +209,24 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     }
     // One write's ops: every one but the last says more follow, so no page ends inside the write.
     for (let i = 0; i < ops.length - 1; i++) ops[i].op.continues = true;
+    // A row this write inserted that has no merge state (most of a new booking's rows) takes its
+    // state from its op, as a caught-up remote insert does (insertNewRows): merging an insert into
+    // an empty state stamps every column with the op's stamp, and the row holds the op's change
+    // already, so applyOp would only write that state. One question per entity for the write's new
+    // rows; their ops are stored in order, a run at a time, before any op that takes the full path.
+    const fresh = ops.filter(({ op, change }) => isOwnNewRow(op, change)).map(({ op }) => op);
+    const hadState = fresh.length === 0 ? null : await q.withRowStateAmong(fresh);
+    const run: NewOpRow[] = [];
     for (const { op, change } of ops) {
+      if (hadState !== null && isOwnNewRow(op, change) && !hadState.has(`${op.entity} ${op.entityId}`)) {
+        run.push(toRow(op));
+        continue;
+      }
+      if (run.length > 0) await q.insertOwnNewRows(run.splice(0));
       await q.insertOp(toRow(op));
       await applyOp(q, op, change.before, change.after, true);
     }
+    if (run.length > 0) await q.insertOwnNewRows(run);
     await keepErased(q, changes.map((c) => ({ entity: c.table, entityId: c.pk })));
     await q.saveClock(seq, encodeHlc(clock.last()));
     if (seq > instance.last_seq) await q.setVector(origin, seq);
@@ -615,6 +629,16 @@ function sameValue(a: unknown, b: unknown): boolean {
 function sameRow(desired: Record<string, unknown>, stored: Record<string, unknown>): boolean {
   for (const column in stored) if (column in desired && !sameValue(desired[column], stored[column])) return false;
   return true;
+}
+
+/**
+ * An insert this instance's write made of a row that was not there before it (a new booking's rows):
+ * the fold's short path when the row has no merge state either. Not an erased customer's insert (its
+ * erasure is applied on the full path).
+ */
+function isOwnNewRow(op: Op, change: NetChange): boolean {
+  const entity = SYNCED_ENTITIES[op.entity];
+  return op.kind === 'insert' && change.before === null && entity !== undefined && !(entity.rule === 'customer' && op.change?.anonymised_at != null);
 }
 
 function toRow(op: WireOp): NewOpRow {

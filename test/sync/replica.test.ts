@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
+import { syncLogQueries, wholeHlc } from '../../db/queries/syncLog';
 import { inWriteTransaction } from '../../db/transaction';
 import { exchangeWith } from '../../main/sync/exchange';
 import { SCHEMA_VERSION } from '../../main/sync/replica';
@@ -106,6 +107,60 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     const comments = hub.sql.prepare('SELECT reseller_reference AS ref FROM bookings WHERE order_number = ?').get(booking.orderNumber) as { ref: string };
     expect(comments.ref).toBe('WINDOW-7');
+  });
+
+  it('keeps the merge state of rows a local write inserted in their ops, and in sync_rows from a row’s first change', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const before = (desk.sql.prepare('SELECT coalesce(max(arrival), 0) AS n FROM sync_ops').get() as { n: number }).n;
+    const sale = await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]));
+    expect(sale.status, JSON.stringify(sale.body)).toBe(200);
+    const booking = sale.body.booking;
+    const id = JSON.stringify([booking.orderNumber]);
+    // Every row the sale inserted is its op's state: not one state row written for them.
+    const inserted = desk.sql.prepare("SELECT entity, entity_id, row_state FROM sync_ops WHERE arrival > ? AND kind = 'insert'").all(before) as { entity: string; entity_id: string; row_state: number | null }[];
+    expect(new Set(inserted.map((o) => o.entity))).toEqual(new Set(['customers', 'bookings', 'booking_items', 'booking_item_quantities', 'participants']));
+    expect(inserted.filter((o) => o.row_state !== 1)).toEqual([]);
+    const stateRows = desk.sql.prepare('SELECT count(*) AS n FROM sync_rows WHERE entity = ? AND entity_id = ?');
+    for (const o of inserted) expect(stateRows.get(o.entity, o.entity_id)).toEqual({ n: 0 });
+    // Read back, the state is what merging the insert gives: every column with its stamp, born then.
+    const q = syncLogQueries(desk.sql);
+    const op = desk.sql.prepare("SELECT origin, hlc FROM sync_ops WHERE entity = 'bookings' AND entity_id = ? AND kind = 'insert'").get(id) as { origin: string; hlc: string };
+    const stamp = wholeHlc(op.hlc, op.origin);
+    const columns = (desk.sql.prepare('SELECT name FROM pragma_table_info(?)').all('bookings') as { name: string }[]).map((c) => c.name);
+    q.beginWork();
+    expect(q.rowState('bookings', id)).toEqual({ clocks: Object.fromEntries(columns.map((c) => [c, stamp])), born: stamp, deleted: null, erased: null });
+    // The first change writes the row's state: the edited columns take the edit's stamp, the rest keep the insert's.
+    expect((await desk.call('PUT', `/v1/bookings/${booking.orderNumber}`, { resellerReference: 'WINDOW-3' })).status).toBe(200);
+    const edit = desk.sql.prepare("SELECT origin, hlc FROM sync_ops WHERE entity = 'bookings' AND entity_id = ? AND kind = 'update'").get(id) as { origin: string; hlc: string };
+    expect(stateRows.get('bookings', id)).toEqual({ n: 1 });
+    q.beginWork();
+    const changed = q.rowState('bookings', id)!;
+    expect(changed.clocks.reseller_reference).toBe(wholeHlc(edit.hlc, edit.origin));
+    expect(changed.clocks.created_at).toBe(stamp);
+    expect(changed.born).toBe(stamp);
+    await exchange(desk, hub);
+    expect(await desk.dump()).toBe(await hub.dump());
+    expect(hub.sql.prepare('SELECT reseller_reference AS ref FROM bookings WHERE order_number = ?').get(booking.orderNumber)).toEqual({ ref: 'WINDOW-3' });
+  });
+
+  it('merges a local insert of a row that has a state already (deleted before) the whole way: a deleted customer stays deleted', async () => {
+    const { hub } = await hubWithSession();
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const write = (text: string) => inWriteTransaction(desk.engine.ctx.db, async () => void desk.sql.prepare(text).run());
+    await write("INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (4242998, 'Kim', 1, 1)");
+    await write('DELETE FROM customers WHERE id = 4242998');
+    // The same key again: its state says deleted (and, for a customer, erased), so the merge removes it again.
+    await write("INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (4242998, 'Kim', 2, 2)");
+    expect(desk.sql.prepare('SELECT count(*) AS n FROM customers WHERE id = 4242998').get()).toEqual({ n: 0 });
+    const q = syncLogQueries(desk.sql);
+    q.beginWork();
+    expect(q.rowState('customers', '[4242998]')?.deleted).not.toBeNull();
+    await exchange(desk, hub);
+    expect(await desk.dump()).toBe(await hub.dump());
+    expect(hub.sql.prepare('SELECT count(*) AS n FROM customers WHERE id = 4242998').get()).toEqual({ n: 0 });
   });
 
   it('refuses catalogue changes on a desk, with a message saying where to make them', async () => {

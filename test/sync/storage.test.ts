@@ -62,6 +62,30 @@ describe('stored merge states', () => {
     expect(q.rowState('customers', '[7]')).toEqual(changed);
   });
 
+  it('keep a local insert\'s state in its op, and tell which rows of several entities have a state in one question', async () => {
+    const { sqlite } = await aDatabase();
+    const q = syncLogQueries(sqlite);
+    q.beginWork();
+    const own = { origin: 'AAAA', seq: 1, hlc: A, entity: 'customers', entity_id: '[7]', kind: 'insert' as const, change: { id: 7, first_name: 'Ann', email: null, created_at: 1, updated_at: 1 }, schema: 1 };
+    q.insertOwnNewRows([own, { ...own, seq: 2, entity: 'participants', entity_id: '[7]', change: { id: 7, item_id: 1, position: 0 } }]);
+    expect(sqlite.prepare('SELECT count(*) AS n FROM sync_rows').get()).toEqual({ n: 0 });
+    expect(sqlite.prepare('SELECT seq, row_state FROM sync_ops ORDER BY arrival').all()).toEqual([{ seq: 1, row_state: 1 }, { seq: 2, row_state: 1 }]);
+    // Its null columns are stamped too: the state is every column the insert wrote.
+    expect(q.rowState('customers', '[7]')).toEqual({ clocks: { id: A, first_name: A, email: A, created_at: A, updated_at: A }, born: A, deleted: null, erased: null });
+    q.saveRowState('bookings', '["B1"]', { clocks: { status: B }, born: B, deleted: null, erased: null });
+    q.insertOp({ ...own, seq: 3, entity_id: '[8]' }); // an op that is not its row's state
+    const asked = [
+      { entity: 'customers', entityId: '[7]' },
+      { entity: 'customers', entityId: '[8]' },
+      { entity: 'participants', entityId: '[7]' },
+      { entity: 'bookings', entityId: '["B1"]' },
+      { entity: 'bookings', entityId: '["B2"]' },
+      { entity: 'participants', entityId: '[9]' },
+    ];
+    expect(q.withRowStateAmong(asked)).toEqual(new Set(['customers [7]', 'participants [7]', 'bookings ["B1"]']));
+    expect(q.withRowStateAmong([])).toEqual(new Set());
+  });
+
   it('does not remember a shape whose transaction rolled back', async () => {
     const handle = await aDatabase();
     const q = syncLogQueries(handle.sqlite);
