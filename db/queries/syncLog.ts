@@ -229,10 +229,11 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
       `SELECT entity_id FROM sync_rows WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?))
        UNION SELECT entity_id FROM sync_ops WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?)) AND row_state = 1`,
     ),
-    withRowStateAmong: sqlite.prepare<[string, string], { entity: string; entity_id: string }>(
-      `SELECT entity, entity_id FROM sync_rows WHERE (entity, entity_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?))
-       UNION SELECT entity, entity_id FROM sync_ops WHERE (entity, entity_id) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)) AND row_state = 1`,
-    ),
+    hasRowState: sqlite
+      .prepare<[string, string, string, string], number>(
+        'SELECT 1 FROM sync_rows WHERE entity = ? AND entity_id = ? UNION ALL SELECT 1 FROM (SELECT 1 FROM sync_ops WHERE entity = ? AND entity_id = ? AND row_state = 1 LIMIT 1)',
+      )
+      .pluck(),
     saveRowState: sqlite.prepare<[string, string, number, string, string | null, string | null, string | null, string | null]>(
       `INSERT INTO sync_rows (entity, entity_id, shape, stamps, marks, born, deleted, erased) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (entity, entity_id) DO UPDATE SET shape = excluded.shape, stamps = excluded.stamps, marks = excluded.marks, born = excluded.born, deleted = excluded.deleted, erased = excluded.erased`,
@@ -582,10 +583,13 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
       const ids = JSON.stringify(entityIds);
       return new Set(s.withRowState.all(entity, ids, entity, ids).map((r) => r.entity_id));
     },
-    /** Which of these rows, of any entities, have a merge state (one statement for a write's rows): `entity entityId` each. */
+    /** Which of these rows, of any entities, have a merge state (a write's new rows): `entity entityId` each. */
     withRowStateAmong(rows: readonly { entity: string; entityId: string }[]): Set<string> {
-      const keys = JSON.stringify(rows.map((r) => [r.entity, r.entityId]));
-      return new Set(s.withRowStateAmong.all(keys, keys).map((r) => `${r.entity} ${r.entity_id}`));
+      // A key lookup or two per row: a write has a few rows, and one statement over a JSON list of
+      // them (json_each, a temporary B-tree per side) cost more than these together.
+      const found = new Set<string>();
+      for (const { entity, entityId } of rows) if (s.hasRowState.get(entity, entityId, entity, entityId) !== undefined) found.add(`${entity} ${entityId}`);
+      return found;
     },
     /** A stored op's change as the op had it (its null columns back, after the others). */
     changeOf: (row: OpRow) => storedChange(row, columnsOfShape),

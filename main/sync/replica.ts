@@ -198,27 +198,27 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     let seq = instance.last_seq;
     // Corrections written below are part of these ops already: not captured again.
     await q.pauseCapture();
-    const ops: { op: Op; change: NetChange }[] = [];
+    const ops: { op: Op; change: NetChange; fresh: boolean }[] = [];
     for (const change of changes) {
       const op = opFromChange(change, ++seq, encodeHlc(clock.tick()));
       if (!op) {
         seq--;
         continue;
       }
-      ops.push({ op, change });
+      ops.push({ op, change, fresh: isOwnNewRow(op, change) });
     }
     // One write's ops: every one but the last says more follow, so no page ends inside the write.
     for (let i = 0; i < ops.length - 1; i++) ops[i].op.continues = true;
     // A row this write inserted that has no merge state (most of a new booking's rows) takes its
     // state from its op, as a caught-up remote insert does (insertNewRows): merging an insert into
     // an empty state stamps every column with the op's stamp, and the row holds the op's change
-    // already, so applyOp would only write that state. One question per entity for the write's new
-    // rows; their ops are stored in order, a run at a time, before any op that takes the full path.
-    const fresh = ops.filter(({ op, change }) => isOwnNewRow(op, change)).map(({ op }) => op);
-    const hadState = fresh.length === 0 ? null : await q.withRowStateAmong(fresh);
+    // already, so applyOp would only write that state. The write's new rows are asked about
+    // together; their ops are stored in order, a run at a time, before any op taking the full path.
+    const fresh = ops.filter((o) => o.fresh).map(({ op }) => op);
+    const hadState = fresh.length === 0 ? new Set<string>() : await q.withRowStateAmong(fresh);
     const run: NewOpRow[] = [];
-    for (const { op, change } of ops) {
-      if (hadState !== null && isOwnNewRow(op, change) && !hadState.has(`${op.entity} ${op.entityId}`)) {
+    for (const { op, change, fresh: isNew } of ops) {
+      if (isNew && !hadState.has(`${op.entity} ${op.entityId}`)) {
         run.push(toRow(op));
         continue;
       }
