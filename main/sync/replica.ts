@@ -87,18 +87,20 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
    * this transaction (an op that arrived after the erasure, or an edit made before a desk heard
    * of it) is blanked again. Run after a page or a fold, when every row it needs is in place.
    */
-  async function keepErased(q: SyncStore, touched: readonly { entity: string; entityId: string }[]): Promise<void> {
+  async function keepErased(q: SyncStore, touched: readonly { entity: string; entityId: string }[], known: WrittenLinks = NO_LINKS): Promise<void> {
     // A booking and its participants ask the same question: answered once per booking.
     const erasedBooking = new Map<string, boolean>();
     for (const { entity, entityId } of touched) {
       if (entity !== 'bookings' && entity !== 'participants') continue;
       const id = (JSON.parse(entityId) as unknown[])[0];
-      const orderNumber = entity === 'bookings' ? String(id) : await q.bookingOfParticipant(Number(id));
+      const orderNumber = entity === 'bookings' ? String(id) : (known.orderOfParticipant.get(Number(id)) ?? (await q.bookingOfParticipant(Number(id))));
       if (orderNumber === null) continue;
       let erased = erasedBooking.get(orderNumber);
       if (erased === undefined) {
         erased = false;
-        for (const customerId of await q.customersOfBooking(orderNumber)) if ((await q.rowState('customers', keyOf([customerId])))?.erased) erased = true;
+        for (const customerId of known.customersOfBooking.get(orderNumber) ?? (await q.customersOfBooking(orderNumber))) {
+          if (!known.newCustomers.has(customerId) && (await q.rowState('customers', keyOf([customerId])))?.erased) erased = true;
+        }
         erasedBooking.set(orderNumber, erased);
       }
       if (erased) await blank(q, entity, entityId);
@@ -217,9 +219,11 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     const fresh = ops.filter((o) => o.fresh).map(({ op }) => op);
     const hadState = fresh.length === 0 ? new Set<string>() : await q.withRowStateAmong(fresh);
     const run: NewOpRow[] = [];
+    const written: NetChange[] = [];
     for (const { op, change, fresh: isNew } of ops) {
       if (isNew && !hadState.has(`${op.entity} ${op.entityId}`)) {
         run.push(toRow(op));
+        written.push(change);
         continue;
       }
       if (run.length > 0) await q.insertOwnNewRows(run.splice(0));
@@ -227,7 +231,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       await applyOp(q, op, change.before, change.after, true);
     }
     if (run.length > 0) await q.insertOwnNewRows(run);
-    await keepErased(q, changes.map((c) => ({ entity: c.table, entityId: c.pk })));
+    await keepErased(q, changes.map((c) => ({ entity: c.table, entityId: c.pk })), linksOfNewRows(written));
     await q.saveClock(seq, encodeHlc(clock.last()));
     if (seq > instance.last_seq) await q.setVector(origin, seq);
     await q.resumeCapture();
@@ -629,6 +633,39 @@ function sameValue(a: unknown, b: unknown): boolean {
 function sameRow(desired: Record<string, unknown>, stored: Record<string, unknown>): boolean {
   for (const column in stored) if (column in desired && !sameValue(desired[column], stored[column])) return false;
   return true;
+}
+
+/**
+ * What keepErased would otherwise ask the store, known from the rows a write inserted that took the
+ * fold's short path: such a row is in its table exactly as its change has it (nothing merged it), a
+ * new booking has had no customer but the one it names (its only op is this insert, and no snapshot
+ * linked an order number that had no row here), and a new customer is not erased (an erased one's
+ * insert takes the whole path).
+ */
+interface WrittenLinks {
+  orderOfParticipant: ReadonlyMap<number, string>;
+  customersOfBooking: ReadonlyMap<string, readonly number[]>;
+  newCustomers: ReadonlySet<number>;
+}
+const NO_LINKS: WrittenLinks = { orderOfParticipant: new Map(), customersOfBooking: new Map(), newCustomers: new Set() };
+
+function linksOfNewRows(rows: readonly NetChange[]): WrittenLinks {
+  if (rows.length === 0) return NO_LINKS;
+  const orderOfItem = new Map<number, string>();
+  const customersOfBooking = new Map<string, number[]>();
+  const newCustomers = new Set<number>();
+  for (const { table, after } of rows) {
+    if (after === null) continue;
+    if (table === 'booking_items') orderOfItem.set(Number(after.id), String(after.order_number));
+    else if (table === 'bookings') customersOfBooking.set(String(after.order_number), after.customer_id == null ? [] : [Number(after.customer_id)]);
+    else if (table === 'customers') newCustomers.add(Number(after.id));
+  }
+  const orderOfParticipant = new Map<number, string>();
+  for (const { table, after } of rows) {
+    const order = table === 'participants' && after !== null ? orderOfItem.get(Number(after.item_id)) : undefined;
+    if (order !== undefined) orderOfParticipant.set(Number(after!.id), order);
+  }
+  return { orderOfParticipant, customersOfBooking, newCustomers };
 }
 
 /**

@@ -163,6 +163,33 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     expect(hub.sql.prepare('SELECT count(*) AS n FROM customers WHERE id = 4242998').get()).toEqual({ n: 0 });
   });
 
+  it('blanks a booking a desk writes for a customer erased there, and its participants, in the writing transaction', async () => {
+    const { hub, productCode, startTime } = await hubWithSession(10);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await exchange(desk, hub);
+    const sale = (await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).body.booking;
+    await exchange(desk, hub);
+    expect((await hub.call('DELETE', `/v1/customers/${sale.customer.id}`)).status).toBe(200);
+    await exchange(desk, hub);
+    // A new booking, item and participant naming the erased customer (a write made as a restored copy would make it).
+    const session = desk.sql.prepare('SELECT id, start_at, end_at FROM sessions WHERE product_code = ?').get(productCode) as { id: number; start_at: number; end_at: number };
+    await inWriteTransaction(desk.engine.ctx.db, async () => {
+      desk.sql
+        .prepare("INSERT INTO bookings (order_number, id, status, customer_id, currency, total_amount_minor, comments, fields_json, created_at, updated_at) VALUES ('T2-LATE', 4243002, 'CONFIRMED', ?, 'AUD', 0, 'Ada: call +61 400', ?, 1, 1)")
+        .run(sale.customer.id, JSON.stringify([{ label: 'Phone', value: '+61 400' }]));
+      desk.sql
+        .prepare("INSERT INTO booking_items (id, order_number, position, product_code, session_id, start_at, end_at, amount_minor, subtotal_minor, total_quantity, seats_held) VALUES (4244002, 'T2-LATE', 0, ?, ?, ?, ?, 0, 0, 1, 1)")
+        .run(productCode, session.id, session.start_at, session.end_at);
+      desk.sql.prepare('INSERT INTO participants (id, item_id, position, fields_json) VALUES (4245002, 4244002, 0, ?)').run(JSON.stringify([{ label: 'Name', value: 'Ada' }]));
+    });
+    expect(desk.sql.prepare("SELECT comments, fields_json FROM bookings WHERE order_number = 'T2-LATE'").get()).toEqual({ comments: null, fields_json: '[]' });
+    expect(desk.sql.prepare('SELECT fields_json FROM participants WHERE id = 4245002').get()).toEqual({ fields_json: '[]' });
+    await exchange(desk, hub);
+    expect(await desk.dump()).toBe(await hub.dump());
+    const ops = JSON.stringify(desk.sql.prepare("SELECT change_json FROM sync_ops WHERE entity IN ('bookings', 'participants')").all());
+    expect(ops).not.toMatch(/\+61 400|Ada/);
+  });
+
   it('refuses catalogue changes on a desk, with a message saying where to make them', async () => {
     const { hub } = await hubWithSession();
     const desk = await node('desk', { instanceNo: 2, hub });
