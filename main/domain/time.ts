@@ -25,26 +25,54 @@ export function toIso(ms: number): string {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-const LOCAL_CACHE_SIZE = 20_000;
-const localCache = new Map<string, string>();
+/** Two digits of 0-99 (a wall-clock field). */
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+const HOUR_MS = 3_600_000;
+const OFFSET_HOURS_KEPT = 100_000;
+/**
+ * Per zone, the UTC offset (minutes, as luxon gives it) of each hour of UTC time that has one offset
+ * from its start to its end; null for an hour the clocks change in. Zone rules change an offset at
+ * most once in an hour, so equal offsets at both ends mean one offset throughout.
+ */
+const hourOffsets = new Map<string, Map<number, number | null>>();
+
+/** The offset of `zone` at `ms` when its hour has one offset; undefined for a zone luxon refuses or an hour with a change. */
+function offsetAt(ms: number, zone: string): number | undefined {
+  const hour = Math.floor(ms / HOUR_MS);
+  let offset = hourOffsets.get(zone)?.get(hour);
+  if (offset === undefined) {
+    const start = DateTime.fromMillis(hour * HOUR_MS, { zone });
+    // A zone luxon refuses is never kept (a request's bad zone must not grow this).
+    if (!start.isValid) return undefined;
+    offset = start.offset === DateTime.fromMillis(hour * HOUR_MS + HOUR_MS - 1, { zone }).offset ? start.offset : null;
+    let hours = hourOffsets.get(zone);
+    if (hours === undefined) hourOffsets.set(zone, (hours = new Map()));
+    if (hours.size >= OFFSET_HOURS_KEPT) hours.clear();
+    hours.set(hour, offset);
+  }
+  return offset ?? undefined;
+}
 
 /**
- * Same output as toFormat(LOCAL_FORMAT). Listing sessions formats the same few thousand
- * departures over and over and luxon's zone lookup is the slow part, so results are memoised
- * (exact: an instant and a zone name always give the same wall-clock time).
+ * Same output as toFormat(LOCAL_FORMAT). luxon's zone lookup is the slow part, and lists and
+ * scans format many instants: the zone's offset is kept per hour (offsetAt) and the wall-clock time
+ * made from it as luxon makes it (the instant moved by the offset, read as UTC). An hour the clocks
+ * change in, a zone luxon refuses and a year outside 1000-9999 go through luxon itself.
  */
 export function toLocal(ms: number, zone: string): string {
-  const key = `${zone}|${ms}`;
-  const cached = localCache.get(key);
-  if (cached !== undefined) return cached;
+  const offset = offsetAt(ms, zone);
+  if (offset !== undefined) {
+    const wall = new Date(ms + offset * 60_000);
+    const year = wall.getUTCFullYear();
+    if (year >= 1000 && year <= 9999) {
+      return `${year}-${two(wall.getUTCMonth() + 1)}-${two(wall.getUTCDate())} ${two(wall.getUTCHours())}:${two(wall.getUTCMinutes())}:${two(wall.getUTCSeconds())}`;
+    }
+  }
   const dt = DateTime.fromMillis(ms, { zone });
-  const text =
-    !dt.isValid || dt.year < 1000 || dt.year > 9999
-      ? dt.toFormat(LOCAL_FORMAT)
-      : `${pad(dt.year, 4)}-${pad(dt.month)}-${pad(dt.day)} ${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`;
-  if (localCache.size >= LOCAL_CACHE_SIZE) localCache.clear();
-  localCache.set(key, text);
-  return text;
+  return !dt.isValid || dt.year < 1000 || dt.year > 9999
+    ? dt.toFormat(LOCAL_FORMAT)
+    : `${pad(dt.year, 4)}-${pad(dt.month)}-${pad(dt.day)} ${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`;
 }
 
 const LOCAL_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?)?$/;

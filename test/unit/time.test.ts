@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromIso, fromLocal, parseTimeParam, toIso, toLocal } from '../../main/domain/time';
+import { DateTime } from 'luxon';
+import { fromIso, fromLocal, LOCAL_FORMAT, parseTimeParam, toIso, toLocal } from '../../main/domain/time';
 
 const SYD = 'Australia/Sydney';
 const BER = 'Europe/Berlin';
@@ -32,6 +33,52 @@ describe('local times', () => {
     expect(fromIso('2030-01-01T10:00:00Z')).toBe(Date.UTC(2030, 0, 1, 10));
     expect(fromIso('2030-01-01T20:00:00+10:00')).toBe(Date.UTC(2030, 0, 1, 10));
     expect(() => fromIso('2030-01-01T10:00:00')).toThrow();
+  });
+});
+
+describe('toLocal gives what luxon gives, from an offset kept per hour', () => {
+  // Zones with half- and quarter-hour offsets, a 30-minute DST shift, southern-hemisphere DST, a
+  // zone that skipped a whole day (Apia, 2011) and historic local mean time (fractional offsets).
+  const ZONES = [
+    'Australia/Sydney', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Asia/Kolkata',
+    'Pacific/Chatham', 'America/St_Johns', 'Pacific/Apia', 'America/Sao_Paulo', 'Europe/London', 'Africa/Casablanca', 'UTC',
+  ];
+  const luxon = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).toFormat(LOCAL_FORMAT);
+
+  it('at any instant from 1850 to 2100 in any of these zones', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1850, 0, 1), max: Date.UTC(2100, 0, 1) }), fc.constantFrom(...ZONES), (ms, zone) => {
+        expect(toLocal(ms, zone)).toBe(luxon(ms, zone));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('on both sides of every clock change from 2009 to 2031, to the millisecond', () => {
+    let changes = 0;
+    for (const zone of ZONES) {
+      // Days whose offset differs from the next day's hold a change: found to the second by halving.
+      for (let day = Date.UTC(2009, 0, 1); day < Date.UTC(2031, 0, 1); day += 86_400_000) {
+        if (DateTime.fromMillis(day, { zone }).offset === DateTime.fromMillis(day + 86_400_000, { zone }).offset) continue;
+        let [low, high] = [day, day + 86_400_000];
+        const before = DateTime.fromMillis(low, { zone }).offset;
+        while (high - low > 1000) {
+          const mid = low + Math.floor((high - low) / 2000) * 1000;
+          if (DateTime.fromMillis(mid, { zone }).offset === before) low = mid;
+          else high = mid;
+        }
+        changes++;
+        for (const delta of [-3_600_000, -1_800_000, -60_000, -1001, -1000, -1, 0, 1, 999, 1000, 59_999, 60_000, 1_799_999, 1_800_000, 3_599_999, 3_600_000]) {
+          expect(toLocal(high + delta, zone)).toBe(luxon(high + delta, zone));
+        }
+      }
+    }
+    expect(changes).toBeGreaterThan(200);
+  });
+
+  it('as luxon for a zone it refuses and for years it cannot write in four digits', () => {
+    expect(toLocal(0, 'Not/A_Zone')).toBe(luxon(0, 'Not/A_Zone'));
+    for (const ms of [Date.UTC(999, 11, 31, 23), Date.UTC(10000, 0, 1, 1), -62_200_000_000_000]) expect(toLocal(ms, 'Australia/Sydney')).toBe(luxon(ms, 'Australia/Sydney'));
   });
 });
 
