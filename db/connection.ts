@@ -7,6 +7,7 @@ import type { Dialect } from './dialect';
 import type { ChangeArea } from './queries/changes';
 import { migrations } from './migrations';
 import { startCheckpointer } from './checkpointer';
+import { registerStatements } from './heldConnection';
 
 export interface DbHandle {
   /** 'sqlite' for a data folder's file (every desk); 'postgres' for an office hub on PostgreSQL (db/postgres/connection.ts). */
@@ -82,7 +83,9 @@ export async function openDatabase(file: string, options: OpenOptions = {}): Pro
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
+  const statements = cachingStatements(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  registerStatements(db, statements);
 
   const found = sqlite.pragma('user_version', { simple: true }) as number;
   let writable = true;

@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './schema';
 import { isPostgres } from './dialect';
 import { inPostgresTransaction } from './postgres/transaction';
+import { holding } from './heldConnection';
 
 /**
  * Runs `work` in one write transaction on the shared connection. IMMEDIATE takes the write lock up
@@ -71,7 +72,7 @@ function scheduleGroup(db: Kysely<Database>, queue: WriteQueue): void {
   setImmediate(() => {
     void db
       .connection()
-      .execute((conn) => runGroup(db, conn, queue))
+      .execute((conn) => holding(db, conn, () => runGroup(db, conn, queue)))
       .catch((error: unknown) => {
         // The connection could not be had (the database is closed): the writes waiting fail with it.
         for (const write of queue.waiting.splice(0)) write.reject(error);

@@ -1,5 +1,6 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Compilable, type CompiledQuery, type Insertable } from 'kysely';
 import { PostgresSpellings } from '../postgres/spellings';
+import { heldStatements } from '../heldConnection';
 import type { Database } from '../schema';
 
 /** A Kysely that compiles and never connects: fixed-shape queries are built on it once. */
@@ -46,8 +47,7 @@ export function fixedQuery<A extends unknown[], O>(build: (db: Kysely<Database>,
   let postgres: { compiled: CompiledQuery<O>; slots: number[] } | null = null;
   return async (db, ...args) => {
     const { compiled, slots } = db.getExecutor().adapter instanceof PostgresAdapter ? (postgres ??= prepare(compileOnlyPostgres)) : sqlite;
-    const parameters = slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : args[slot]));
-    return (await db.executeQuery<O>({ ...compiled, parameters })).rows;
+    return execute<O>(db, compiled, slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : args[slot])));
   };
 }
 
@@ -85,8 +85,21 @@ export function fixedInsert<T extends keyof Database & string>(table: T): (db: K
     let shape = shapes.get(key);
     if (!shape) shapes.set(key, (shape = { sqlite: prepare(compileOnly, columns, rows.length), postgres: null }));
     const { compiled, slots } = db.getExecutor().adapter instanceof PostgresAdapter ? (shape.postgres ??= prepare(compileOnlyPostgres, columns, rows.length)) : shape.sqlite;
-    await db.executeQuery({ ...compiled, parameters: slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : values[slot])) });
+    await execute(db, compiled, slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : values[slot])));
   };
+}
+
+/**
+ * Runs a compiled query on `db`: inside a write group that holds the SQLite connection, its prepared
+ * statement at once (db/heldConnection.ts); anywhere else through Kysely, which waits for the connection.
+ */
+async function execute<O>(db: Kysely<Database>, compiled: CompiledQuery, parameters: unknown[]): Promise<O[]> {
+  const held = heldStatements(db);
+  if (held === undefined) return (await db.executeQuery<O>({ ...compiled, parameters })).rows;
+  const statement = held.prepare(compiled.sql);
+  if (statement.reader) return statement.all(parameters) as O[];
+  statement.run(parameters);
+  return [];
 }
 
 /** A value a statement binds as it is (not undefined, not an expression). */
