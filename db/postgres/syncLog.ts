@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { DbHandle } from '../connection';
 import type { SyncInstanceTable, SyncRowsTable } from '../schema';
 import type { CaptureRow, NewOpRow, NewRowInsert, OpRow, StoredRowState, SyncStore, SyncStores } from '../queries/syncLog';
-import { keysOfColumns, nullTextOfColumns, packStamps, storedChange, storedChangeJson, storedChangeJsonLength, storedObjectJson, unpackStamps } from '../queries/syncLog';
+import { columnsOfChange, keysOfColumns, nullTextOfColumns, packStamps, storedChange, storedChangeJson, storedChangeJsonLength, storedObjectJson, unpackStamps } from '../queries/syncLog';
 import { CAPTURE_PAUSED_SETTING } from '../syncCapture';
 
 /**
@@ -196,8 +196,7 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     /** One at a time: SQLite's store writes these in multi-row statements; the hub rarely catches up. */
     async insertNewRows(rows: readonly NewRowInsert[]): Promise<void> {
       for (const { op, table, pk } of rows) {
-        await store.insertOp(op);
-        await store.saveInsertedRowState(op.entity, op.entity_id, op.nulls === undefined ? Object.keys(op.change) : [...Object.keys(op.change), ...op.nulls], op.hlc);
+        await store.insertOwnNewRows([op]);
         await store.upsertRow(table, pk, op.change, op.nulls);
       }
     },
@@ -205,8 +204,7 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     async insertOwnNewRows(ops: readonly NewOpRow[]): Promise<void> {
       for (const op of ops) {
         await store.insertOp(op);
-        const change = op.change ?? {};
-        await store.saveInsertedRowState(op.entity, op.entity_id, op.nulls === undefined ? Object.keys(change) : [...Object.keys(change), ...op.nulls], op.hlc);
+        await store.saveInsertedRowState(op.entity, op.entity_id, columnsOfChange(op.change, op.nulls), op.hlc);
       }
     },
     async withRowStateAmong(rows: readonly { entity: string; entityId: string }[]): Promise<Set<string>> {
@@ -282,7 +280,7 @@ function postgresSyncStore(conn: Kysely<any>, shared: Shared): SyncStore {
     readRow: async (table: string, pk: readonly string[], key: readonly unknown[]) => (await first<Record<string, unknown>>(`SELECT * FROM ${ident(table)} WHERE ${where(pk)}`, key)) ?? null,
     async upsertRow(table: string, pk: readonly string[], values: Record<string, unknown>, nulls?: readonly string[]): Promise<void> {
       const known = await columnsOf(table);
-      const names = nulls === undefined ? Object.keys(values) : [...Object.keys(values), ...nulls];
+      const names = columnsOfChange(values, nulls);
       const columns = [...new Set(names)].filter((c) => known.has(c)).sort();
       const updates = columns.filter((c) => !pk.includes(c));
       const args = columns.map((c) => (values[c] === undefined ? null : values[c]));

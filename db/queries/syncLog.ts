@@ -95,6 +95,10 @@ export function storedChangeJsonLength(row: StoredChangeRow, nullText: (id: numb
   return nulls === '' ? length : length + nulls.length + (length === 2 ? 0 : 1);
 }
 
+/** The columns a change names: its values', then the ones it sets to null (a compact change leaves those out). */
+export const columnsOfChange = (change: Record<string, unknown> | null, nulls: readonly string[] | undefined): string[] =>
+  nulls === undefined ? Object.keys(change ?? {}) : [...Object.keys(change ?? {}), ...nulls];
+
 /** `"name":` for each column of a shape: the keys of a change made from its value array. */
 export const keysOfColumns = (columns: readonly string[]): string[] => columns.map((c) => `${JSON.stringify(c)}:`);
 
@@ -431,7 +435,7 @@ export function syncLogQueries(sqlite: BetterSqlite3.Database) {
    * leaves them out).
    */
   function upsertPlan(table: string, pk: readonly string[], values: Record<string, unknown>, nulls?: readonly string[]): UpsertPlan {
-    const names = nulls === undefined ? Object.keys(values) : [...Object.keys(values), ...nulls];
+    const names = columnsOfChange(values, nulls);
     const byTable = upserts.get(table) ?? upserts.set(table, new Map()).get(table)!;
     const key = joinUpsert(names);
     let plan = byTable.get(key);

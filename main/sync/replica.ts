@@ -1,7 +1,7 @@
 import type { DbHandle } from '../../db/connection';
 import { inWriteTransaction, setBeforeCommit } from '../../db/transaction';
 import { migrations } from '../../db/migrations';
-import { shortHlc, sqliteSyncStores, type CaptureRow, type NewOpRow, type NewRowInsert, type OpRow, type StoredRowState, type SyncStore, type SyncStores } from '../../db/queries/syncLog';
+import { columnsOfChange, shortHlc, sqliteSyncStores, type CaptureRow, type NewOpRow, type NewRowInsert, type OpRow, type StoredRowState, type SyncStore, type SyncStores } from '../../db/queries/syncLog';
 import { postgresSyncStores } from '../../db/postgres/syncLog';
 import { DomainError } from '../domain/errors';
 import { createHlcClock, decodeHlc, DEFAULT_MAX_FUTURE_MS, encodeHlc } from './hlc';
@@ -165,7 +165,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     const change = op.change ?? {};
     if (entity.rule === 'customer' && change.anonymised_at != null) return applyOp(q, completeOp(op), null, null, false, null);
     // Not an async function: on SQLite both writes answer at once, and a catch-up does this per op.
-    const saved = q.saveInsertedRowState(op.entity, op.entityId, op.nulls === undefined ? Object.keys(change) : [...Object.keys(change), ...op.nulls], op.hlc);
+    const saved = q.saveInsertedRowState(op.entity, op.entityId, columnsOfChange(change, op.nulls), op.hlc);
     if (saved) return saved.then(() => q.upsertRow(op.entity, entity.pk, change, op.nulls));
     return q.upsertRow(op.entity, entity.pk, change, op.nulls);
   }
