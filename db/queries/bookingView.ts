@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type {
   BookingItemExtrasTable,
   BookingItemQuantitiesTable,
@@ -13,9 +13,7 @@ import type {
   VoucherRedemptionsTable,
   VouchersTable,
 } from '../schema';
-import { listBookingsByOrderNumber } from './bookings';
 import { fixedQuery } from './compiled';
-import { listCustomersById } from './customers';
 
 /** An item with the product's name, timezone and details as the booking answer shows them. */
 export type ItemWithProduct = BookingItemsTable & { product_name: string; product_timezone: string | null; product_details: string };
@@ -42,12 +40,13 @@ export interface BookingViewRows {
 }
 
 /**
- * A list read by keys: with one key (one booking's answer, after every write and on GET of one
- * booking) an `=` query built and compiled once (fixedQuery), with several an `in` list built per
- * call. The same rows either way, in the same order.
+ * A list read by keys, written once for either operator: with one key (one booking's answer, after
+ * every write and on GET of one booking) the `=` query, built and compiled once (fixedQuery); with
+ * several the `in` list, built per call. The same rows either way, in the same order.
  */
-function byKeys<K, O>(one: (db: Kysely<Database>, key: K) => Promise<O[]>, many: (db: Kysely<Database>, keys: K[]) => Promise<O[]>) {
-  return async (db: Kysely<Database>, keys: K[]): Promise<O[]> => (keys.length === 0 ? [] : keys.length === 1 ? one(db, keys[0]) : many(db, keys));
+function byKeys<K, T extends keyof Database, O>(list: (db: Kysely<Database>, operator: '=' | 'in', keys: K | K[]) => SelectQueryBuilder<Database, T, O>) {
+  const one = fixedQuery((db, key: K) => list(db, '=', key));
+  return async (db: Kysely<Database>, keys: K[]): Promise<O[]> => (keys.length === 0 ? [] : keys.length === 1 ? one(db, keys[0]) : list(db, 'in', keys).execute());
 }
 
 const itemsWithProduct = (db: Kysely<Database>) =>
@@ -57,54 +56,18 @@ const itemsWithProduct = (db: Kysely<Database>) =>
     .selectAll('booking_items')
     .select(['products.name as product_name', 'products.timezone as product_timezone', 'products.details_json as product_details']);
 
-const bookingsOf = byKeys(
-  fixedQuery((db, orderNumber: string) => db.selectFrom('bookings').selectAll().where('order_number', '=', orderNumber)),
-  listBookingsByOrderNumber,
-);
-const customersOf = byKeys(
-  fixedQuery((db, id: number) => db.selectFrom('customers').selectAll().where('id', '=', id)),
-  listCustomersById,
-);
-const resellersOf = byKeys(
-  fixedQuery((db, id: number) => db.selectFrom('resellers').selectAll().where('id', '=', id)),
-  (db, ids: number[]) => db.selectFrom('resellers').selectAll().where('id', 'in', ids).execute(),
-);
-const itemsOf = byKeys(
-  fixedQuery((db, orderNumber: string) => itemsWithProduct(db).where('order_number', '=', orderNumber).orderBy('position')),
-  (db, orderNumbers: string[]) => itemsWithProduct(db).where('order_number', 'in', orderNumbers).orderBy('position').execute(),
-);
-const paymentsOf = byKeys(
-  fixedQuery((db, orderNumber: string) => db.selectFrom('payments').selectAll().where('order_number', '=', orderNumber).orderBy('position')),
-  (db, orderNumbers: string[]) => db.selectFrom('payments').selectAll().where('order_number', 'in', orderNumbers).orderBy('position').execute(),
-);
-const redemptionsOf = byKeys(
-  fixedQuery((db, orderNumber: string) => db.selectFrom('voucher_redemptions').selectAll().where('order_number', '=', orderNumber).orderBy('id')),
-  (db, orderNumbers: string[]) => db.selectFrom('voucher_redemptions').selectAll().where('order_number', 'in', orderNumbers).orderBy('id').execute(),
-);
-const orderCodesOf = byKeys(
-  fixedQuery((db, orderNumber: string) => db.selectFrom('order_barcodes').selectAll().where('order_number', '=', orderNumber)),
-  (db, orderNumbers: string[]) => db.selectFrom('order_barcodes').selectAll().where('order_number', 'in', orderNumbers).execute(),
-);
-const issuedBy = byKeys(
-  fixedQuery((db, orderNumber: string) => db.selectFrom('vouchers').selectAll().where('source_order', '=', orderNumber).orderBy('code')),
-  (db, orderNumbers: string[]) => db.selectFrom('vouchers').selectAll().where('source_order', 'in', orderNumbers).orderBy('code').execute(),
-);
-const usesOfVouchers = byKeys(
-  fixedQuery((db, code: string) => db.selectFrom('voucher_redemptions').selectAll().where('voucher_code', '=', code)),
-  (db, codes: string[]) => db.selectFrom('voucher_redemptions').selectAll().where('voucher_code', 'in', codes).execute(),
-);
-const quantitiesOf = byKeys(
-  fixedQuery((db, itemId: number) => db.selectFrom('booking_item_quantities').selectAll().where('item_id', '=', itemId).orderBy('position')),
-  (db, itemIds: number[]) => db.selectFrom('booking_item_quantities').selectAll().where('item_id', 'in', itemIds).orderBy('position').execute(),
-);
-const extrasOf = byKeys(
-  fixedQuery((db, itemId: number) => db.selectFrom('booking_item_extras').selectAll().where('item_id', '=', itemId).orderBy('position')),
-  (db, itemIds: number[]) => db.selectFrom('booking_item_extras').selectAll().where('item_id', 'in', itemIds).orderBy('position').execute(),
-);
-const participantsOf = byKeys(
-  fixedQuery((db, itemId: number) => db.selectFrom('participants').selectAll().where('item_id', '=', itemId).orderBy('position')),
-  (db, itemIds: number[]) => db.selectFrom('participants').selectAll().where('item_id', 'in', itemIds).orderBy('position').execute(),
-);
+const bookingsOf = byKeys((db, op, orderNumbers: string | string[]) => db.selectFrom('bookings').selectAll().where('order_number', op, orderNumbers));
+const customersOf = byKeys((db, op, ids: number | number[]) => db.selectFrom('customers').selectAll().where('id', op, ids));
+const resellersOf = byKeys((db, op, ids: number | number[]) => db.selectFrom('resellers').selectAll().where('id', op, ids));
+const itemsOf = byKeys((db, op, orderNumbers: string | string[]) => itemsWithProduct(db).where('order_number', op, orderNumbers).orderBy('position'));
+const paymentsOf = byKeys((db, op, orderNumbers: string | string[]) => db.selectFrom('payments').selectAll().where('order_number', op, orderNumbers).orderBy('position'));
+const redemptionsOf = byKeys((db, op, orderNumbers: string | string[]) => db.selectFrom('voucher_redemptions').selectAll().where('order_number', op, orderNumbers).orderBy('id'));
+const orderCodesOf = byKeys((db, op, orderNumbers: string | string[]) => db.selectFrom('order_barcodes').selectAll().where('order_number', op, orderNumbers));
+const issuedBy = byKeys((db, op, orderNumbers: string | string[]) => db.selectFrom('vouchers').selectAll().where('source_order', op, orderNumbers).orderBy('code'));
+const usesOfVouchers = byKeys((db, op, codes: string | string[]) => db.selectFrom('voucher_redemptions').selectAll().where('voucher_code', op, codes));
+const quantitiesOf = byKeys((db, op, itemIds: number | number[]) => db.selectFrom('booking_item_quantities').selectAll().where('item_id', op, itemIds).orderBy('position'));
+const extrasOf = byKeys((db, op, itemIds: number | number[]) => db.selectFrom('booking_item_extras').selectAll().where('item_id', op, itemIds).orderBy('position'));
+const participantsOf = byKeys((db, op, itemIds: number | number[]) => db.selectFrom('participants').selectAll().where('item_id', op, itemIds).orderBy('position'));
 
 export async function loadBookingViewRows(db: Kysely<Database>, orderNumbers: string[]): Promise<BookingViewRows> {
   const bookings = await bookingsOf(db, orderNumbers);

@@ -8,11 +8,6 @@ export async function findBooking(db: Kysely<Database>, orderNumber: string): Pr
   return db.selectFrom('bookings').selectAll().where('order_number', '=', orderNumber).executeTakeFirst();
 }
 
-/** The rows of these orders, in no particular order. */
-export async function listBookingsByOrderNumber(db: Kysely<Database>, orderNumbers: string[]): Promise<BookingsTable[]> {
-  return db.selectFrom('bookings').selectAll().where('order_number', 'in', orderNumbers).execute();
-}
-
 const bookingInsert = fixedInsert('bookings');
 
 export async function insertBooking(db: Kysely<Database>, row: Insertable<BookingsTable>): Promise<void> {

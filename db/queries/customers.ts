@@ -19,11 +19,6 @@ export async function findLinkableCustomerId(db: Kysely<Database>, id: number): 
   return row?.id;
 }
 
-/** Customers by row ids, in no particular order. */
-export async function listCustomersById(db: Kysely<Database>, ids: number[]): Promise<CustomersTable[]> {
-  return db.selectFrom('customers').selectAll().where('id', 'in', ids).execute();
-}
-
 export async function updateCustomerRow(db: Kysely<Database>, id: number, changes: Updateable<CustomersTable>): Promise<void> {
   await db.updateTable('customers').set(changes).where('id', '=', id).execute();
 }
