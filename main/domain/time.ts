@@ -23,8 +23,6 @@ export function toIso(ms: number): string {
   return text;
 }
 
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
 /** Two digits of 0-99 (a wall-clock field). */
 const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 
@@ -72,7 +70,7 @@ export function toLocal(ms: number, zone: string): string {
   const dt = DateTime.fromMillis(ms, { zone });
   return !dt.isValid || dt.year < 1000 || dt.year > 9999
     ? dt.toFormat(LOCAL_FORMAT)
-    : `${pad(dt.year, 4)}-${pad(dt.month)}-${pad(dt.day)} ${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}`;
+    : `${dt.year}-${two(dt.month)}-${two(dt.day)} ${two(dt.hour)}:${two(dt.minute)}:${two(dt.second)}`;
 }
 
 const LOCAL_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?)?$/;
