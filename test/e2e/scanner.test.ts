@@ -155,6 +155,42 @@ describe('the guide’s scanner in Chromium', () => {
     await context.close();
   });
 
+  it('has its sound ready before the first scan, and sounds a verdict only once the verdict is on screen', async () => {
+    const context = await browser.newContext();
+    // The page's AudioContext, watched: when it is made, and whether the verdict is in the page when a tone starts.
+    await context.addInitScript(() => {
+      const seen = { made: 0, tones: [] as { verdictShown: boolean }[] };
+      (window as unknown as { audioSeen: typeof seen }).audioSeen = seen;
+      const Real = window.AudioContext;
+      window.AudioContext = class extends Real {
+        constructor(options?: AudioContextOptions) {
+          super(options);
+          seen.made++;
+        }
+        override createOscillator() {
+          seen.tones.push({ verdictShown: document.querySelector('.verdict') !== null });
+          return super.createOscillator();
+        }
+      };
+    });
+    const page = await openScanner(context, baseUrl, t.keys.checkin);
+    const seen = () => page.evaluate(() => (window as unknown as { audioSeen: { made: number; tones: { verdictShown: boolean }[] } }).audioSeen);
+    // Made while the screen was idle: the first scan does not pay for setting up the audio device.
+    await expect.poll(async () => (await seen()).made, { timeout: 10_000 }).toBe(1);
+    expect((await seen()).tones).toHaveLength(0);
+    const [, , , claude] = cruise.orders;
+    await wedgeScan(page, claude.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('CHECKED_IN');
+    await expect.poll(async () => (await seen()).tones.length).toBe(2); // the two-note chime for "in"
+    expect((await seen()).tones.every((tone) => tone.verdictShown)).toBe(true);
+    await wedgeScan(page, 'NOT-A-REAL-CODE-43');
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('UNKNOWN_CODE');
+    await expect.poll(() => verdictOf(page).innerText(), { timeout: 5_000 }).not.toMatch(/CHECKING/);
+    await expect.poll(async () => (await seen()).tones.length).toBe(4);
+    expect((await seen()).made).toBe(1);
+    await context.close();
+  });
+
   it('checks in some of a booking with one action', async () => {
     const context = await browser.newContext();
     const page = await openScanner(context, baseUrl, t.keys.checkin, '/scan', { width: 1280, height: 800 });

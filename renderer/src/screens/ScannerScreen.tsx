@@ -6,6 +6,7 @@ import { useWedge } from '../scanner/useWedge';
 import { VerdictView } from '../components/VerdictView';
 import { CameraPanel } from '../components/CameraPanel';
 import { timeOf } from '../components/Status';
+import { prepareFeedback } from '../scanner/feedback';
 
 /**
  * The guide's scanner: every code a wedge scanner types, the camera sees or a person enters is
@@ -21,6 +22,8 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
     void start(sessionId);
     return () => stop();
   }, [start, stop, sessionId]);
+  // The verdict sound's output, made while the screen is idle rather than in front of the first scan.
+  useEffect(() => prepareFeedback(), []);
 
   const served = sessionId === null ? [...manifests.values()] : [manifests.get(sessionId)].filter((m) => m !== undefined);
   const people = served.flatMap((m) => m.bookings.flatMap((b) => b.participants));
