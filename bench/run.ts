@@ -25,7 +25,10 @@ const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.
 const table = rows.map((r) => {
   // Ratio > 1 is always "worse than the baseline by that factor"; 1.00 means as fast as the baseline.
   const cost = r.higherIsBetter ? r.baseline / r.subject : r.subject / r.baseline;
-  const goal = r.goal === undefined ? '' : `≤ ${r.goal}× ${cost <= r.goal ? 'met' : 'NOT met'}`;
+  const goal = [
+    r.goal === undefined ? '' : `≤ ${r.goal}× ${cost <= r.goal ? 'met' : 'NOT met'}`,
+    r.limit === undefined ? '' : `≤ ${r.limit} ${r.unit} ${r.subject <= r.limit ? 'met' : 'NOT met'}`,
+  ].filter(Boolean).join('; ');
   return { bench: r.name, unit: r.unit, tourdesk: fmt(r.subject), baseline: fmt(r.baseline), 'cost (×baseline)': cost.toFixed(2), goal, 'baseline is': r.baselineName };
 });
 console.table(table);

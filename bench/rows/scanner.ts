@@ -76,8 +76,9 @@ export default async function (): Promise<BenchRow[]> {
     })(${JSON.stringify(codes.slice(SCANS, SCANS * 2))}, ${JSON.stringify(key)}, ${session.id})`);
     await page.close();
     await app.close();
-    const row = (name: string, p: number): BenchRow => ({ name, unit: 'ms', subject: percentile(local, p), baseline: percentile(online, p), baselineName: `online scan round trip from the page, p${p} (goal for local: ≤ 50 ms)`, higherIsBetter: false });
-    return [row(`scanner: scan to verdict on screen, local copy, p50 (${SCANS} wedge scans, Chromium)`, 50), row(`scanner: scan to verdict on screen, local copy, p99`, 99)];
+    const row = (name: string, p: number): BenchRow => ({ name, unit: 'ms', subject: percentile(local, p), baseline: percentile(online, p), baselineName: `online scan round trip from the page, p${p}`, higherIsBetter: false, limit: 50 });
+    // With 100 scans the p99 is the slowest one: the first scans (cold code, the first verdict drawn) land there.
+    return [row(`scanner: scan to verdict on screen, local copy, p50 (${SCANS} wedge scans, Chromium)`, 50), row(`scanner: scan to verdict on screen, local copy, p99 (the slowest of ${SCANS})`, 99)];
   } finally {
     await browser.close();
     await engine.close();

@@ -7,8 +7,8 @@ import type { Tone } from './verdict';
  *
  * The sound never stands between a scan and its verdict on screen: the first `new AudioContext()`
  * sets up the audio device (~110 ms in Chromium here, ~20 ms more for the first tone), so the
- * scanner makes it while idle after it opens (`prepareFeedback`), and each sound starts once the
- * frame showing the verdict has been painted.
+ * scanner makes it and sounds a silent tone while idle after it opens (`prepareFeedback`), and
+ * each sound starts once the frame showing the verdict has been painted.
  */
 let audio: AudioContext | null = null;
 
@@ -73,6 +73,20 @@ export function signal(kind: Tone): void {
   afterPaint(() => play(kind));
 }
 
+/** A tone nobody hears: the first oscillator graph costs ~20 ms more, paid here rather than after the first verdict. */
+function silentTone(ctx: AudioContext): void {
+  try {
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    gain.gain.value = 0;
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.01);
+  } catch {
+    /* no device: nothing to warm */
+  }
+}
+
 const GESTURES = ['pointerdown', 'touchend', 'keydown', 'click'] as const;
 
 /**
@@ -89,8 +103,9 @@ export function prepareFeedback(): () => void {
   };
   for (const name of GESTURES) window.addEventListener(name, onGesture, true);
   const make = () => {
-    output();
+    const ctx = output();
     resume();
+    if (ctx) silentTone(ctx);
   };
   const idle = typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(make, { timeout: 2_000 }) : null;
   const timer = idle === null ? setTimeout(make, 500) : null;
