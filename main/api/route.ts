@@ -157,7 +157,10 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
             reply.status(200).type(result.contentType).headers(result.headers);
             return reply.send(result.body);
           }
-          const envelope = { requestStatus: successStatus(warningOf(result)), ...result };
+          const warning = warningOf(result);
+          const whole = warning === undefined ? sharedEnvelopeBytes(result) : undefined;
+          if (whole !== undefined) return reply.status(200).type(JSON_TYPE).send(whole);
+          const envelope = { requestStatus: successStatus(warning), ...result };
           const text = jsonWithSharedParts(envelope);
           if (text !== undefined) return reply.status(200).type(JSON_TYPE).send(text);
           return reply.status(200).send(envelope);
@@ -176,6 +179,30 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** JSON text of shared (frozen, cached) answers, made once per answer object. */
 const sharedJson = new WeakMap<object, string>();
+
+/** The envelope bytes of answers that are one shared part alone, kept with the part (see sharedEnvelopeBytes). */
+const sharedEnvelopes = new WeakMap<object, { key: string; bytes: Buffer }>();
+
+/**
+ * The whole envelope, as bytes, of an answer that is one shared part and nothing else (a cached
+ * product as `{ product }`), with no warning: made once per part, then sent as it is, so a request
+ * for it serializes, joins and encodes nothing. Undefined for any other answer.
+ */
+function sharedEnvelopeBytes(result: object): Buffer | undefined {
+  let key: string | undefined;
+  for (const name in result) {
+    if (key !== undefined) return undefined;
+    key = name;
+  }
+  if (key === undefined) return undefined;
+  const part = (result as Record<string, unknown>)[key];
+  if (!isSharedAnswer(part)) return undefined;
+  const kept = sharedEnvelopes.get(part);
+  if (kept?.key === key) return kept.bytes;
+  const bytes = Buffer.from(jsonWithSharedParts({ requestStatus: successStatus(), [key]: part })!, 'utf8');
+  sharedEnvelopes.set(part, { key, bytes });
+  return bytes;
+}
 
 /**
  * The envelope's JSON text when a part of it is a shared answer (a cached product, a kept page of

@@ -79,6 +79,24 @@ describe('caches of what rarely changes', () => {
     expect((await app.t.engine.companies.supplier()).companyName).toBe('Coral Tours');
   });
 
+  it('sends a cached product as exactly the bytes of its envelope, each time, and a changed product as its new ones', async () => {
+    const product = await app.t.engine.products.create({ name: 'Café Cruise — Ōtautahi', priceOptions: [{ label: 'Adult', price: 30 }] }, SYSTEM_ACTOR);
+    const url = `/v1/products/${product.productCode}`;
+    const get = () => app.t.app.inject({ method: 'GET', url, headers: { host: '127.0.0.1', apikey: app.t.keys.supplier } });
+    const envelopeOf = async () => JSON.stringify({ requestStatus: { success: true, version: 'v1' }, product: await app.t.engine.products.get(String(product.productCode)) });
+    const expected = await envelopeOf();
+    for (const answer of [await get(), await get()]) {
+      expect(answer.statusCode).toBe(200);
+      expect(answer.body).toBe(expected);
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(expected));
+    }
+    expect((await app.t.call('PUT', url, { body: { name: 'Café Cruise — Lyttelton' } })).status).toBe(200);
+    const changed = await get();
+    expect(changed.body).toContain('Café Cruise — Lyttelton');
+    expect(changed.body).toBe(await envelopeOf());
+  });
+
   it('answers 404 for a product another process deleted', async () => {
     const product = await app.t.engine.products.create({ name: 'Gone Tomorrow', priceOptions: [{ label: 'Adult', price: 10 }] }, SYSTEM_ACTOR);
     expect((await app.t.call('GET', `/v1/products/${product.productCode}`)).status).toBe(200);
