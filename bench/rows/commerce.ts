@@ -10,7 +10,7 @@ import { createServer as createApiServer } from '../../main/api/server';
 import { SYSTEM_ACTOR } from '../../main/domain/context';
 import { commissionFor } from '../../main/domain/commerce/commission';
 import { DEMO_PRODUCTS } from '../../main/demo';
-import { interleavedRequestsPerSecond } from '../harness';
+import { afterPoll, interleavedRequestsPerSecond } from '../harness';
 
 const VOUCHERS = 2000;
 const REDEMPTIONS = 1000;
@@ -67,15 +67,17 @@ export default async function (): Promise<BenchRow[]> {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1/vouchers?limit=100`;
     const body = await (await fetch(url, { headers: { apiKey: key } })).text();
-    const bare = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(body);
-    });
+    const bare = createServer((_req, res) =>
+      afterPoll(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(body);
+      }),
+    );
     await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
     let searchRow: BenchRow;
     try {
       const measured = await interleavedRequestsPerSecond({ url, headers: { apiKey: key } }, { url: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/` });
-      searchRow = { name: `GET /v1/vouchers?limit=100 (${VOUCHERS} vouchers, ${REDEMPTIONS} redemptions)`, unit: 'req/s', subject: measured.subject, baseline: measured.baseline, baselineName: 'bare node:http, same JSON from memory', higherIsBetter: true, goal: 3 };
+      searchRow = { name: `GET /v1/vouchers?limit=100 (${VOUCHERS} vouchers, ${REDEMPTIONS} redemptions)`, unit: 'req/s', subject: measured.subject, baseline: measured.baseline, baselineName: 'bare node:http, same JSON from memory, answered after the poll phase', higherIsBetter: true, goal: 3 };
     } finally {
       await new Promise((r) => bare.close(r));
       await app.close();

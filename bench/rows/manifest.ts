@@ -9,6 +9,7 @@ import { createEngine } from '../../main/engine';
 import { createServer, LOOPBACK_NAMES } from '../../main/api/server';
 import { aBookingRow, aSessionRow } from '../../test/fixtures/bookingRows';
 import type { BenchRow } from '../types';
+import { afterPoll } from '../harness';
 
 const percentile = (samples: number[], p: number) => {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -131,11 +132,13 @@ export default async function (): Promise<BenchRow[]> {
     const bare = createHttpServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const answer = committedScan.immediate(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(`{"scan":${answer}}`);
-      });
+      req.on('end', () =>
+        afterPoll(() => {
+          const answer = committedScan.immediate(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(`{"scan":${answer}}`);
+        }),
+      );
     });
     await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
     const subjectClient = roundTripper(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1/manifest/scan`, { apikey: key });

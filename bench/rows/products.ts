@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BenchRow } from '../types';
-import { benchServer, interleavedRequestsPerSecond } from '../harness';
+import { afterPoll, benchServer, interleavedRequestsPerSecond } from '../harness';
 import { SYSTEM_ACTOR } from '../../main/domain/context';
 import { DEMO_PRODUCTS } from '../../main/demo';
 
@@ -13,14 +13,16 @@ export default async function (): Promise<BenchRow[]> {
     const url = `${subject.baseUrl}/v1/products/${product.productCode}`;
     const body = await (await fetch(url, { headers: { apiKey: subject.key } })).text();
 
-    const bare = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(body);
-    });
+    const bare = createServer((_req, res) =>
+      afterPoll(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(body);
+      }),
+    );
     await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
     try {
       const measured = await interleavedRequestsPerSecond({ url, headers: { apiKey: subject.key } }, { url: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/` });
-      return [{ name: 'GET /v1/products/{code}', unit: 'req/s', subject: measured.subject, baseline: measured.baseline, baselineName: 'bare node:http, same JSON from memory', higherIsBetter: true, goal: 1.7 }];
+      return [{ name: 'GET /v1/products/{code}', unit: 'req/s', subject: measured.subject, baseline: measured.baseline, baselineName: 'bare node:http, same JSON from memory, answered after the poll phase', higherIsBetter: true, goal: 1.7 }];
     } finally {
       await new Promise((r) => bare.close(r));
     }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { observeChanges, type Actor, type ChangeObservation } from '../domain/context';
+import type { Actor, ChangeObservation } from '../domain/context';
 import type { Engine } from '../engine';
 import { DomainError } from '../domain/errors';
 import { keyFrom, requireRight, type FailedKeyLimiter, type Right } from './auth';
@@ -8,6 +8,7 @@ import { successStatus, toErrorResponse, warningOf } from './envelope';
 import { EMPTY_JSON_BODY } from './wire';
 import { catalogueOwnedByHub } from '../sync/replica';
 import { isSharedAnswer } from '../domain/sharedAnswers';
+import type { Observed } from './observations';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -59,6 +60,8 @@ export interface RouteHost {
   engine: Engine;
   registry: RouteRegistry;
   limiter: FailedKeyLimiter;
+  /** The observation of other processes' commits a request is answered as of (observations.ts). */
+  observe: (then: Observed) => void;
 }
 
 function parse<T>(schema: z.ZodType<T> | undefined, value: unknown, where: 'body' | 'query' | 'params'): T {
@@ -115,23 +118,25 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
       url,
       bodyLimit: def.bodyLimit,
       // The key and the right are checked before the body is read: a wrong key never makes us read 15 MiB.
-      // A callback hook: a key verified before is answered without a promise (the common case), and
-      // no closure is made per request (under tsx each one is also named, a defineProperty per call).
+      // A callback hook: a key verified before is answered without a promise (the common case).
       onRequest: (request, reply, done) => {
-        try {
-          if (def.right === 'public') return admit(host, def, callers, request, reply, done, ANONYMOUS, undefined);
-          // One observation of other processes' commits serves this request's key check and caches.
-          const seen = observeChanges(host.engine.ctx);
-          const key = keyFrom(request);
-          const known = key ? host.engine.apiKeys.verifyKnown(key, seen) : undefined;
-          if (known) return admit(host, def, callers, request, reply, done, known, seen);
-          authenticate(host, request, reply, seen).then(
-            (actor) => admit(host, def, callers, request, reply, done, actor, seen),
-            (error) => refuse(request, reply, error),
-          );
-        } catch (error) {
-          refuse(request, reply, error);
-        }
+        if (def.right === 'public') return admit(host, def, callers, request, reply, done, ANONYMOUS, undefined);
+        // One observation of other processes' commits, made after this request arrived, serves its
+        // key check and every cache it asks (shared with the requests read in the same poll phase).
+        host.observe((failure, seen) => {
+          try {
+            if (failure !== undefined) throw failure;
+            const key = keyFrom(request);
+            const known = key ? host.engine.apiKeys.verifyKnown(key, seen) : undefined;
+            if (known) return admit(host, def, callers, request, reply, done, known, seen);
+            authenticate(host, request, reply, seen).then(
+              (actor) => admit(host, def, callers, request, reply, done, actor, seen),
+              (error) => refuse(request, reply, error),
+            );
+          } catch (error) {
+            refuse(request, reply, error);
+          }
+        });
       },
       handler: async (request, reply) => {
         let where: 'body' | 'query' | 'params' | undefined;

@@ -10,6 +10,7 @@ import { crossSiteRefusal, EMPTY_JSON_BODY, findBadText, jsonTextOf, redactUrl }
 import { DomainError } from '../domain/errors';
 import type { RouteRegistry } from './route';
 import { registerAllRoutes } from './routes';
+import { observationsFor } from './observations';
 
 export interface ServerOptions {
   engine: Engine;
@@ -160,7 +161,7 @@ export async function createServer(options: ServerOptions): Promise<TourDeskServ
   );
 
   const registry: RouteRegistry = { routes: [] };
-  registerAllRoutes({ app, engine: options.engine, registry, limiter: new FailedKeyLimiter() });
+  registerAllRoutes({ app, engine: options.engine, registry, limiter: new FailedKeyLimiter(), observe: observationsFor(options.engine.ctx) });
 
   if (options.engine.ctx.dataDir) {
     // Created now, so /media works for the first image uploaded after start (no key: images are public).
