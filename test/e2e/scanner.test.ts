@@ -175,7 +175,7 @@ describe('the guide’s scanner in Chromium', () => {
     });
     const page = await openScanner(context, baseUrl, t.keys.checkin);
     const seen = () => page.evaluate(() => (window as unknown as { audioSeen: { made: number; tones: { verdictShown: boolean }[] } }).audioSeen);
-    // Made while the screen was idle: the first scan does not pay for setting up the audio device.
+    // Made as the screen opened: the first scan does not pay for setting up the audio device,
     // and its first (silent) tone played then too.
     await expect.poll(async () => (await seen()).made, { timeout: 10_000 }).toBe(1);
     await expect.poll(async () => (await seen()).tones.length).toBe(1);

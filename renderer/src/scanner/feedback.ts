@@ -7,7 +7,7 @@ import type { Tone } from './verdict';
  *
  * The sound never stands between a scan and its verdict on screen: the first `new AudioContext()`
  * sets up the audio device (~110 ms in Chromium here, ~20 ms more for the first tone), so the
- * scanner makes it and sounds a silent tone while idle after it opens (`prepareFeedback`), and
+ * scanner makes it and sounds a silent tone as it opens (`prepareFeedback`), and
  * each sound starts once the frame showing the verdict has been painted.
  */
 let audio: AudioContext | null = null;
@@ -90,7 +90,7 @@ function silentTone(ctx: AudioContext): void {
 const GESTURES = ['pointerdown', 'touchend', 'keydown', 'click'] as const;
 
 /**
- * Gets the audio output ready while the scanner screen is idle, and lets the first tap or key
+ * Gets the audio output ready as the scanner screen opens, and lets the first tap or key
  * resume it (browsers create it suspended without a gesture; iOS plays nothing until a gesture
  * has resumed it, and a camera scan is no gesture). A gesture never creates the output itself:
  * that would put the set-up cost in front of the first wedge scan. Returns the clean-up.
@@ -107,11 +107,11 @@ export function prepareFeedback(): () => void {
     resume();
     if (ctx) silentTone(ctx);
   };
-  const idle = typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(make, { timeout: 2_000 }) : null;
-  const timer = idle === null ? setTimeout(make, 500) : null;
+  // Right after the screen's first paint, while it loads its copy of the manifests: waiting for an idle
+  // moment could leave it to the first scans (a wedge's burst comes as soon as the copy is there).
+  const timer = setTimeout(make, 0);
   return () => {
-    if (idle !== null) window.cancelIdleCallback(idle);
-    if (timer !== null) clearTimeout(timer);
+    clearTimeout(timer);
     for (const name of GESTURES) window.removeEventListener(name, onGesture, true);
   };
 }

@@ -22,7 +22,7 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
     void start(sessionId);
     return () => stop();
   }, [start, stop, sessionId]);
-  // The verdict sound's output, made while the screen is idle rather than in front of the first scan.
+  // The verdict sound's output, made as the screen opens rather than in front of the first scan.
   useEffect(() => prepareFeedback(), []);
 
   const served = sessionId === null ? [...manifests.values()] : [manifests.get(sessionId)].filter((m) => m !== undefined);
