@@ -159,8 +159,10 @@ async function keys(args: string[], out: (line: string) => void): Promise<number
       }
     } else if (sub === 'revoke') {
       if (!positionals[0]) throw new UsageError('keys revoke needs a key id or prefix');
-      await engine.apiKeys.revoke(positionals[0]);
-      out(`Revoked key ${positionals[0]}.`);
+      // Named by its id and listed prefix: the key itself, when that is what was typed, is not printed back.
+      const id = await engine.apiKeys.revoke(positionals[0]);
+      const revoked = (await engine.apiKeys.list()).find((k) => k.id === id);
+      out(`Revoked key ${id}${revoked ? ` (${revoked.prefix}…, ${revoked.role}, ${revoked.name})` : ''}.`);
     } else {
       throw new UsageError('keys takes create, list or revoke');
     }

@@ -34,7 +34,7 @@ export interface SecretBox {
 export interface DesktopKeyStore {
   create(input: { role: 'supplier'; name: string }): Promise<{ id: number; key: string }>;
   verify(key: string): Promise<{ keyId: number | null; role: string } | null>;
-  revoke(idOrPrefix: string): Promise<void>;
+  revoke(idOrPrefix: string): Promise<unknown>;
   list(): Promise<{ id: number; name: string; revoked: boolean }[]>;
 }
 

@@ -146,6 +146,23 @@ describe('tourdesk keys', () => {
     await server.exited;
   });
 
+  it('revokes a key given as itself without printing it back, also when it is not active', async () => {
+    const dir = dataDir();
+    const created = await runCli(['keys', 'create', '--role', 'checkin', '--name', 'Pier tablet', '--data-dir', dir]);
+    const key = /\n(td_[a-z0-9]+)/.exec(created.out)![1];
+    const id = /checkin key (\d+)/.exec(created.out)![1];
+    const revoked = await runCli(['keys', 'revoke', key, '--data-dir', dir]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.out).toMatch(new RegExp(`Revoked key ${id} \\(sha256:[0-9a-f]{8}…, checkin, Pier tablet\\)`));
+    expect(revoked.out).not.toContain(key);
+    const again = await runCli(['keys', 'revoke', key, '--data-dir', dir]);
+    expect(again.code).not.toBe(0);
+    expect(again.out).toMatch(/No active key matches the key given/);
+    expect(again.out).not.toContain(key);
+    const byId = await runCli(['keys', 'revoke', id, '--data-dir', dir]);
+    expect(byId.out).toMatch(new RegExp(`No active key matches ${id}`));
+  });
+
   it('refuses an unknown role', async () => {
     const { code, out } = await runCli(['keys', 'create', '--role', 'admin', '--name', 'x', '--data-dir', dataDir()]);
     expect(code).not.toBe(0);

@@ -128,14 +128,17 @@ export function createApiKeys(ctx: EngineContext) {
     },
 
     /** Revokes one active key named by its id, its listed prefix (sha256:…) or the key itself. */
-    async revoke(idOrPrefix: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
-      await ctx.write(actor, async (tx) => {
-        // A key id, a prefix as listed, or the key itself (matched by its hash).
+    /** Revokes one active key, named by its id, its listed prefix or the key itself; answers its id. */
+    async revoke(idOrPrefix: string, actor: Actor = SYSTEM_ACTOR): Promise<number> {
+      return ctx.write(actor, async (tx) => {
+        // A key id, a prefix as listed, or the key itself (matched by its hash), which no message repeats.
         const ids = await findActiveKeyIdsMatching(tx.db, idOrPrefix, hashKey(idOrPrefix));
-        if (ids.length === 0) throw new DomainError('NOT_FOUND', `No active key matches ${idOrPrefix}`);
-        if (ids.length > 1) throw new DomainError('CONFLICT', `${idOrPrefix} matches ${ids.length} keys; use the key id`);
+        const named = /^\d+$/.test(idOrPrefix) || idOrPrefix.startsWith('sha256:') ? idOrPrefix : 'the key given';
+        if (ids.length === 0) throw new DomainError('NOT_FOUND', `No active key matches ${named}`);
+        if (ids.length > 1) throw new DomainError('CONFLICT', `${named} matches ${ids.length} keys; use the key id`);
         await revokeApiKey(tx.db, ids[0], tx.now);
         await tx.log('api_key', ids[0], 'revoke', {});
+        return ids[0];
       });
     },
 
