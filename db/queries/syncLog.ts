@@ -25,7 +25,15 @@ export interface NewRowInsert {
   table: string;
   pk: readonly string[];
   /** The op's change as its page's value array (WireOp.stored), when it came as one: stored as it is. */
-  stored?: { columns: readonly string[]; values: readonly unknown[] };
+  stored?: StoredValues;
+}
+/**
+ * A change as a value-array page (wire 3) brought it: the values in the order of `columns`, the
+ * same content as the op's `change` (main/sync/exchange.ts pullOps builds that from these).
+ */
+export interface StoredValues {
+  columns: readonly string[];
+  values: readonly unknown[];
 }
 /** Rows a multi-row INSERT writes at most (12 columns an op: well under SQLite's 32,766 variables). */
 const MULTI_ROW = 100;

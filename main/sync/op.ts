@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { StoredValues } from '../../db/queries/syncLog';
 
 /**
  * One op: a change to one row, as it resulted on the instance that made it (ids, codes and prices
@@ -28,17 +29,15 @@ export type Op = z.infer<typeof opSchema>;
  * null, which `nulls` names. Applying a new row's insert takes it as it is (stored and written
  * without building the full change); anything else completes it first (completeOp).
  */
-export type WireOp = Op & { nulls?: readonly string[]; stored?: StoredValues };
-/**
- * A change as a value-array page (wire 3) brought it: the values in the order of `columns`, the
- * same content as `change` (pullOps builds that from these). A new row's insert is stored from it as
- * it is instead of taking `change` apart again (encodeChange); only pullOps sets it, and only the
- * insert of a new row reads it (a change replaced on the way, as erasure's, leaves it behind).
- */
-export interface StoredValues {
-  columns: readonly string[];
-  values: readonly unknown[];
-}
+export type WireOp = Op & {
+  nulls?: readonly string[];
+  /**
+   * The change as a value-array page (wire 3) brought it: a new row's insert is stored from it as it
+   * is instead of taking `change` apart again (encodeChange); only pullOps sets it, and only the insert
+   * of a new row reads it (a change replaced on the way, as erasure's, leaves it behind).
+   */
+  stored?: StoredValues;
+};
 
 /** The op with its null columns back in its change. */
 export function completeOp(op: WireOp): Op {
