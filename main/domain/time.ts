@@ -1,4 +1,4 @@
-import { isIsoInstant } from '../contract/common';
+import { isoInstantMs } from '../contract/common';
 import { DateTime } from 'luxon';
 import { DomainError } from './errors';
 
@@ -120,10 +120,9 @@ export function fromIso(text: string, field = 'time'): number {
 const parsedIsoCache = new Map<string, number>();
 
 function fromIsoUncached(text: string, field: string): number {
-  const trimmed = text.trim();
-  const dt = isIsoInstant(trimmed) ? DateTime.fromISO(trimmed, { setZone: true }) : null;
-  if (!dt || !dt.isValid) throw new DomainError('INVALID_TIME', `${field} "${text}" is not an ISO-8601 time with Z or an offset`);
-  return dt.toMillis();
+  const ms = isoInstantMs(text);
+  if (ms === null) throw new DomainError('INVALID_TIME', `${field} "${text}" is not an ISO-8601 time with Z or an offset`);
+  return ms;
 }
 
 export type Bound = 'lower' | 'upper';

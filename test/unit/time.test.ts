@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DateTime } from 'luxon';
 import { fromIso, fromLocal, LOCAL_FORMAT, parseTimeParam, toIso, toLocal } from '../../main/domain/time';
+import { isoInstantMs } from '../../main/contract/common';
 
 const SYD = 'Australia/Sydney';
 const BER = 'Europe/Berlin';
@@ -140,5 +141,61 @@ describe('toIso', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('ISO-8601 instants read without luxon (isoInstantMs)', () => {
+  /** What the API accepted before: the pattern, then luxon decides. */
+  const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+  const byLuxon = (text: string): number | null => {
+    const trimmed = text.trim();
+    if (!ISO_INSTANT.test(trimmed)) return null;
+    const dt = DateTime.fromISO(trimmed, { setZone: true });
+    return dt.isValid ? dt.toMillis() : null;
+  };
+  const two = (n: number) => String(n).padStart(2, '0');
+
+  it('reads what toISOString writes as luxon does, for any instant of years 0001-9999', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }), fc.integer({ min: 0, max: 3 }), (date, digits) => {
+        const whole = date.toISOString();
+        const text = digits === 3 ? whole : whole.replace(/\.\d{3}Z$/, digits === 0 ? 'Z' : `.${whole.slice(20, 20 + digits)}Z`);
+        expect(isoInstantMs(text)).toBe(byLuxon(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads the form toISOString writes without luxon, and leaves every other form to it', () => {
+    const parse = vi.spyOn(DateTime, 'fromISO');
+    try {
+      expect(isoInstantMs('2030-07-14T09:41:07.250Z')).toBe(Date.UTC(2030, 6, 14, 9, 41, 7, 250));
+      expect(isoInstantMs('2030-07-14T09:41:07Z')).toBe(Date.UTC(2030, 6, 14, 9, 41, 7));
+      expect(parse).not.toHaveBeenCalled();
+      expect(isoInstantMs('2030-07-14T19:41:07+10:00')).toBe(Date.UTC(2030, 6, 14, 9, 41, 7));
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('agrees with luxon on every field out of range, and on each fraction of a second', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ year: fc.integer({ min: 0, max: 9999 }), month: fc.integer({ min: 0, max: 19 }), day: fc.integer({ min: 0, max: 39 }), hour: fc.integer({ min: 0, max: 29 }), minute: fc.integer({ min: 0, max: 69 }), second: fc.integer({ min: 0, max: 69 }) }),
+        ({ year, month, day, hour, minute, second }) => {
+          const text = `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}:${two(second)}Z`;
+          expect(isoInstantMs(text)).toBe(byLuxon(text));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    for (let f = 0; f < 1000; f++) for (const fraction of [String(f).padStart(3, '0'), String(f % 100).padStart(2, '0'), String(f % 10)]) {
+      const text = `2030-02-28T23:59:59.${fraction}Z`;
+      expect(isoInstantMs(text)).toBe(byLuxon(text));
+    }
+    for (const text of ['2028-02-29T12:00:00Z', '2100-02-29T12:00:00Z', '2000-02-29T12:00:00Z', '2030-01-01T24:00:00Z', '2030-06-30T23:59:60Z', ' 2030-01-01T10:00:00Z ', '2030-01-01t10:00:00z', '2030-01-01T10:00:00.1234Z', '2030-01-01T10:00Z', '2030-01-01T20:00:00+10:00', '2030-01-01T10:00:00']) {
+      expect(isoInstantMs(text)).toBe(byLuxon(text));
+    }
   });
 });
