@@ -127,8 +127,7 @@ export function createApiKeys(ctx: EngineContext) {
       }));
     },
 
-    /** Revokes one active key named by its id, its listed prefix (sha256:…) or the key itself. */
-    /** Revokes one active key, named by its id, its listed prefix or the key itself; answers its id. */
+    /** Revokes one active key named by its id, its listed prefix (sha256:…) or the key itself; answers its id. */
     async revoke(idOrPrefix: string, actor: Actor = SYSTEM_ACTOR): Promise<number> {
       return ctx.write(actor, async (tx) => {
         // A key id, a prefix as listed, or the key itself (matched by its hash), which no message repeats.
