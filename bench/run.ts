@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BenchRow } from './types';
+import { SERVING_V8_FLAGS, tuneV8ForServing } from '../main/runtime';
 
 /**
  * `npm run bench`: runs every bench/rows/*.ts module and prints one table. Each row is a ratio
@@ -9,6 +10,9 @@ import type { BenchRow } from './types';
  * `npm run bench -- products` runs only the modules whose name contains "products".
  */
 const filter = process.argv[2];
+// The subjects run in this process, with V8 as `tourdesk serve` runs it; the baselines share the process.
+tuneV8ForServing();
+process.stderr.write(`V8 options as \`tourdesk serve\` sets them: ${SERVING_V8_FLAGS.join(' ')}\n`);
 const dir = join(import.meta.dirname, 'rows');
 const modules = readdirSync(dir)
   .filter((f) => f.endsWith('.ts') && (!filter || f.includes(filter)))

@@ -4,6 +4,7 @@ import { resolve, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DATABASE_FILE, defaultDataDir } from './config';
 import { bootEngine } from './boot';
+import { tuneV8ForServing } from './runtime';
 import type { Engine } from './engine';
 import { createServer, LOOPBACK_NAMES } from './api/server';
 import type { Role } from './domain/platform/apiKeys';
@@ -66,6 +67,7 @@ export async function main(argv: string[], out: (line: string) => void = console
 }
 
 async function serve(args: string[], out: (line: string) => void): Promise<number> {
+  tuneV8ForServing();
   const { values } = parseArgs({
     args,
     options: {

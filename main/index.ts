@@ -8,6 +8,7 @@ import { registerBridge } from './electron/bridge';
 import { printContents } from './electron/printing';
 import type { ApiConfig } from './electron/channels';
 import { bootEngine } from './boot';
+import { tuneV8ForServing } from './runtime';
 import { defaultDataDir } from './config';
 import { createServer, LOOPBACK_NAMES } from './api/server';
 import { DEFAULT_CSP, hardenedWebPreferences, isPermissionAllowed, isPermissionCheckAllowed } from './electron/security';
@@ -24,6 +25,8 @@ let mainWindow: BrowserWindow | null = null;
 const isDevelopment = Boolean(process.env.ELECTRON_RENDERER_URL);
 
 async function start(): Promise<void> {
+  // V8 as `tourdesk serve` runs it (main/runtime.ts): this process serves the same API.
+  tuneV8ForServing();
   // The same folder as `tourdesk serve` (README's table), so the desktop app and a headless server share one database.
   const dataDir = defaultDataDir();
   const { engine } = await bootEngine({ dataDir, demo: process.argv.includes('--demo') });

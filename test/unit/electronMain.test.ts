@@ -19,6 +19,12 @@ interface FakeWorld {
 type FakeWindow = EventEmitter & { options: Record<string, any>; loaded: string | null; maximized: boolean; shown: boolean; webContents: EventEmitter & Record<string, any> } & Record<string, any>;
 
 const worlds = vi.hoisted(() => ({ current: null as unknown as FakeWorld, lockFree: true }));
+/** How often the launch set V8's serving options (main/runtime.ts: the real function runs too). */
+const tuning = vi.hoisted(() => ({ calls: 0 }));
+vi.mock('../../main/runtime', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../main/runtime')>();
+  return { ...real, tuneV8ForServing: () => { tuning.calls++; real.tuneV8ForServing(); } };
+});
 
 vi.mock('electron', async () => {
   const { EventEmitter } = await import('node:events');
@@ -120,7 +126,10 @@ async function quit(world: FakeWorld) {
 
 describe('the desktop app, launched twice', () => {
   it('hands the renderer a key that works on the API, the same key at the next launch, and reopens the window where it was', async () => {
+    tuning.calls = 0;
     const first = await launch();
+    // The main process serves the API as `tourdesk serve` does, with the same V8 options.
+    expect(tuning.calls).toBe(1);
     const appPage = fromPage(first.windows[0].loaded!);
     const config = first.handlers.get('tourdesk:config')!(appPage) as { baseUrl: string; apiKey: string };
     expect(config.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
