@@ -16,7 +16,10 @@ import { setFlagsFromString } from 'node:v8';
  *
  * Set with `v8.setFlagsFromString` at start-up, before the engine runs: V8 consults this one at
  * each collection and each new allocation site, so setting it after start-up takes effect (a test
- * runs a workload V8 would pretenure with and without it).
+ * runs a workload V8 would pretenure with and without it). Node starts V8 with
+ * `--no-freeze-flags-after-init` so that `v8.setFlagsFromString` may change flags, and Electron's
+ * main process does the same (electron/electron#42414 fixed the case where a bad `--js-flags`
+ * dropped it); an embedder that froze V8's flags would stop the process at this call instead.
  */
 export const SERVING_V8_FLAGS: readonly string[] = ['--no-allocation-site-pretenuring'];
 
