@@ -119,9 +119,14 @@ export async function loadSessionRows(db: Kysely<Database>, sessionId: number): 
   return loadScopedRows(bind(sessionReads, db, sessionId), () => loadSessionEvents(db, sessionId));
 }
 
-/** One booking's items in one session, with only the events about its participants (a scan's read). */
-export async function loadBookingRows(db: Kysely<Database>, orderNumber: string, sessionId: number): Promise<SessionRows> {
-  return loadScopedRows(bind(bookingReads, db, sessionId, orderNumber), async (participantIds) => {
+/**
+ * One booking's items in one session, with only the events about its participants (a scan's read).
+ * `eventsOf`: the participants whose events are read (a scan of one participant's code decides and
+ * answers about that participant alone); the others' events are left out. Default: all of them.
+ */
+export async function loadBookingRows(db: Kysely<Database>, orderNumber: string, sessionId: number, eventsOf?: readonly number[]): Promise<SessionRows> {
+  return loadScopedRows(bind(bookingReads, db, sessionId, orderNumber), async (ofBooking) => {
+    const participantIds = eventsOf === undefined ? ofBooking : ofBooking.filter((id) => eventsOf.includes(id));
     const direct = await inChunks(participantIds, (chunk) => db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('participant_id', 'in', chunk).execute());
     const named = [...new Set(direct.flatMap((e) => (e.parent_event_id ? [e.event_id, e.parent_event_id] : [e.event_id])))];
     const undos = await inChunks(named, (chunk) => db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('undoes_event_id', 'in', chunk).execute());

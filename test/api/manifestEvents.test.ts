@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aBookingRow } from '../fixtures/bookingRows';
 import { aProductWithSession, CHECKIN_TABLES } from '../fixtures/manifest';
+import { loadBookingRows } from '../../db/queries/manifest';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -56,6 +57,26 @@ describe('POST /v1/manifest/events', () => {
     expect((await manifestOf(s.sessionId)).totals).toEqual({ booked: 3, checkedIn: 0, noShow: 0, remaining: 3 });
     // The scanner sees them as not checked in any more.
     expect((await t.call('POST', '/v1/manifest/scan', { body: { code: booking.orderCode }, role: 'checkin' })).body.scan.result).toBe('CHECKED_IN');
+  });
+
+  it("a participant's scan reads that participant's events, the undo of its scan among them, and decides as before", async () => {
+    const s = await aProductWithSession(t);
+    const b = aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', quantities: [{ label: 'Adult', value: 3 }] });
+    const [first, second] = b.participantIds;
+    const scanOf = async (code: string, eventId: string = randomUUID()) => (await t.call('POST', '/v1/manifest/scan', { body: { code, eventId }, role: 'checkin' })).body.scan;
+    const scanId = randomUUID();
+    expect((await scanOf(b.participantCodes[0]!, scanId)).result).toBe('CHECKED_IN');
+    expect((await scanOf(b.participantCodes[1]!)).result).toBe('CHECKED_IN');
+    expect((await post([ev('UNDO', s.sessionId, { undoesEventId: scanId })])).body.events[0].result).toBe('RECORDED');
+    // What a scan of the first participant's code reads: their scan, its check-in and the undo naming the scan; nothing of the second's.
+    const scoped = await loadBookingRows(t.engine.ctx.db, b.orderNumber, s.sessionId, [first]);
+    expect(scoped.events.map((e) => e.kind).sort()).toEqual(['CHECK_IN', 'SCAN', 'UNDO']);
+    expect(scoped.events.some((e) => e.participant_id === second)).toBe(false);
+    const whole = await loadBookingRows(t.engine.ctx.db, b.orderNumber, s.sessionId);
+    expect(whole.events.filter((e) => e.participant_id === second).map((e) => e.kind).sort()).toEqual(['CHECK_IN', 'SCAN']);
+    // The undo is seen: the first participant checks in again; the second is still in.
+    expect((await scanOf(b.participantCodes[0]!)).result).toBe('CHECKED_IN');
+    expect((await scanOf(b.participantCodes[1]!)).result).toBe('ALREADY_CHECKED_IN');
   });
 
   it('is idempotent by eventId: a resent batch returns the first answers and changes nothing', async () => {

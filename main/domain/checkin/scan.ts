@@ -170,7 +170,10 @@ export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsSe
   async function scanScheduled(tx: Tx, scan: ScanRecord, resolved: Resolved, sessionId: number): Promise<SessionScan> {
     const { input, eventId, occurredAt } = scan;
     const own = await deps.manifests.resolveSession(tx.db, { sessionId });
-    const rows = await loadBookingRows(tx.db, resolved.orderNumber, sessionId);
+    // Only the targets' events: the decision and the answer are about them alone (a participant's
+    // code names one; a booking's code all, or the ones picked).
+    const eventsOf = resolved.participantId !== null ? [resolved.participantId] : input.participantIds?.length ? input.participantIds : undefined;
+    const rows = await loadBookingRows(tx.db, resolved.orderNumber, sessionId, eventsOf);
     const booking = rows.bookings.get(resolved.orderNumber)!;
     const targets = scanTargets(rows, resolved, input.participantIds);
     scan.row.session_id = sessionId;

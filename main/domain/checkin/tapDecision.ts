@@ -24,7 +24,7 @@ export async function decideTap(
   input: { participantId: number; sessionId: number; orderNumber: string; occurredAt: number; override: readonly EventOverridableRule[] },
 ): Promise<TapDecision> {
   const own = await manifests.resolveSession(tx.db, { sessionId: input.sessionId });
-  const rows = await loadBookingRows(tx.db, input.orderNumber, input.sessionId);
+  const rows = await loadBookingRows(tx.db, input.orderNumber, input.sessionId, [input.participantId]);
   const booking = rows.bookings.get(input.orderNumber)!;
   const participant = [...rows.participantsByItem.values()].flat().find((p) => p.id === input.participantId)!;
   const context = bookingView(input.orderNumber, rows, rows.items.map((i) => i.id));
