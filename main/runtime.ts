@@ -18,8 +18,9 @@ import { setFlagsFromString } from 'node:v8';
  * each collection and each new allocation site, so setting it after start-up takes effect (a test
  * runs a workload V8 would pretenure with and without it). Node starts V8 with
  * `--no-freeze-flags-after-init` so that `v8.setFlagsFromString` may change flags, and Electron's
- * main process does the same (electron/electron#42414 fixed the case where a bad `--js-flags`
- * dropped it); an embedder that froze V8's flags would stop the process at this call instead.
+ * main process does the same (its `JavascriptEnvironment::Initialize`, shell/browser/
+ * javascript_environment.cc, puts it before the `--js-flags` it is given); an embedder that froze
+ * V8's flags would stop the process at this call instead.
  */
 export const SERVING_V8_FLAGS: readonly string[] = ['--no-allocation-site-pretenuring'];
 
