@@ -58,14 +58,20 @@ function pickItem(items: BookingItemsTable[], resolved: Resolved, sessionId: num
   );
 }
 
+/** Whom the scan is about, by id: the code's participant, or those the guide picked of the order's; undefined: all of the order's. */
+function targetIds(resolved: Resolved, picked: number[] | undefined): number[] | undefined {
+  if (resolved.participantId !== null) return [resolved.participantId];
+  return picked?.length ? picked : undefined;
+}
+
 /** Whom the scan is about: the code's participant, or the order's (all, or those the guide picked). */
 function scanTargets(rows: SessionRows, resolved: Resolved, picked: number[] | undefined): ParticipantsTable[] {
   const all = rows.items.flatMap((i) => rows.participantsByItem.get(i.id) ?? []);
-  if (resolved.participantId !== null) return all.filter((p) => p.id === resolved.participantId);
-  if (!picked?.length) return all;
-  const unknown = picked.filter((id) => !all.some((p) => p.id === id));
-  if (unknown.length) throw new DomainError('VALIDATION_ERROR', `participantIds ${unknown.join(', ')} are not participants of ${resolved.orderNumber} in this session`);
-  return all.filter((p) => picked.includes(p.id));
+  const ids = targetIds(resolved, picked);
+  if (ids === undefined) return all;
+  const unknown = ids.filter((id) => !all.some((p) => p.id === id));
+  if (resolved.participantId === null && unknown.length) throw new DomainError('VALIDATION_ERROR', `participantIds ${unknown.join(', ')} are not participants of ${resolved.orderNumber} in this session`);
+  return all.filter((p) => ids.includes(p.id));
 }
 
 const hhmm = (ms: number, zone: string) => toLocal(ms, zone).slice(11, 16);
@@ -170,10 +176,8 @@ export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsSe
   async function scanScheduled(tx: Tx, scan: ScanRecord, resolved: Resolved, sessionId: number): Promise<SessionScan> {
     const { input, eventId, occurredAt } = scan;
     const own = await deps.manifests.resolveSession(tx.db, { sessionId });
-    // Only the targets' events: the decision and the answer are about them alone (a participant's
-    // code names one; a booking's code all, or the ones picked).
-    const eventsOf = resolved.participantId !== null ? [resolved.participantId] : input.participantIds?.length ? input.participantIds : undefined;
-    const rows = await loadBookingRows(tx.db, resolved.orderNumber, sessionId, eventsOf);
+    // Only the targets' events: the decision and the answer are about them alone.
+    const rows = await loadBookingRows(tx.db, resolved.orderNumber, sessionId, targetIds(resolved, input.participantIds));
     const booking = rows.bookings.get(resolved.orderNumber)!;
     const targets = scanTargets(rows, resolved, input.participantIds);
     scan.row.session_id = sessionId;
