@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './schema';
 import { isPostgres } from './dialect';
 import { inPostgresTransaction } from './postgres/transaction';
-import { holding } from './heldConnection';
+import { heldStatements, holding } from './heldConnection';
 
 /**
  * Runs `work` in one write transaction on the shared connection. IMMEDIATE takes the write lock up
@@ -95,7 +95,7 @@ const DEFER_FOREIGN_KEYS = CompiledQuery.raw('pragma defer_foreign_keys');
 
 async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: WriteQueue): Promise<void> {
   try {
-    await conn.executeQuery(BEGIN);
+    await control(conn, BEGIN);
   } catch (error) {
     // Busy past busy_timeout (another process holds the lock): the first write fails as it did alone; the rest try again.
     queue.waiting.shift()?.reject(error);
@@ -113,11 +113,11 @@ async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: Wri
     const first = outcomes.length === 0 && !write.dryRun;
     let value: unknown;
     try {
-      if (!first) await conn.executeQuery(SAVEPOINT);
+      if (!first) await control(conn, SAVEPOINT);
       value = await write.work(conn);
-      if (write.dryRun) await conn.executeQuery(ROLLBACK_TO);
+      if (write.dryRun) await control(conn, ROLLBACK_TO);
       else await beforeCommit?.(conn);
-      if (!first) await conn.executeQuery(RELEASE);
+      if (!first) await control(conn, RELEASE);
     } catch (error) {
       outcomes.push({ write, ok: false, error });
       if (first) {
@@ -125,8 +125,8 @@ async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: Wri
         break;
       }
       try {
-        await conn.executeQuery(ROLLBACK_TO);
-        await conn.executeQuery(RELEASE);
+        await control(conn, ROLLBACK_TO);
+        await control(conn, RELEASE);
       } catch {
         // The savepoint is gone: the error ended the transaction itself (SQLite rolls back whole on some errors).
         ended = error;
@@ -144,12 +144,12 @@ async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: Wri
   if (ended === null) {
     try {
       // Nothing to keep (every write failed or was a dry run): a rollback, no fsync.
-      await conn.executeQuery(outcomes.some((o) => o.ok && !o.write.dryRun) ? COMMIT : ROLLBACK);
+      await control(conn, outcomes.some((o) => o.ok && !o.write.dryRun) ? COMMIT : ROLLBACK);
     } catch (error) {
       failure = error;
     }
   }
-  if (failure !== null) await conn.executeQuery(ROLLBACK).catch(() => undefined);
+  if (failure !== null) await control(conn, ROLLBACK).catch(() => undefined);
   for (const outcome of outcomes) {
     if (!outcome.ok) outcome.write.reject(outcome.error);
     else if (failure !== null) outcome.write.reject(failure);
@@ -157,10 +157,24 @@ async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: Wri
   }
 }
 
+/**
+ * Runs one of the group's own statements (BEGIN, SAVEPOINT, COMMIT…) on the connection it holds:
+ * its prepared statement at once, as the group's queries run (db/heldConnection.ts), not through
+ * Kysely's executor for every write of every group.
+ */
+async function control<R>(conn: Kysely<Database>, query: CompiledQuery): Promise<R[]> {
+  const held = heldStatements(conn);
+  if (held === undefined) return (await conn.executeQuery<R>(query)).rows;
+  const statement = held.prepare(query.sql);
+  if (statement.reader) return statement.all([]) as R[];
+  statement.run([]);
+  return [];
+}
+
 /** Whether the transaction defers its foreign-key checks to COMMIT (an error reading it counts as yes: the group ends). */
 async function deferringForeignKeys(conn: Kysely<Database>): Promise<boolean> {
   try {
-    return Boolean((await conn.executeQuery<{ defer_foreign_keys: number }>(DEFER_FOREIGN_KEYS)).rows[0]?.defer_foreign_keys);
+    return Boolean((await control<{ defer_foreign_keys: number }>(conn, DEFER_FOREIGN_KEYS))[0]?.defer_foreign_keys);
   } catch {
     return true;
   }

@@ -1,12 +1,14 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { CheckinEventsTable, Database } from '../schema';
-import { fixedQuery } from './compiled';
+import { fixedInsert, fixedQuery } from './compiled';
 
 /** The check-in event log: append-only rows, read by event id, by participant or by session. */
 
+const eventInsert = fixedInsert('checkin_events');
+
 /** Appends one event (never updated afterwards), inside the caller's write transaction. */
 export async function insertCheckinEvent(db: Kysely<Database>, row: Insertable<CheckinEventsTable>): Promise<void> {
-  await db.insertInto('checkin_events').values(row).execute();
+  await eventInsert(db, [row]);
 }
 
 /** The kind and stored first answer of an event id, to answer a resend with what it answered first. */

@@ -53,6 +53,36 @@ export function fixedQuery<A extends unknown[], O>(build: (db: Kysely<Database>,
 
 type Compiled = { compiled: CompiledQuery; slots: number[] };
 
+/** The longest list a `fixedListQuery` keeps a compiled shape for; a longer one is built per call (its read outweighs the building). */
+export const LIST_SHAPES_KEPT = 64;
+
+/**
+ * A hot read whose only argument is a list of values (an `in (…)` list), compiled once per list
+ * length instead of built and compiled per call: a scan reads its participant's events this way,
+ * and the query builder's work cost more than the read. Lists longer than LIST_SHAPES_KEPT are
+ * built per call, so the shapes kept stay few.
+ */
+export function fixedListQuery<K, O>(build: (db: Kysely<Database>, list: readonly K[]) => Compilable<O>): (db: Kysely<Database>, list: readonly K[]) => Promise<O[]> {
+  const shapes = new Map<number, { sqlite: Compiled; postgres: Compiled | null }>();
+  const prepare = (on: Kysely<Database>, count: number): Compiled => {
+    const compiled = build(on, Array.from({ length: count }, (_, i) => new Argument(i)) as unknown as K[]).compile();
+    const slots = compiled.parameters.map((p) => (p instanceof Argument ? p.index : -1));
+    for (let i = 0; i < count; i++) if (!slots.includes(i)) throw new Error(`fixedListQuery: value ${i} of the list is not a parameter of ${compiled.sql}`);
+    return { compiled, slots };
+  };
+  return async (db, list) => {
+    // An empty list is built as the query builder builds it (its SQL for `in ()` is its own).
+    if (list.length === 0 || list.length > LIST_SHAPES_KEPT) {
+      const compiled = build(db, list).compile();
+      return execute<O>(db, compiled, [...compiled.parameters]);
+    }
+    let shape = shapes.get(list.length);
+    if (!shape) shapes.set(list.length, (shape = { sqlite: prepare(compileOnly, list.length), postgres: null }));
+    const { compiled, slots } = db.getExecutor().adapter instanceof PostgresAdapter ? (shape.postgres ??= prepare(compileOnlyPostgres, list.length)) : shape.sqlite;
+    return execute<O>(db, compiled, slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : list[slot])));
+  };
+}
+
 /**
  * A hot insert of plain rows, compiled once per shape (the row count and the columns the rows set)
  * instead of built and compiled per call: for a booking's rows that building cost more than the

@@ -1,5 +1,5 @@
 import { sql, type Compilable, type Kysely } from 'kysely';
-import { fixedQuery } from './compiled';
+import { fixedListQuery, fixedQuery } from './compiled';
 import type {
   BookingItemExtrasTable,
   BookingItemQuantitiesTable,
@@ -127,13 +127,17 @@ export async function loadSessionRows(db: Kysely<Database>, sessionId: number): 
 export async function loadBookingRows(db: Kysely<Database>, orderNumber: string, sessionId: number, eventsOf?: readonly number[]): Promise<SessionRows> {
   return loadScopedRows(bind(bookingReads, db, sessionId, orderNumber), async (ofBooking) => {
     const participantIds = eventsOf === undefined ? ofBooking : ofBooking.filter((id) => eventsOf.includes(id));
-    const direct = await inChunks(participantIds, (chunk) => db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('participant_id', 'in', chunk).execute());
+    const direct = await inChunks(participantIds, (chunk) => eventsAbout(db, chunk));
     const named = [...new Set(direct.flatMap((e) => (e.parent_event_id ? [e.event_id, e.parent_event_id] : [e.event_id])))];
-    const undos = await inChunks(named, (chunk) => db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('undoes_event_id', 'in', chunk).execute());
+    const undos = await inChunks(named, (chunk) => undosNaming(db, chunk));
     const seen = new Set(direct.map((e) => e.event_id));
     return [...direct, ...undos.filter((e) => !seen.has(e.event_id))];
   });
 }
+
+// A scan's events read: compiled once per list length (db/queries/compiled.ts), not built per scan.
+const eventsAbout = fixedListQuery((db, participantIds: readonly number[]) => db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('participant_id', 'in', participantIds));
+const undosNaming = fixedListQuery((db, eventIds: readonly string[]) => db.selectFrom('checkin_events').select(EVENT_COLUMNS).where('undoes_event_id', 'in', eventIds));
 
 async function loadScopedRows(read: BoundReads, loadEvents: (participantIds: number[]) => Promise<EventRow[]>): Promise<SessionRows> {
   const items = await read.items();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../../db/connection';
-import { fixedInsert, fixedQuery } from '../../db/queries/compiled';
+import { fixedInsert, fixedListQuery, fixedQuery, LIST_SHAPES_KEPT } from '../../db/queries/compiled';
 
 let dir: string;
 let handle: DbHandle;
@@ -52,6 +52,47 @@ describe('fixedQuery (a query compiled once, run with new arguments)', () => {
 
   it('refuses, when defined, an argument the query never uses', () => {
     expect(() => fixedQuery((db, _unused: string) => db.selectFrom('resellers').select('id'))).toThrow(/argument 0/);
+  });
+});
+
+const namedAmong = fixedListQuery((db, names: readonly string[]) => db.selectFrom('resellers').select(['id', 'name']).where('name', 'in', names).orderBy('id'));
+
+describe('fixedListQuery (an `in` list query compiled once per list length)', () => {
+  it('binds each value of each list, whatever lists of the same length came before', async () => {
+    expect(await namedAmong(handle.db, ['Alpha'])).toEqual([{ id: 1001, name: 'Alpha' }]);
+    expect(await namedAmong(handle.db, ['Beta'])).toEqual([{ id: 2001, name: 'Beta' }]);
+    expect(await namedAmong(handle.db, ['Gamma', 'Alpha'])).toEqual([
+      { id: 1001, name: 'Alpha' },
+      { id: 3001, name: 'Gamma' },
+    ]);
+    expect(await namedAmong(handle.db, ['Beta', 'Nobody'])).toEqual([{ id: 2001, name: 'Beta' }]);
+  });
+
+  it('answers an empty list and a list longer than the shapes it keeps as the query builder does', async () => {
+    expect(await namedAmong(handle.db, [])).toEqual([]);
+    const long = [...Array.from({ length: LIST_SHAPES_KEPT }, (_, i) => `Nobody ${i}`), 'Gamma', 'Beta'];
+    expect(await namedAmong(handle.db, long)).toEqual([
+      { id: 2001, name: 'Beta' },
+      { id: 3001, name: 'Gamma' },
+    ]);
+  });
+
+  it("runs inside the caller's transaction when given its connection", async () => {
+    await handle.db.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn);
+      await conn.insertInto('resellers').values({ id: 4101, name: 'Omicron', alias: 'omicron', rate_id: null, created_at: 41 }).execute();
+      expect(await namedAmong(conn, ['Omicron', 'Alpha'])).toEqual([
+        { id: 1001, name: 'Alpha' },
+        { id: 4101, name: 'Omicron' },
+      ]);
+      await sql`rollback`.execute(conn);
+    });
+    expect(await namedAmong(handle.db, ['Omicron'])).toEqual([]);
+  });
+
+  it('refuses a query that leaves a value of the list out', async () => {
+    const firstOnly = fixedListQuery((db, names: readonly string[]) => db.selectFrom('resellers').select('id').where('name', '=', names[0]));
+    await expect(firstOnly(handle.db, ['Alpha', 'Beta'])).rejects.toThrow(/value 1 of the list/);
   });
 });
 
