@@ -6,7 +6,7 @@ import { findOrderCode, findParticipantCodeOfOrder } from '../../../db/queries/b
 import { insertPayment, paymentBalance } from '../../../db/queries/payments';
 import type { Booking, BookingBody, BookingQuote, BookingUpdateBody } from '../../contract/bookings';
 import type { Actor, EngineContext, Tx } from '../context';
-import type { CompaniesService } from '../platform/companies';
+import type { CompaniesService, Company } from '../platform/companies';
 import type { ProductsService } from '../catalogue/products';
 import { DomainError } from '../errors';
 import { agentResellerOf, createBookingRows, type CreateOptions } from './create';
@@ -80,6 +80,12 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
   });
 
   const load = async (db: Kysely<Database>, orderNumber: string, now: number) => (await loadBookings(db, [orderNumber], await deps.companies.supplier(), now))[0];
+  /**
+   * A write's answer, read inside the write on its connection (the group's prepared statements, no
+   * wait for the connection after the COMMIT): the booking exactly as the write leaves it, and it is
+   * sent only once the COMMIT that holds it is durable, as every write's answer is.
+   */
+  const written = async (tx: Tx, orderNumber: string, company: Company) => (await loadBookings(tx.db, [orderNumber], company, tx.now))[0];
 
   const service = {
     async get(orderNumber: string, actor: Actor): Promise<Booking> {
@@ -89,8 +95,11 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
 
     async create(body: BookingBody, actor: Actor): Promise<Result> {
       const company = await deps.companies.supplier();
-      const { orderNumber, warnings } = await ctx.write(actor, (tx) => createBookingRows(tx, body, company, options(false)));
-      return { booking: forActor(await load(ctx.db, orderNumber, ctx.clock.now().getTime()), actor), warnings };
+      const { booking, warnings } = await ctx.write(actor, async (tx) => {
+        const created = await createBookingRows(tx, body, company, options(false));
+        return { booking: await written(tx, created.orderNumber, company), warnings: created.warnings };
+      });
+      return { booking: forActor(booking, actor), warnings };
     },
 
     /** Runs the whole create as a dry run (the transaction is rolled back by design): the same numbers, nothing kept. */
@@ -112,13 +121,14 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
 
     async update(orderNumber: string, body: BookingUpdateBody, actor: Actor): Promise<Result> {
       const company = await deps.companies.supplier();
-      const warnings = await ctx.write(actor, async (tx) => {
+      const { booking, warnings } = await ctx.write(actor, async (tx) => {
         const row = await visibleBooking(tx.db, orderNumber, actor);
         // What the body must repeat of the parts PUT cannot change: the booking as this key reads it.
-        const asRead = forActor((await loadBookings(tx.db, [orderNumber], company, tx.now))[0], actor);
-        return updateBookingRows(tx, row, body, company, () => ctx.ids.nextId(), asRead);
+        const asRead = forActor(await written(tx, orderNumber, company), actor);
+        const changed = await updateBookingRows(tx, row, body, company, () => ctx.ids.nextId(), asRead);
+        return { booking: await written(tx, orderNumber, company), warnings: changed };
       });
-      return { booking: forActor(await load(ctx.db, orderNumber, ctx.clock.now().getTime()), actor), warnings };
+      return { booking: forActor(booking, actor), warnings };
     },
 
     /** A participant's or the order's code, when it belongs to this booking (else 404). */
@@ -131,8 +141,12 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
 
     /** DELETE: cancels, gives seats and redeemed voucher value back, and refunds what was paid. */
     async cancel(orderNumber: string, actor: Actor): Promise<Booking> {
-      await ctx.write(actor, async (tx) => cancelAndRefund(tx, await visibleBooking(tx.db, orderNumber, actor), () => ctx.ids.nextId()));
-      return forActor(await load(ctx.db, orderNumber, ctx.clock.now().getTime()), actor);
+      const company = await deps.companies.supplier();
+      const booking = await ctx.write(actor, async (tx) => {
+        await cancelAndRefund(tx, await visibleBooking(tx.db, orderNumber, actor), () => ctx.ids.nextId());
+        return written(tx, orderNumber, company);
+      });
+      return forActor(booking, actor);
     },
   };
   return service;
