@@ -81,11 +81,11 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
 
   const load = async (db: Kysely<Database>, orderNumber: string, now: number) => (await loadBookings(db, [orderNumber], await deps.companies.supplier(), now))[0];
   /**
-   * A write's answer, read inside the write on its connection (the group's prepared statements, no
-   * wait for the connection after the COMMIT): the booking exactly as the write leaves it, and it is
-   * sent only once the COMMIT that holds it is durable, as every write's answer is.
+   * A booking read inside a write, on its connection (the group's prepared statements, no wait for
+   * the connection after the COMMIT). A write's answer is read so: the booking exactly as the write
+   * leaves it, sent only once the COMMIT that holds it is durable, as every write's answer is.
    */
-  const written = async (tx: Tx, orderNumber: string, company: Company) => (await loadBookings(tx.db, [orderNumber], company, tx.now))[0];
+  const readInWrite = async (tx: Tx, orderNumber: string, company: Company) => (await loadBookings(tx.db, [orderNumber], company, tx.now))[0];
 
   const service = {
     async get(orderNumber: string, actor: Actor): Promise<Booking> {
@@ -97,7 +97,7 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
       const company = await deps.companies.supplier();
       const { booking, warnings } = await ctx.write(actor, async (tx) => {
         const created = await createBookingRows(tx, body, company, options(false));
-        return { booking: await written(tx, created.orderNumber, company), warnings: created.warnings };
+        return { booking: await readInWrite(tx, created.orderNumber, company), warnings: created.warnings };
       });
       return { booking: forActor(booking, actor), warnings };
     },
@@ -124,9 +124,9 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
       const { booking, warnings } = await ctx.write(actor, async (tx) => {
         const row = await visibleBooking(tx.db, orderNumber, actor);
         // What the body must repeat of the parts PUT cannot change: the booking as this key reads it.
-        const asRead = forActor(await written(tx, orderNumber, company), actor);
+        const asRead = forActor(await readInWrite(tx, orderNumber, company), actor);
         const changed = await updateBookingRows(tx, row, body, company, () => ctx.ids.nextId(), asRead);
-        return { booking: await written(tx, orderNumber, company), warnings: changed };
+        return { booking: await readInWrite(tx, orderNumber, company), warnings: changed };
       });
       return { booking: forActor(booking, actor), warnings };
     },
@@ -144,7 +144,7 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
       const company = await deps.companies.supplier();
       const booking = await ctx.write(actor, async (tx) => {
         await cancelAndRefund(tx, await visibleBooking(tx.db, orderNumber, actor), () => ctx.ids.nextId());
-        return written(tx, orderNumber, company);
+        return readInWrite(tx, orderNumber, company);
       });
       return forActor(booking, actor);
     },
