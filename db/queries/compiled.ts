@@ -29,6 +29,23 @@ class Argument {
   constructor(readonly index: number) {}
 }
 
+type Compiled = { compiled: CompiledQuery; slots: number[] };
+
+/** A query built with Argument marks, compiled: where each parameter comes from (an argument's index, or -1: a constant compiled in). */
+function compileMarked(query: Compilable<unknown>): Compiled {
+  const compiled = query.compile();
+  return { compiled, slots: compiled.parameters.map((p) => (p instanceof Argument ? p.index : -1)) };
+}
+
+/** One shape of a query, compiled for each dialect the first time it runs there. */
+type Shape = { sqlite: Compiled | null; postgres: Compiled | null };
+
+/** Runs `shape`, compiled for the dialect of `db` (by `prepare`, on the compile-only Kysely of that dialect), with `args` in its argument slots. */
+async function runShape<O>(db: Kysely<Database>, shape: Shape, prepare: (on: Kysely<Database>) => Compiled, args: readonly unknown[]): Promise<O[]> {
+  const { compiled, slots } = db.getExecutor().adapter instanceof PostgresAdapter ? (shape.postgres ??= prepare(compileOnlyPostgres)) : (shape.sqlite ??= prepare(compileOnly));
+  return execute<O>(db, compiled, slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : args[slot])));
+}
+
 /**
  * A hot read whose SQL never changes shape (scalar arguments only, no `in` lists), written with
  * the query builder as usual but built and compiled once: building and compiling cost more than
@@ -38,20 +55,14 @@ class Argument {
 export function fixedQuery<A extends unknown[], O>(build: (db: Kysely<Database>, ...args: A) => Compilable<O>): (db: Kysely<Database>, ...args: A) => Promise<O[]> {
   const marks = Array.from({ length: build.length - 1 }, (_, i) => new Argument(i));
   const prepare = (on: Kysely<Database>) => {
-    const compiled = build(on, ...(marks as unknown as A)).compile();
-    const slots = compiled.parameters.map((p) => (p instanceof Argument ? p.index : -1));
-    for (const mark of marks) if (!slots.includes(mark.index)) throw new Error(`fixedQuery: argument ${mark.index} is not a parameter of ${compiled.sql}`);
-    return { compiled, slots };
+    const marked = compileMarked(build(on, ...(marks as unknown as A)));
+    for (const mark of marks) if (!marked.slots.includes(mark.index)) throw new Error(`fixedQuery: argument ${mark.index} is not a parameter of ${marked.compiled.sql}`);
+    return marked;
   };
-  const sqlite = prepare(compileOnly);
-  let postgres: { compiled: CompiledQuery<O>; slots: number[] } | null = null;
-  return async (db, ...args) => {
-    const { compiled, slots } = db.getExecutor().adapter instanceof PostgresAdapter ? (postgres ??= prepare(compileOnlyPostgres)) : sqlite;
-    return execute<O>(db, compiled, slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : args[slot])));
-  };
+  // Compiled for SQLite at once, so a query that leaves an argument out fails where it is defined.
+  const shape: Shape = { sqlite: prepare(compileOnly), postgres: null };
+  return (db, ...args) => runShape<O>(db, shape, prepare, args);
 }
-
-type Compiled = { compiled: CompiledQuery; slots: number[] };
 
 /** The longest list a `fixedListQuery` keeps a compiled shape for; a longer one is built per call (its read outweighs the building). */
 export const LIST_SHAPES_KEPT = 64;
@@ -63,23 +74,21 @@ export const LIST_SHAPES_KEPT = 64;
  * built per call, so the shapes kept stay few.
  */
 export function fixedListQuery<K, O>(build: (db: Kysely<Database>, list: readonly K[]) => Compilable<O>): (db: Kysely<Database>, list: readonly K[]) => Promise<O[]> {
-  const shapes = new Map<number, { sqlite: Compiled; postgres: Compiled | null }>();
-  const prepare = (on: Kysely<Database>, count: number): Compiled => {
-    const compiled = build(on, Array.from({ length: count }, (_, i) => new Argument(i)) as unknown as K[]).compile();
-    const slots = compiled.parameters.map((p) => (p instanceof Argument ? p.index : -1));
-    for (let i = 0; i < count; i++) if (!slots.includes(i)) throw new Error(`fixedListQuery: value ${i} of the list is not a parameter of ${compiled.sql}`);
-    return { compiled, slots };
-  };
+  const shapes = new Map<number, Shape>();
   return async (db, list) => {
     // An empty list is built as the query builder builds it (its SQL for `in ()` is its own).
     if (list.length === 0 || list.length > LIST_SHAPES_KEPT) {
       const compiled = build(db, list).compile();
       return execute<O>(db, compiled, [...compiled.parameters]);
     }
-    let shape = shapes.get(list.length);
-    if (!shape) shapes.set(list.length, (shape = { sqlite: prepare(compileOnly, list.length), postgres: null }));
-    const { compiled, slots } = db.getExecutor().adapter instanceof PostgresAdapter ? (shape.postgres ??= prepare(compileOnlyPostgres, list.length)) : shape.sqlite;
-    return execute<O>(db, compiled, slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : list[slot])));
+    const count = list.length;
+    let shape = shapes.get(count);
+    if (!shape) shapes.set(count, (shape = { sqlite: null, postgres: null }));
+    return runShape<O>(db, shape, (on) => {
+      const marked = compileMarked(build(on, Array.from({ length: count }, (_, i) => new Argument(i)) as unknown as K[]));
+      for (let i = 0; i < count; i++) if (!marked.slots.includes(i)) throw new Error(`fixedListQuery: value ${i} of the list is not a parameter of ${marked.compiled.sql}`);
+      return marked;
+    }, list);
   };
 }
 
@@ -91,12 +100,7 @@ export function fixedListQuery<K, O>(build: (db: Kysely<Database>, list: readonl
  * columns, or hold a value that is not plain (an expression), go through the query builder as usual.
  */
 export function fixedInsert<T extends keyof Database & string>(table: T): (db: Kysely<Database>, rows: readonly Insertable<Database[T]>[]) => Promise<void> {
-  const shapes = new Map<string, { sqlite: Compiled; postgres: Compiled | null }>();
-  const prepare = (on: Kysely<Database>, columns: string[], count: number): Compiled => {
-    const marks = Array.from({ length: count }, (_, r) => Object.fromEntries(columns.map((c, i) => [c, new Argument(r * columns.length + i)])));
-    const compiled = on.insertInto(table).values(marks as never).compile();
-    return { compiled, slots: compiled.parameters.map((p) => (p instanceof Argument ? p.index : -1)) };
-  };
+  const shapes = new Map<string, Shape>();
   return async (db, rows) => {
     if (rows.length === 0) return;
     const columns = Object.keys(rows[0]).filter((c) => (rows[0] as Record<string, unknown>)[c] !== undefined);
@@ -113,9 +117,9 @@ export function fixedInsert<T extends keyof Database & string>(table: T): (db: K
     }
     const key = `${rows.length}:${columns.join(',')}`;
     let shape = shapes.get(key);
-    if (!shape) shapes.set(key, (shape = { sqlite: prepare(compileOnly, columns, rows.length), postgres: null }));
-    const { compiled, slots } = db.getExecutor().adapter instanceof PostgresAdapter ? (shape.postgres ??= prepare(compileOnlyPostgres, columns, rows.length)) : shape.sqlite;
-    await execute(db, compiled, slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : values[slot])));
+    if (!shape) shapes.set(key, (shape = { sqlite: null, postgres: null }));
+    const count = rows.length;
+    await runShape(db, shape, (on) => compileMarked(on.insertInto(table).values(Array.from({ length: count }, (_, r) => Object.fromEntries(columns.map((c, i) => [c, new Argument(r * columns.length + i)]))) as never)), values);
   };
 }
 
