@@ -1,4 +1,7 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import Fastify from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +19,9 @@ const CONCURRENCY = 8;
  * against the floor: the same rows (customer, booking, item, quantities, participants and the op
  * log entry) inserted with raw better-sqlite3 on the same file and connection (WAL,
  * synchronous=FULL, the same sync-capture triggers), one IMMEDIATE transaction per booking.
+ * Three trend rows follow, floors for the goal: HTTP and fastify with only the baseline's inserts
+ * (a transaction each, and grouped as the engine groups them), and the baseline's inserts plus the
+ * sync ops the API stores for a booking (the sync issue's op log, in the write's transaction).
  */
 export default async function (): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tourdesk-bench-bookings-'));
@@ -42,28 +48,31 @@ export default async function (): Promise<BenchRow[]> {
     // (fetch/undici costs several times more per request) would be counted against the server.
     const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
     const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), apikey: key };
-    const post = () =>
-      new Promise<void>((resolve, reject) => {
-        const req = request(url, { method: 'POST', agent, headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`booking failed: ${res.statusCode} ${Buffer.concat(chunks).toString()}`))));
+    /** Bookings per second POSTing BOOKINGS bookings to `target`, CONCURRENCY at a time. */
+    const drive = async (target: string): Promise<number> => {
+      const post = () =>
+        new Promise<void>((resolve, reject) => {
+          const req = request(target, { method: 'POST', agent, headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`booking failed: ${res.statusCode} ${Buffer.concat(chunks).toString()}`))));
+          });
+          req.on('error', reject);
+          req.end(body);
         });
-        req.on('error', reject);
-        req.end(body);
-      });
-    let sent = 0;
-    const apiStart = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (sent < BOOKINGS) {
-          sent++;
-          await post();
-        }
-      }),
-    );
-    agent.destroy();
-    const apiPerSecond = BOOKINGS / ((performance.now() - apiStart) / 1000);
+      let sent = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (sent < BOOKINGS) {
+            sent++;
+            await post();
+          }
+        }),
+      );
+      return BOOKINGS / ((performance.now() - started) / 1000);
+    };
+    const apiPerSecond = await drive(url);
     await app.close();
 
     const sqlite = handle.sqlite;
@@ -77,10 +86,12 @@ export default async function (): Promise<BenchRow[]> {
       op: sqlite.prepare("INSERT INTO op_log (op_id, at, actor, entity, entity_id, action, payload_json) VALUES (?, ?, 'supplier:1', 'booking', ?, 'create', ?)"),
     };
     let id = 50_000_000;
-    const one = sqlite.transaction((n: number) => {
+    let orders = 0;
+    /** The rows of one booking, as the API writes them, without anything the API decides or checks. */
+    const rows = (payload: string): string => {
       const now = Date.now();
       const customerId = ++id;
-      const order = `B1-${n}`;
+      const order = `B1-${++orders}`;
       insert.customer.run(customerId, 'Ada', 'Lovelace', 'ada@example.test', now, now);
       insert.booking.run(order, ++id, customerId, now, now);
       const itemId = ++id;
@@ -88,14 +99,129 @@ export default async function (): Promise<BenchRow[]> {
       insert.quantity.run(itemId, 0, product.priceOptions[0].id, 'Adult', 5000, 2);
       insert.quantity.run(itemId, 1, product.priceOptions[1].id, 'Child', 2500, 1);
       for (let p = 0; p < 3; p++) insert.participant.run(++id, itemId, p);
-      insert.op.run(`1:${++id}`, now, order, body);
-    });
+      insert.op.run(`1:${++id}`, now, order, payload);
+      return order;
+    };
+    const one = sqlite.transaction(rows);
     const rawStart = performance.now();
-    for (let n = 0; n < BOOKINGS; n++) one.immediate(n);
+    for (let n = 0; n < BOOKINGS; n++) one.immediate(body);
     const rawPerSecond = BOOKINGS / ((performance.now() - rawStart) / 1000);
+
+    const floors = await floorsOf(sqlite, rows, one, drive);
+    agent.destroy();
+    const withSyncOps = syncOpsFloor(sqlite, rows, body);
     await engine.close();
-    return [{ name: 'POST /v1/bookings (3 participants)', unit: 'bookings/s', subject: Math.round(apiPerSecond), baseline: Math.round(rawPerSecond), baselineName: 'raw better-sqlite3 inserts of the same rows + op log, one transaction each', higherIsBetter: true, goal: 2 }];
+    const floorRow = (what: string, perSecond: number): BenchRow => ({
+      name: `POST /v1/bookings floor: fastify, the JSON body and the baseline's inserts only, ${what}`,
+      unit: 'bookings/s',
+      subject: Math.round(perSecond),
+      baseline: Math.round(rawPerSecond),
+      baselineName: 'the same raw inserts, one transaction each',
+      higherIsBetter: true,
+    });
+    return [
+      { name: 'POST /v1/bookings (3 participants)', unit: 'bookings/s', subject: Math.round(apiPerSecond), baseline: Math.round(rawPerSecond), baselineName: 'raw better-sqlite3 inserts of the same rows + op log, one transaction each', higherIsBetter: true, goal: 2 },
+      floorRow('one transaction each', floors.each),
+      floorRow("a loop turn's bookings under one COMMIT", floors.grouped),
+      {
+        name: 'POST /v1/bookings floor: no HTTP, the raw inserts plus the sync ops and journal entries the API stores for a booking',
+        unit: 'bookings/s',
+        subject: Math.round(withSyncOps),
+        baseline: Math.round(rawPerSecond),
+        baselineName: 'the same raw inserts without them, one transaction each',
+        higherIsBetter: true,
+      },
+    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What HTTP and the framework alone cost the bookings row: a bare fastify route that parses the same
+ * body and writes only the baseline's rows (no auth, validation, pricing, seat check, sync ops or
+ * answer read), driven by the same client. Once with a transaction per booking, once with the
+ * bookings of one loop turn sharing a COMMIT (each in its own savepoint, answered after the COMMIT),
+ * as the engine groups them. These floors are trend rows: they say how much of the row's goal is
+ * left for the work the API must do beyond them.
+ */
+async function floorsOf(
+  sqlite: BetterSqlite3.Database,
+  rows: (payload: string) => string,
+  one: BetterSqlite3.Transaction<(payload: string) => string>,
+  drive: (url: string) => Promise<number>,
+): Promise<{ each: number; grouped: number }> {
+  const savepoint = sqlite.prepare('SAVEPOINT booking');
+  const release = sqlite.prepare('RELEASE booking');
+  const rollbackTo = sqlite.prepare('ROLLBACK TO booking');
+  let waiting: (() => void)[] | null = null;
+  const commit = () => {
+    const group = waiting ?? [];
+    waiting = null;
+    sqlite.exec('COMMIT');
+    for (const answer of group) answer();
+  };
+  const inGroup = (payload: string): Promise<string> => {
+    if (!waiting) {
+      sqlite.exec('BEGIN IMMEDIATE');
+      waiting = [];
+      setImmediate(commit);
+    }
+    savepoint.run();
+    let order: string;
+    try {
+      order = rows(payload);
+      release.run();
+    } catch (error) {
+      rollbackTo.run();
+      release.run();
+      throw error;
+    }
+    const group = waiting;
+    return new Promise((resolve) => group.push(() => resolve(order)));
+  };
+  const measure = async (grouped: boolean): Promise<number> => {
+    const app = Fastify();
+    app.post('/v1/bookings', async (req) => {
+      const payload = JSON.stringify(req.body);
+      return { booking: { orderNumber: grouped ? await inGroup(payload) : one.immediate(payload) } };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      return await drive(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1/bookings`);
+    } finally {
+      await app.close();
+    }
+  };
+  return { each: await measure(false), grouped: await measure(true) };
+}
+
+/**
+ * The storage the sync issue adds to a booking, with nothing else: the baseline's raw inserts plus,
+ * in the same transaction, the sync ops the API stored for the last booking it took (8 for this
+ * booking: customer, booking, item, 2 quantities, 3 participants) and the customer's journal entry,
+ * each op under a fresh sequence number. Bookings per second, one transaction each.
+ */
+function syncOpsFloor(sqlite: BetterSqlite3.Database, rows: (payload: string) => string, payload: string): number {
+  type Stored = { origin: string; hlc: string; entity: string; entity_id: string; kind: string; change_json: string | null; schema: number; null_columns: number | null; write_continues: number | null; change_shape: number | null; row_state: number | null };
+  const last = sqlite.prepare<[], Stored & { arrival: number }>('SELECT * FROM sync_ops ORDER BY arrival DESC LIMIT 64').all();
+  // The last write's ops: back from the newest op to the one before the previous write's last (write_continues unset).
+  const write: Stored[] = [last[0]];
+  for (const op of last.slice(1)) {
+    if (op.write_continues !== 1) break;
+    write.unshift(op);
+  }
+  let seq = (sqlite.prepare<[], { seq: number }>('SELECT max(seq) AS seq FROM sync_ops').get()?.seq ?? 0) + 1_000_000;
+  const op = sqlite.prepare(
+    'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues, change_shape, row_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const journal = sqlite.prepare("INSERT INTO op_log (op_id, at, actor, entity, entity_id, action, payload_json) VALUES (?, ?, 'supplier:1', 'customer', ?, 'create', ?)");
+  const one = sqlite.transaction(() => {
+    const order = rows(payload);
+    journal.run(`1:c${seq}`, Date.now(), order, payload);
+    for (const o of write) op.run(o.origin, ++seq, o.hlc, o.entity, o.entity_id, o.kind, o.change_json, o.schema, o.null_columns, o.write_continues, o.change_shape, o.row_state);
+  });
+  const started = performance.now();
+  for (let n = 0; n < BOOKINGS; n++) one.immediate();
+  return BOOKINGS / ((performance.now() - started) / 1000);
 }
