@@ -75,7 +75,12 @@ async function prepareEngine(engine: Engine, options: BootOptions): Promise<{ en
   const say = options.say ?? (() => {});
   const company = await engine.companies.supplierOrNull();
   const empty = !company && (await engine.products.search({ limit: 1, offset: 0 }).catch(() => [])).length === 0;
-  if (options.demo && empty) {
+  if (!company && engine.replica.followsHub()) {
+    // A desk paired with its hub and not yet synced: the hub's company comes with the first
+    // exchange. A placeholder (or the demo) made here would be catalogue this desk may not author,
+    // refused by its own sync, and every command after the pairing would fail on it.
+    say(options.demo ? 'This desk follows its hub’s catalogue: --demo is not loaded; the hub’s company and products arrive with the first sync.' : 'This desk follows its hub’s catalogue; the hub’s company and products arrive with the first sync.');
+  } else if (options.demo && empty) {
     await loadDemo(engine);
     say('Loaded the demo: a company, products, a week of sessions, bookings, vouchers and rates.');
   } else if (!company) {

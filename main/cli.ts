@@ -241,6 +241,9 @@ async function company(args: string[], out: (line: string) => void): Promise<num
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   const { engine } = await bootEngine({ dataDir, database: databaseOf(values), apiKey: process.env.TOURDESK_API_KEY });
   try {
+    if (engine.replica.followsHub() && !(await engine.companies.supplierOrNull())) {
+      throw new Error('This desk follows its hub’s catalogue and has not synced with it yet: run `tourdesk sync` (or start `tourdesk serve`, which syncs in the background) and the hub’s company arrives.');
+    }
     let current = await engine.companies.supplier();
     if (sub === 'set') {
       current = await engine.companies.configure(

@@ -194,7 +194,7 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     const owner = instance.hub_origin;
     if (owner !== null && owner !== origin) {
       const catalogue = changes.find((c) => SYNCED_ENTITIES[c.table]?.rule === 'catalogue');
-      if (catalogue) throw catalogueOwnedByHub(catalogue.table.replace(/_/g, ' '));
+      if (catalogue) throw catalogueOwnedByHub(`catalogue (${catalogue.table.replace(/_/g, ' ')})`);
     }
     const clock = clockFrom(instance);
     let seq = instance.last_seq;

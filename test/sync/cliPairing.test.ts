@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { aProduct } from '../fixtures/builders';
+import { aSyncNode, type SyncNode } from './nodes';
+import { main } from '../../main/cli';
+import { bootEngine } from '../../main/boot';
+import { TEST_COMPANY } from '../fixtures/app';
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()!();
+});
+
+/** Runs one `tourdesk` command in this process, as bin/tourdesk.mjs does: its exit code and what it printed. */
+async function tourdesk(...argv: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  let code: number;
+  try {
+    code = await main(argv, (line) => lines.push(line));
+  } catch (error) {
+    lines.push(error instanceof Error ? error.message : String(error));
+    code = 2;
+  }
+  return { code, out: lines.join('\n') };
+}
+
+async function aListeningHub(): Promise<{ hub: SyncNode; url: string }> {
+  const hub = await aSyncNode('hub', { instanceNo: 1 });
+  cleanup.push(() => hub.close());
+  await hub.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = hub.app.server.address();
+  return { hub, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+}
+
+describe('a desk paired from the command line, before its first sync', () => {
+  it('runs every command after `peer add` (no placeholder company of its own), and `sync` brings the hub’s catalogue', async () => {
+    const { hub, url } = await aListeningHub();
+    const product = (await hub.call('POST', '/v1/products', aProduct())).body.product;
+    const deskDir = mkdtempSync(join(tmpdir(), 'tourdesk-cli-desk-'));
+    cleanup.push(() => rmSync(deskDir, { recursive: true, force: true }));
+
+    // The desk's folder as its first start leaves it (a placeholder company); `peer add` drops the placeholder.
+    await (await bootEngine({ dataDir: deskDir, instanceNo: 2 })).engine.close();
+    const paired = await tourdesk('peer', 'add', url, '--key', hub.key, '--data-dir', deskDir);
+    expect(paired, paired.out).toMatchObject({ code: 0 });
+    expect(paired.out).toMatch(/Paired with .*this desk’s hub/);
+
+    // Each command boots the engine again: none may make a company the hub owns.
+    const early = await tourdesk('company', 'show', '--data-dir', deskDir);
+    expect(early.code).not.toBe(0);
+    expect(early.out).toMatch(/follows its hub’s catalogue and has not synced with it yet: run `tourdesk sync`/);
+    const listed = await tourdesk('peer', 'list', '--data-dir', deskDir);
+    expect(listed, listed.out).toMatchObject({ code: 0 });
+    expect(listed.out).toContain('Never synced');
+
+    const synced = await tourdesk('sync', '--data-dir', deskDir);
+    expect(synced, synced.out).toMatchObject({ code: 0 });
+    expect(synced.out).toMatch(/joined from a snapshot of [1-9]\d* rows/);
+    expect(synced.out).not.toMatch(/failed/);
+
+    const shown = await tourdesk('company', 'show', '--data-dir', deskDir);
+    expect(shown, shown.out).toMatchObject({ code: 0 });
+    expect(shown.out).toContain(TEST_COMPANY.companyName);
+    const { engine } = await bootEngine({ dataDir: deskDir });
+    try {
+      expect((await engine.products.get(product.productCode)).name).toBe(product.name);
+      expect((await engine.sync.peers())[0]).toMatchObject({ lastError: null });
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('starts `serve --demo` on a paired desk without loading the demo, and says why', async () => {
+    const { hub, url } = await aListeningHub();
+    const deskDir = mkdtempSync(join(tmpdir(), 'tourdesk-cli-desk-'));
+    cleanup.push(() => rmSync(deskDir, { recursive: true, force: true }));
+    await (await bootEngine({ dataDir: deskDir, instanceNo: 2 })).engine.close();
+    expect((await tourdesk('peer', 'add', url, '--key', hub.key, '--data-dir', deskDir)).code).toBe(0);
+
+    const said: string[] = [];
+    const { engine } = await bootEngine({ dataDir: deskDir, demo: true, say: (line) => said.push(line) });
+    try {
+      expect(said.join('\n')).toMatch(/follows its hub’s catalogue: --demo is not loaded/);
+      expect(await engine.companies.supplierOrNull()).toBeNull();
+      expect(await engine.products.search({ limit: 1, offset: 0 })).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+  });
+});
