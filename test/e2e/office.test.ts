@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../fixtures/app';
 import { aBooking, aScannableProduct, aSession } from '../fixtures/builders';
 import { serveWebUi } from '../fixtures/browser';
 import { lowContrastText } from '../fixtures/contrast';
+import { deletePeer, recordPeerAttempt, upsertPeer } from '../../db/queries/syncPeers';
 
 // The office screens (issue 18): bookings, a booking, walk-up at a URL, settings, the status bar and
 // the looks. The test clock is 2030-01-01T00:00Z: 11:00 in Sydney, the company's timezone.
@@ -268,6 +269,33 @@ describe('status bar', () => {
     await page.unroute('**/v1/manifest/events');
     await expect.poll(() => bar.innerText(), { timeout: 15_000 }).toMatch(/Nothing waiting/);
     await context.close();
+  });
+
+  it('says in words since when this desk has not synced when its peer stops answering, and why on hover', async () => {
+    const url = 'http://10.9.8.7:8080';
+    const lastSuccess = Date.parse('2030-01-01T00:12:00Z');
+    await upsertPeer(t.engine.ctx.db, { url, key_sealed: 'sealed', peer_origin: 'A1B2C3D4E5F60718', peer_instance_no: 7, added_at: lastSuccess - 60_000 });
+    try {
+      await recordPeerAttempt(t.engine.ctx.db, url, { last_attempt_at: lastSuccess, last_success_at: lastSuccess, last_error: null, ops_to_send: 2, ops_to_receive: 0 });
+      const { context, page, problems } = await signedIn();
+      await page.goto(`${baseUrl}/bookings`);
+      const sync = page.getByRole('contentinfo', { name: 'Status' }).getByLabel('Sync');
+      await expect.poll(() => sync.innerText()).toMatch(/^2 changes to sync · last sync /);
+      expect(await sync.getAttribute('class')).not.toContain('warn');
+
+      await recordPeerAttempt(t.engine.ctx.db, url, { last_attempt_at: lastSuccess + 300_000, last_error: `${url} is not reachable (connect EHOSTUNREACH 10.9.8.7:8080)` });
+      await page.reload();
+      // Since the last success, as the page shows times (not the failed attempt's time).
+      const since = await page.evaluate((at) => new Date(at).toLocaleString(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }), lastSuccess);
+      await expect.poll(() => sync.innerText()).toBe(`Not synced since ${since} · last try failed · 2 changes waiting`);
+      expect(await sync.getAttribute('class')).toContain('warn');
+      expect(await sync.getAttribute('title')).toBe(`${url}: ${url} is not reachable (connect EHOSTUNREACH 10.9.8.7:8080)`);
+      await shot(page, 'status-bar-not-synced');
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      await deletePeer(t.engine.ctx.db, url);
+    }
   });
 });
 

@@ -6,7 +6,8 @@ import { when } from './ui';
 
 /**
  * The line at the foot of every screen: which instance this is, whether the engine answers, what
- * waits to be sent (desk check-ins and scanner scans), the sync changes waiting and the last sync.
+ * waits to be sent (desk check-ins and scanner scans), the sync changes waiting and the last sync,
+ * or, when a peer's last exchange failed, since when this instance has not synced.
  */
 export function StatusBar() {
   const config = useConnection((s) => s.config);
@@ -22,6 +23,11 @@ export function StatusBar() {
   const peers = sync?.peers ?? [];
   const changesWaiting = peers.reduce((n, p) => n + (p.opsToSend ?? 0), 0);
   const synced = lastSync(sync);
+  // A peer whose last exchange failed: the bar says so in words, with each peer's reason on hover.
+  const failing = peers.filter((p) => p.lastError);
+  // Since when: the oldest last success among them (none if one of them never synced).
+  const failingSince = failing.some((p) => !p.lastSuccessAt) ? null : (failing.map((p) => p.lastSuccessAt!).sort()[0] ?? null);
+  const changes = `${changesWaiting} change${changesWaiting === 1 ? '' : 's'}`;
   return (
     <footer className="status-bar" aria-label="Status">
       <span>{instance ? `Instance ${instance.instanceNo}` : 'Instance …'}</span>
@@ -32,8 +38,12 @@ export function StatusBar() {
         {waiting === 0 ? 'Nothing waiting' : `${waiting} check-in${waiting === 1 ? '' : 's'} waiting to send`}
       </span>
       {sync && (
-        <span aria-label="Sync">
-          {peers.length === 0 ? 'Not paired for sync' : `${changesWaiting} change${changesWaiting === 1 ? '' : 's'} to sync · last sync ${synced ? when(synced) : 'never'}`}
+        <span aria-label="Sync" className={failing.length > 0 ? 'pill warn' : ''} title={failing.map((p) => `${p.url}: ${p.lastError}`).join('\n') || undefined}>
+          {peers.length === 0
+            ? 'Not paired for sync'
+            : failing.length > 0
+              ? `Not synced${failing.length < peers.length ? ` with ${failing.length} of ${peers.length} peers` : ''} since ${failingSince ? when(failingSince) : 'pairing'} · last try failed · ${changes} waiting`
+              : `${changes} to sync · last sync ${synced ? when(synced) : 'never'}`}
         </span>
       )}
       <span className="push muted">
