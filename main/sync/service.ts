@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema';
 import { acknowledgedSets, deletePeer, insertAcknowledgement, knownInstances, listPeers, oversoldSessions, peerByUrl, recordPeerAttempt, rememberInstances, upsertPeer } from '../../db/queries/syncPeers';
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
+import { toIso } from '../domain/time';
 import { answerPull, answerPullJson, answerPush, answerSnapshot, checkPeer, exchangeWith, helloOf, PairingError, type ExchangeReport, type LocalSide, type PeerTransport, type PullRequest, type PushRequest, type SnapshotRequest } from './exchange';
 import { httpTransport } from './peerClient';
 import { bookingSetKey } from './oversell';
@@ -134,7 +135,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       const acks = await acknowledgedSets(db, [...new Set(rows.map((r) => r.session_id))]);
       const bySession = new Map<number, { sessionId: number; productCode: string; startTime: string; capacity: number; seatsHeld: number; bookings: { orderNumber: string; seats: number }[] }>();
       for (const r of rows) {
-        const entry = bySession.get(r.session_id) ?? { sessionId: r.session_id, productCode: r.product_code, startTime: new Date(r.start_at).toISOString(), capacity: r.capacity, seatsHeld: 0, bookings: [] };
+        const entry = bySession.get(r.session_id) ?? { sessionId: r.session_id, productCode: r.product_code, startTime: toIso(r.start_at), capacity: r.capacity, seatsHeld: 0, bookings: [] };
         entry.seatsHeld += r.seats;
         entry.bookings.push({ orderNumber: r.order_number, seats: r.seats });
         bySession.set(r.session_id, entry);
