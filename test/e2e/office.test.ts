@@ -299,6 +299,53 @@ describe('status bar', () => {
   });
 });
 
+describe('an oversold session on the manifest', () => {
+  it('says who is involved with links, and a supplier acknowledges it there (a check-in key only sees it)', async () => {
+    // The bookings still live (an earlier test cancels one), and the seats they hold.
+    const live: { orderNumber: string; seats: number }[] = [];
+    for (const { orderNumber } of orders) {
+      const { booking } = (await t.call('GET', `/v1/bookings/${orderNumber}`)).body;
+      if (booking.status !== 'CANCELLED') live.push({ orderNumber, seats: booking.items[0].totalQuantity });
+    }
+    const held = live.reduce((n, b) => n + b.seats, 0);
+    expect(live.length).toBeGreaterThanOrEqual(2);
+    // As sync leaves it when two instances sold the last seats apart: more seats held than the session has.
+    t.sql.prepare('UPDATE sessions SET seats = ? WHERE id = ?').run(held - 2, sessionId);
+    const flagged = new RegExp(`Oversold after sync: ${held} seats held for ${held - 2}, 2 over\\.`);
+    try {
+      const guide = await signedIn({ key: t.keys.checkin });
+      await guide.page.goto(`${baseUrl}/sessions/${sessionId}`);
+      const seen = guide.page.getByRole('alert', { name: 'Oversold session' });
+      await expect.poll(() => seen.innerText()).toMatch(flagged);
+      expect(await seen.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
+      expect(guide.problems).toEqual([]);
+      await guide.context.close();
+
+      const { context, page, problems } = await signedIn();
+      await page.goto(`${baseUrl}/sessions/${sessionId}`);
+      const notice = page.getByRole('alert', { name: 'Oversold session' });
+      await expect.poll(() => notice.innerText()).toMatch(flagged);
+      expect(await notice.innerText()).toMatch(/every booking stands/);
+      expect(await notice.getByRole('link').allInnerTexts()).toEqual(live.map((b) => b.orderNumber).sort());
+      for (const b of live) {
+        expect(await notice.getByRole('link', { name: b.orderNumber }).getAttribute('href')).toBe(`/bookings/${b.orderNumber}`);
+        expect(await notice.innerText()).toContain(`${b.orderNumber} (${b.seats} ${b.seats === 1 ? 'seat' : 'seats'})`);
+      }
+      await shot(page, 'manifest-oversold');
+      await notice.getByRole('button', { name: 'Acknowledge' }).click();
+      const acknowledged = page.getByRole('note', { name: 'Oversold session' });
+      await expect.poll(() => acknowledged.innerText()).toMatch(new RegExp(`Oversold \\(acknowledged\\): ${held} seats held for ${held - 2}`));
+      expect(await page.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
+      const { conflicts } = (await t.call('GET', '/v1/sync/conflicts')).body;
+      expect(conflicts).toEqual([expect.objectContaining({ sessionId, capacity: held - 2, seatsHeld: held, acknowledged: true })]);
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      t.sql.prepare('UPDATE sessions SET seats = 30 WHERE id = ?').run(sessionId);
+    }
+  });
+});
+
 describe('looks, modes and shortcuts', () => {
   it('follows prefers-color-scheme, and remembers a sunlight choice', async () => {
     const dark = await signedIn({ colorScheme: 'dark' });

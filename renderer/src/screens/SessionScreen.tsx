@@ -9,6 +9,7 @@ import { ManifestOverrideDialog, type PendingOverride } from '../components/Mani
 import { ManifestUndoToast } from '../components/ManifestUndoToast';
 import { Exports } from '../components/Exports';
 import { ScanBox } from '../components/ScanBox';
+import { OversoldNotice } from '../components/OversoldNotice';
 import { Busy, ErrorText, timeOf } from '../components/Status';
 import { dayInWords } from '../components/BoardDate';
 import '../manifest.css';
@@ -147,6 +148,7 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
             {pendingIds.size > 0 && <small className="waiting-note">Includes {pendingIds.size} waiting to send</small>}
             <progress max={Math.max(totals.booked, 1)} value={totals.checkedIn} aria-label={`${totals.checkedIn} of ${totals.booked} checked in`} />
           </div>
+          {s.oversold && <OversoldNotice sessionId={sessionId} oversold={s.oversold} onAcknowledged={() => void load(sessionId)} />}
           <div className="mf-bar">
             <label className="mf-search">
               <span className="mf-visually-hidden">Find a booking</span>
