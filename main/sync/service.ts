@@ -53,7 +53,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     side,
     /** Links a peer: checks it answers, that its identity does not clash, and follows its hub. */
     async addPeer(url: string, key: string): Promise<{ origin: string; instanceNo: number; hub: boolean }> {
-      const normalized = new URL(url).toString().replace(/\/+$/, '');
+      const normalized = peerUrl(url);
       await refreshKnown();
       const hello = await transportFor(normalized, key).pull({ ...helloOf(side), vector: await replica.vector(), limit: 0, maxBytes: 1024 });
       checkPeer(side, hello);
@@ -157,3 +157,16 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
 }
 
 export type SyncService = ReturnType<typeof createSyncService>;
+
+/** A peer's address as stored: an http(s) URL without a trailing slash; anything else refused in words. */
+export function peerUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new PairingError(`“${text}” is not a peer address: give the peer's URL, like http://192.168.1.20:8080`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PairingError(`“${text}” is not a peer address: a peer is reached over http:// or https://`);
+  if (url.username || url.password) throw new PairingError('A peer address must not hold a user name or password: give its key with --key');
+  return url.toString().replace(/\/+$/, '');
+}

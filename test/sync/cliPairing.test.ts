@@ -7,6 +7,7 @@ import { aSyncNode, type SyncNode } from './nodes';
 import { main } from '../../main/cli';
 import { bootEngine } from '../../main/boot';
 import { TEST_COMPANY } from '../fixtures/app';
+import { peerUrl } from '../../main/sync/service';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -89,4 +90,22 @@ describe('a desk paired from the command line, before its first sync', () => {
       await engine.close();
     }
   });
+
+  it('refuses a peer address that is not an http(s) URL, in words, before contacting anything', async () => {
+    const deskDir = mkdtempSync(join(tmpdir(), 'tourdesk-cli-desk-'));
+    cleanup.push(() => rmSync(deskDir, { recursive: true, force: true }));
+    for (const [address, why] of [
+      ['not-a-url', /“not-a-url” is not a peer address: give the peer's URL, like http:\/\/192\.168\.1\.20:8080/],
+      ['ftp://10.0.0.2/', /is not a peer address: a peer is reached over http:\/\/ or https:\/\//],
+      ['http://admin:secret@10.0.0.2:8080', /must not hold a user name or password/],
+    ] as const) {
+      const refused = await tourdesk('peer', 'add', address, '--key', 'td_any', '--data-dir', deskDir);
+      expect(refused.code, address).not.toBe(0);
+      expect(refused.out).toMatch(why);
+    }
+    expect((await tourdesk('peer', 'list', '--data-dir', deskDir)).out).toBe('No peers.');
+    expect(peerUrl('http://10.0.0.2:8080/')).toBe('http://10.0.0.2:8080');
+    expect(peerUrl('https://hub.example.test/tourdesk/')).toBe('https://hub.example.test/tourdesk');
+  });
 });
+
