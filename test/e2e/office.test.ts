@@ -299,6 +299,25 @@ describe('status bar', () => {
   });
 });
 
+describe('a desk that follows a hub', () => {
+  it('shows the hub’s company read-only, saying where it is changed, with no Save button', async () => {
+    await t.engine.replica.setHub('A1B2C3D4E5F60718');
+    try {
+      const { context, page, problems } = await signedIn();
+      await page.goto(`${baseUrl}/settings`);
+      const company = page.getByRole('region', { name: 'Company' });
+      await expect.poll(() => company.getByRole('note').innerText().catch(() => '')).toMatch(/follows its hub’s catalogue: the company is changed on the hub/);
+      expect(await company.getByLabel('Company name').inputValue()).toBe('Test Tours');
+      expect(await company.getByLabel('Company name').isDisabled()).toBe(true);
+      expect(await company.getByRole('button', { name: 'Save company' }).count()).toBe(0);
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      await t.engine.replica.setHub(null);
+    }
+  });
+});
+
 describe('an oversold session on the manifest', () => {
   it('says who is involved with links, and a supplier acknowledges it there (a check-in key only sees it)', async () => {
     // The bookings still live (an earlier test cancels one), and the seats they hold.

@@ -21,6 +21,8 @@ function CompanySettings() {
   const [form, setForm] = useState<Company | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A desk that follows a hub shows the hub's company and cannot change it (the engine refuses).
+  const followsHub = useInstance((s) => !!s.sync?.instance.catalogueOwner && s.sync.instance.catalogueOwner !== s.sync.instance.origin);
   useEffect(() => {
     api<{ company: CompanyAnswer }>(config, 'GET', '/v1/company')
       .then((r) => setForm(r.company))
@@ -47,17 +49,25 @@ function CompanySettings() {
           }
         }}
       >
-        <div className="grid">
-          <Field label="Company name" value={form.companyName} onChange={set('companyName')} required />
-          <Field label="Timezone" value={form.timezone} onChange={set('timezone')} hint="An IANA name, e.g. Europe/Berlin or Australia/Sydney. Departure times are shown in it." />
-          <Field label="Currency" value={form.currency} onChange={set('currency')} maxLength={3} hint="Three letters, e.g. EUR, USD, AUD." />
-          <Field label="Email" type="email" value={form.email ?? ''} onChange={set('email')} />
-          <Field label="Phone" type="tel" value={form.phone ?? ''} onChange={set('phone')} />
-          <Field label="Website" type="url" value={form.website ?? ''} onChange={set('website')} />
-        </div>
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : 'Save company'}
-        </Button>
+        <fieldset className="plain" disabled={followsHub}>
+          <div className="grid">
+            <Field label="Company name" value={form.companyName} onChange={set('companyName')} required />
+            <Field label="Timezone" value={form.timezone} onChange={set('timezone')} hint="An IANA name, e.g. Europe/Berlin or Australia/Sydney. Departure times are shown in it." />
+            <Field label="Currency" value={form.currency} onChange={set('currency')} maxLength={3} hint="Three letters, e.g. EUR, USD, AUD." />
+            <Field label="Email" type="email" value={form.email ?? ''} onChange={set('email')} />
+            <Field label="Phone" type="tel" value={form.phone ?? ''} onChange={set('phone')} />
+            <Field label="Website" type="url" value={form.website ?? ''} onChange={set('website')} />
+          </div>
+        </fieldset>
+        {followsHub ? (
+          <p className="muted" role="note">
+            This desk follows its hub’s catalogue: the company is changed on the hub and arrives here with the next sync.
+          </p>
+        ) : (
+          <Button type="submit" disabled={busy}>
+            {busy ? 'Saving…' : 'Save company'}
+          </Button>
+        )}
         <ErrorText error={error} />
       </form>
     </Card>
