@@ -77,9 +77,18 @@ describe('real serve processes syncing through a faulty proxy', () => {
       }
     }
 
-    // A faulty network: every third request dropped, cut or delayed.
+    // A faulty network: every third request dropped, cut or delayed, and the first pull after this
+    // point cut mid-answer whoever sends it (serve's background sync shares the proxy with the CLI,
+    // so which requests the cycle's faults land on depends on timing).
     const cycle: ProxyFault[] = ['drop', 'pass', 'cut', 'pass', 'delay', 'pass'];
-    proxy.decide = (n) => cycle[n % cycle.length];
+    let pullCut = false;
+    proxy.decide = (n, path) => {
+      if (!pullCut && path.includes('/pull')) {
+        pullCut = true;
+        return 'cut';
+      }
+      return cycle[n % cycle.length];
+    };
     await syncUntilClean(deskDir);
     expect(proxy.seen.some((s) => s.fault === 'cut')).toBe(true);
 
