@@ -4,8 +4,8 @@ import { resolve, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DATABASE_FILE, defaultDataDir } from './config';
 import { bootEngine } from './boot';
+import { startBackgroundSync } from './sync/background';
 import { tuneV8ForServing } from './runtime';
-import type { Engine } from './engine';
 import { createServer, LOOPBACK_NAMES } from './api/server';
 import type { Role } from './domain/platform/apiKeys';
 import { SYSTEM_ACTOR } from './domain/context';
@@ -122,7 +122,7 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
     process.once('SIGTERM', () => void stop('SIGTERM'));
   });
   await app.listen({ port, host: values.host });
-  background.stop = startBackgroundSync(engine, (line) => app.log.warn(line)).stop;
+  background.stop = startBackgroundSync(() => engine.sync.syncAll(), (line) => app.log.warn(line)).stop;
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const shownHost = values.host!.includes(':') ? `[${values.host}]` : values.host;
@@ -349,28 +349,6 @@ async function syncNow(args: string[], out: (line: string) => void): Promise<num
   } finally {
     await engine.close();
   }
-}
-
-/** serve's background sync: every few seconds, backing off (up to 2 minutes) while peers fail. */
-function startBackgroundSync(engine: Engine, log: (line: string) => void, everyMs = 5_000): { stop(): void } {
-  let timer: NodeJS.Timeout | null = null;
-  let stopped = false;
-  let delay = everyMs;
-  const run = async () => {
-    if (stopped) return;
-    const results = await engine.sync.syncAll().catch((error: unknown) => [{ url: '*', error: String(error) }]);
-    const failed = results.filter((r) => r.error !== null);
-    for (const f of failed) log(`sync with ${f.url} failed: ${f.error}`);
-    delay = failed.length > 0 ? Math.min(delay * 2, 120_000) : everyMs;
-    if (!stopped) timer = setTimeout(() => void run(), delay);
-  };
-  timer = setTimeout(() => void run(), everyMs);
-  return {
-    stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-    },
-  };
 }
 
 class UsageError extends Error {}

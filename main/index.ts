@@ -8,6 +8,7 @@ import { registerBridge } from './electron/bridge';
 import { printContents } from './electron/printing';
 import type { ApiConfig } from './electron/channels';
 import { bootEngine } from './boot';
+import { startBackgroundSync } from './sync/background';
 import { tuneV8ForServing } from './runtime';
 import { defaultDataDir } from './config';
 import { createServer, LOOPBACK_NAMES } from './api/server';
@@ -44,6 +45,8 @@ async function start(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : 0;
   const page = appPage(port, devServerUrl);
   apiConfig = { baseUrl: page.apiBaseUrl, apiKey: key };
+  // As `tourdesk serve` does: exchange with every paired peer every few seconds, backing off while one fails.
+  const background = startBackgroundSync(() => engine.sync.syncAll(), (line) => console.warn(line));
 
   registerBridge(ipcMain, { getConfig: () => apiConfig, isAppUrl: (url) => isOwnPage(url, page) });
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
@@ -102,6 +105,7 @@ async function start(): Promise<void> {
   await win.loadURL(page.pageUrl);
 
   app.on('before-quit', () => {
+    background.stop();
     void server.close().then(() => engine.close());
   });
 }

@@ -35,3 +35,8 @@ export type SyncInstance = z.infer<typeof syncInstanceSchema>;
 /** GET /v1/sync/status. */
 export const syncStatusSchema = z.object({ instance: syncInstanceSchema, peers: z.array(peerStatusSchema) });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
+
+/** POST /v1/sync/run: one exchange with every peer, now. Per peer: its error (null when it went through) and the ops moved. */
+export const syncRunPeerSchema = z.object({ url: z.string(), error: z.string().nullable(), received: z.number(), sent: z.number() });
+export const syncRunSchema = z.object({ peers: z.array(syncRunPeerSchema), status: syncStatusSchema });
+export type SyncRun = z.infer<typeof syncRunSchema>;

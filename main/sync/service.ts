@@ -49,6 +49,22 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     }
   }
 
+  /** The exchange with every peer in progress, if any (syncAll runs them one at a time). */
+  let exchanging: Promise<unknown> = Promise.resolve();
+  async function syncAllNow(onProgress: (line: string) => void): Promise<{ url: string; error: string | null; report?: ExchangeReport }[]> {
+    const results = [];
+    for (const peer of await listPeers(db)) {
+      try {
+        const report = await exchange(peer.url, onProgress);
+        onProgress(`${peer.url}: received ${report.received}, sent ${report.sent}`);
+        results.push({ url: peer.url, error: null, report });
+      } catch (error) {
+        results.push({ url: peer.url, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return results;
+  }
+
   return {
     side,
     /** Links a peer: checks it answers, that its identity does not clash, and follows its hub. */
@@ -95,19 +111,15 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       }));
     },
     exchange,
-    /** One exchange with every peer; the failures, each with its reason. */
-    async syncAll(onProgress: (line: string) => void = () => {}): Promise<{ url: string; error: string | null; report?: ExchangeReport }[]> {
-      const results = [];
-      for (const peer of await listPeers(db)) {
-        try {
-          const report = await exchange(peer.url, onProgress);
-          onProgress(`${peer.url}: received ${report.received}, sent ${report.sent}`);
-          results.push({ url: peer.url, error: null, report });
-        } catch (error) {
-          results.push({ url: peer.url, error: error instanceof Error ? error.message : String(error) });
-        }
-      }
-      return results;
+    /**
+     * One exchange with every peer; the failures, each with its reason. One at a time: a call made
+     * while another runs (the background's, an on-demand one) starts when that one has ended, so its
+     * answer tells what this instance holds after the call.
+     */
+    syncAll(onProgress: (line: string) => void = () => {}): Promise<{ url: string; error: string | null; report?: ExchangeReport }[]> {
+      const run = exchanging.then(() => syncAllNow(onProgress));
+      exchanging = run.catch(() => undefined);
+      return run;
     },
     async answerPull(request: PullRequest) {
       await refreshKnown();

@@ -6,6 +6,7 @@ import { aBooking, aScannableProduct, aSession } from '../fixtures/builders';
 import { serveWebUi } from '../fixtures/browser';
 import { lowContrastText } from '../fixtures/contrast';
 import { deletePeer, recordPeerAttempt, upsertPeer } from '../../db/queries/syncPeers';
+import { seal } from '../../main/sync/secret';
 
 // The office screens (issue 18): bookings, a booking, walk-up at a URL, settings, the status bar and
 // the looks. The test clock is 2030-01-01T00:00Z: 11:00 in Sydney, the company's timezone.
@@ -291,6 +292,30 @@ describe('status bar', () => {
       expect(await sync.getAttribute('class')).toContain('warn');
       expect(await sync.getAttribute('title')).toBe(`${url}: ${url} is not reachable (connect EHOSTUNREACH 10.9.8.7:8080)`);
       await shot(page, 'status-bar-not-synced');
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      await deletePeer(t.engine.ctx.db, url);
+    }
+  });
+});
+
+describe('sync now, from Settings', () => {
+  it('exchanges with every peer at once and says why one failed, in the card and in the status bar', async () => {
+    // A peer that cannot be reached (nothing listens on port 9 here), paired with a properly sealed key.
+    const url = 'http://127.0.0.1:9';
+    await upsertPeer(t.engine.ctx.db, { url, key_sealed: seal(t.dir, 'td_peer_key_for_the_test_000001'), peer_origin: 'A1B2C3D4E5F60718', peer_instance_no: 7, added_at: Date.parse('2030-01-01T00:00:00Z') });
+    try {
+      const { context, page, problems } = await signedIn();
+      await page.goto(`${baseUrl}/settings`);
+      const card = page.getByRole('region', { name: 'This instance and sync' });
+      await card.getByRole('table', { name: 'Peers' }).getByText(url).waitFor();
+      await card.getByRole('button', { name: 'Sync now' }).click();
+      await expect.poll(() => card.getByRole('alert').innerText().catch(() => '')).toMatch(/^http:\/\/127\.0\.0\.1:9: http:\/\/127\.0\.0\.1:9 is not reachable/);
+      expect(await card.getByRole('table', { name: 'Peers' }).innerText()).toMatch(/is not reachable/);
+      const bar = page.getByRole('contentinfo', { name: 'Status' }).getByLabel('Sync');
+      await expect.poll(() => bar.innerText()).toMatch(/^Not synced since pairing · last try failed/);
+      expect(await t.call('GET', '/v1/sync/status').then((r) => r.body.peers[0].lastError)).toMatch(/is not reachable/);
       expect(problems).toEqual([]);
       await context.close();
     } finally {

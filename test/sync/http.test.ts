@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
 import { aSyncNode, type SyncNode } from './nodes';
@@ -110,4 +112,75 @@ describe('sync over HTTP between two real servers', () => {
     expect(gap.status).toBe(409);
     expect(gap.body.requestStatus.error.errorMessage).toMatch(/skips ops of origin DESKAAAA/);
   });
+
+  it('syncs on demand with POST /v1/sync/run: what moved per peer and the status after, or why a peer failed', async () => {
+    const { node: hub, url: hubUrl } = await listening('hub', 1);
+    const { node: desk } = await listening('desk', 2);
+    const alone = await desk.call('POST', '/v1/sync/run');
+    expect(alone.status).toBe(409);
+    expect(alone.body.requestStatus.error.errorMessage).toMatch(/no peers to sync with: pair it first/);
+    await desk.engine.sync.addPeer(hubUrl, hub.key);
+    const before = await desk.dump();
+    const bad = await desk.call('POST', '/v1/sync/run', { peer: hubUrl });
+    expect(bad.status).toBe(400);
+    expect(bad.body.requestStatus).toMatchObject({ success: false, error: { errorCode: 'VALIDATION_ERROR' } });
+    expect(await desk.dump()).toBe(before);
+
+    // The first exchange of a fresh desk joins from a snapshot; the next one moves ops.
+    expect((await desk.call('POST', '/v1/sync/run')).body.peers[0]).toMatchObject({ url: hubUrl, error: null });
+    const product = (await hub.call('POST', '/v1/products', aProduct())).body.product;
+    const run = await desk.call('POST', '/v1/sync/run');
+    expect(run.status).toBe(200);
+    expect(run.body.peers).toEqual([{ url: hubUrl, error: null, received: expect.any(Number), sent: expect.any(Number) }]);
+    expect(run.body.peers[0].received).toBeGreaterThan(0);
+    expect(run.body.status.peers[0]).toMatchObject({ url: hubUrl, lastError: null, opsToReceive: 0 });
+    expect((await desk.call('GET', `/v1/products/${product.productCode}`)).status).toBe(200);
+
+    await hub.app.close();
+    const failed = await desk.call('POST', '/v1/sync/run');
+    expect(failed.status).toBe(200);
+    expect(failed.body.peers[0]).toMatchObject({ url: hubUrl, error: expect.stringMatching(/is not reachable/), received: 0, sent: 0 });
+    expect(failed.body.status.peers[0].summary).toMatch(/^Not synced since /);
+  });
+
+  it('runs one exchange at a time: syncs asked for together (background and on demand) never overlap', async () => {
+    const { node: hub, url: hubUrl } = await listening('hub', 1);
+    const { node: desk } = await listening('desk', 2);
+    // A pass-through in front of the hub that counts the requests in flight.
+    let inFlight = 0;
+    let most = 0;
+    const proxy = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', async () => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          const answer = await fetch(`${hubUrl}${req.url}`, { method: req.method, headers: { apikey: String(req.headers.apikey), 'content-type': 'application/json' }, body: body || undefined });
+          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+        } finally {
+          inFlight--;
+        }
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      await desk.engine.sync.addPeer(proxyUrl, hub.key);
+      for (let i = 0; i < 3; i++) expect((await hub.call('POST', '/v1/products', aProduct())).status).toBe(200);
+      most = 0;
+      const results = await Promise.all([desk.engine.sync.syncAll(), desk.call('POST', '/v1/sync/run'), desk.engine.sync.syncAll()]);
+      expect(results[0][0].error).toBeNull();
+      expect(results[1].body.peers[0].error).toBeNull();
+      expect(results[2][0].error).toBeNull();
+      // Each exchange is a run of requests one after another; three at once would have overlapped.
+      expect(most).toBe(1);
+      expect(await desk.dump()).toBe(await hub.dump());
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
 });
+

@@ -26,6 +26,21 @@ vi.mock('../../main/runtime', async (importOriginal) => {
   return { ...real, tuneV8ForServing: () => { tuning.calls++; real.tuneV8ForServing(); } };
 });
 
+/** The launch's background sync (main/sync/background.ts: the real function runs, its start and stop are counted). */
+const syncing = vi.hoisted(() => ({ started: 0, stopped: 0, syncAll: null as null | (() => Promise<unknown[]>) }));
+vi.mock('../../main/sync/background', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../main/sync/background')>();
+  return {
+    ...real,
+    startBackgroundSync: (syncAll: () => Promise<never[]>, log: (line: string) => void) => {
+      syncing.started++;
+      syncing.syncAll = syncAll;
+      const background = real.startBackgroundSync(syncAll, log);
+      return { stop: () => (syncing.stopped++, background.stop()) };
+    },
+  };
+});
+
 vi.mock('electron', async () => {
   const { EventEmitter } = await import('node:events');
   const world: FakeWorld = { app: null as never, windows: [], handlers: new Map(), menu: null };
@@ -123,6 +138,20 @@ async function quit(world: FakeWorld) {
   world.app.emit('before-quit');
   await new Promise((resolve) => setTimeout(resolve, 200)); // server.close() then engine.close()
 }
+
+describe('the desktop app syncs as serve does', () => {
+  it('starts the background sync with the engine’s exchange when it launches, and stops it when it quits', async () => {
+    syncing.started = 0;
+    syncing.stopped = 0;
+    const world = await launch();
+    expect(syncing.started).toBe(1);
+    // The engine's own exchange with every peer: none are paired here, so it has nothing to report.
+    await expect(syncing.syncAll!()).resolves.toEqual([]);
+    expect(syncing.stopped).toBe(0);
+    await quit(world);
+    expect(syncing.stopped).toBe(1);
+  });
+});
 
 describe('the desktop app, launched twice', () => {
   it('hands the renderer a key that works on the API, the same key at the next launch, and reopens the window where it was', async () => {

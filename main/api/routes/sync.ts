@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute, RawResponse, type RouteHost } from '../route';
 import { successStatus } from '../envelope';
 import { idParam } from '../../contract/common';
-import type { SyncStatus } from '../../contract/sync';
+import type { SyncRun, SyncStatus } from '../../contract/sync';
 import { pullRequestSchema, pushRequestSchema, snapshotRequestSchema } from '../../sync/exchange';
 import { DomainError } from '../../domain/errors';
 import { PairingError } from '../../sync/exchange';
@@ -60,6 +60,20 @@ export function registerSyncRoutes(host: RouteHost): void {
     tag: 'Sync',
     right: 'sync',
     handler: async ({ engine }): Promise<SyncStatus> => engine.sync.status(),
+  });
+  defineRoute(host, {
+    method: 'POST',
+    path: '/v1/sync/run',
+    summary: 'Sync now: one exchange with every paired peer (after the one in progress, if any); per peer what moved or why it failed, and the status after',
+    tag: 'Sync',
+    // An office action: a peer's sync key must not make this instance call out to its other peers.
+    right: 'system',
+    body: z.object({}).strict().optional(),
+    handler: async ({ engine }): Promise<SyncRun> => {
+      const runs = await engine.sync.syncAll();
+      if (runs.length === 0) throw new DomainError('CONFLICT', 'This instance has no peers to sync with: pair it first (tourdesk peer add URL --key KEY)');
+      return { peers: runs.map((r) => ({ url: r.url, error: r.error, received: r.report?.received ?? 0, sent: r.report?.sent ?? 0 })), status: await engine.sync.status() };
+    },
   });
   defineRoute(host, {
     method: 'GET',

@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ApiKeyAnswer, ApiKeyCreated } from '../../../main/contract/apiKeys';
 import type { BackupsAnswer as Backups, CompanyAnswer } from '../../../main/contract/settings';
+import type { SyncRun } from '../../../main/contract/sync';
 import { api } from '../api/client';
 import { plainWords } from '../api/plainWords';
 import { useConnection } from '../store/connection';
 import { useInstance } from '../store/instance';
 import { THEMES, usePrefs } from '../store/prefs';
-import { ErrorText } from '../components/Status';
+import { Busy, ErrorText } from '../components/Status';
 import { Button, Card, ConfirmDialog, CopyButton, Field, SelectField, useToasts, when } from '../components/ui';
 import { PairPhone } from './PairPhone';
 
@@ -219,7 +220,28 @@ function ApiKeys({ ownKeyId }: { ownKeyId: number | null }) {
 
 function InstanceAndSync() {
   const { instance, sync } = useInstance();
+  const config = useConnection((s) => s.config)!;
+  const toast = useToasts((s) => s.show);
+  const [syncing, setSyncing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
   const peers = sync?.peers ?? [];
+
+  /** Sync now: one exchange with every peer; the bar and the table take the status it answers. */
+  async function syncNow() {
+    setSyncing(true);
+    setError(null);
+    try {
+      const answer = await api<SyncRun>(config, 'POST', '/v1/sync/run');
+      useInstance.setState({ sync: answer.status });
+      const failed = answer.peers.filter((p) => p.error !== null);
+      if (failed.length > 0) setError(failed.map((p) => `${p.url}: ${p.error}`).join('; '));
+      else toast(`Synced: ${answer.peers.reduce((n, p) => n + p.received, 0)} changes received, ${answer.peers.reduce((n, p) => n + p.sent, 0)} sent`);
+    } catch (e) {
+      setError(plainWords(e));
+    } finally {
+      setSyncing(false);
+    }
+  }
   return (
     <Card title="This instance and sync">
       <dl className="facts">
@@ -272,9 +294,16 @@ function InstanceAndSync() {
           </table>
         </div>
       )}
+      {peers.length > 0 && (instance?.key.role === 'supplier' || instance?.key.role === 'system') && (
+        <Button variant="secondary" disabled={syncing} onClick={() => void syncNow()}>
+          {syncing ? 'Syncing…' : 'Sync now'}
+        </Button>
+      )}
+      {syncing && <Busy label="Exchanging with every peer…" />}
+      <ErrorText error={error} />
       <p className="muted">
-        Pairing, removing a peer and “sync now” are on the command line for now: <code>tourdesk peer add URL --key KEY</code>, <code>tourdesk peer remove URL</code>,{' '}
-        <code>tourdesk sync</code>. A running server syncs every few seconds by itself.
+        This instance syncs with its peers every few seconds by itself. Pairing and removing a peer are on the command line: <code>tourdesk peer add URL --key KEY</code>,{' '}
+        <code>tourdesk peer remove URL</code> (add <code>--data-dir</code> with this instance’s data folder, shown below).
       </p>
     </Card>
   );
