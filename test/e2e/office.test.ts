@@ -324,6 +324,37 @@ describe('sync now, from Settings', () => {
   });
 });
 
+describe('pairing from Settings', () => {
+  it('pairs with an address and key, says why a peer could not be paired, and removes a peer after a confirmation', async () => {
+    const { context, page, problems } = await signedIn();
+    await page.goto(`${baseUrl}/settings`);
+    const form = page.getByRole('form', { name: 'Pair with a peer' });
+    await form.getByLabel('Peer address').fill('http://127.0.0.1:9');
+    await form.getByLabel('Peer key').fill('td_a_key_the_peer_made_000000001');
+    expect(await form.getByLabel('Peer key').getAttribute('type')).toBe('password');
+    await form.getByRole('button', { name: 'Pair' }).click();
+    await expect.poll(() => form.getByRole('alert').innerText().catch(() => '')).toMatch(/http:\/\/127\.0\.0\.1:9 is not reachable/);
+    expect((await t.call('GET', '/v1/sync/status')).body.peers).toEqual([]);
+
+    // A peer paired earlier (from the command line): removed here after a confirmation.
+    const url = 'http://10.9.8.7:8080';
+    await upsertPeer(t.engine.ctx.db, { url, key_sealed: seal(t.dir, 'td_peer_key_for_the_test_000002'), peer_origin: 'A1B2C3D4E5F60718', peer_instance_no: 7, added_at: 0 });
+    try {
+      await page.reload();
+      const table = page.getByRole('table', { name: 'Peers' });
+      await table.getByRole('button', { name: `Remove ${url}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Remove the peer' }).click();
+      await expect.poll(() => page.getByRole('region', { name: 'This instance and sync' }).innerText()).toMatch(/Not paired with another TourDesk yet/);
+      expect((await t.call('GET', '/v1/sync/status')).body.peers).toEqual([]);
+    } finally {
+      await deletePeer(t.engine.ctx.db, url);
+    }
+    // The refused pairing above is the only failed request (its 409 and the console's note of it).
+    expect(problems).toEqual([expect.stringMatching(/^409 POST .*\/v1\/sync\/peers$/), expect.stringMatching(/^console: .*409/)]);
+    await context.close();
+  });
+});
+
 describe('a desk that follows a hub', () => {
   it('shows the hub’s company read-only, saying where it is changed, with no Save button', async () => {
     await t.engine.replica.setHub('A1B2C3D4E5F60718');

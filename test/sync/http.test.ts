@@ -182,5 +182,40 @@ describe('sync over HTTP between two real servers', () => {
       await new Promise((resolve) => proxy.close(resolve));
     }
   });
+
+  it('pairs and unpairs over the API as `tourdesk peer add/remove` do, refusing bad input, a clash or a silent peer with nothing stored', async () => {
+    const { node: hub, url: hubUrl } = await listening('hub', 1);
+    const { node: desk } = await listening('desk', 2);
+    const { node: twin, url: twinUrl } = await listening('hub', 2);
+    const peers = async () => (await desk.call('GET', '/v1/sync/status')).body.peers as { url: string }[];
+    const refusals: [unknown, number, RegExp][] = [
+      [{ url: hubUrl }, 400, /key: /],
+      [{ url: hubUrl, key: hub.key, extra: 1 }, 400, /Unrecognized key/],
+      [{ url: 'not-a-url', key: hub.key }, 409, /is not a peer address/],
+      [{ url: 'http://127.0.0.1:9', key: hub.key }, 409, /127\.0\.0\.1:9 is not reachable/],
+      [{ url: hubUrl, key: 'td_not_a_key_of_the_hub' }, 409, /refused: The API key is not valid/],
+      [{ url: twinUrl, key: twin.key }, 409, /Instance number 2 is already used/],
+    ];
+    for (const [body, status, why] of refusals) {
+      const res = await desk.call('POST', '/v1/sync/peers', body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.requestStatus).toMatchObject({ success: false, error: { errorMessage: expect.stringMatching(why) } });
+      expect(await peers()).toEqual([]);
+    }
+
+    const paired = await desk.call('POST', '/v1/sync/peers', { url: `${hubUrl}/`, key: hub.key });
+    expect(paired.status).toBe(200);
+    expect(paired.body.peer).toEqual({ url: hubUrl, origin: hub.engine.replica.origin, instanceNo: 1, hub: true });
+    expect(JSON.stringify(paired.body)).not.toContain(hub.key);
+    expect((await peers()).map((p) => p.url)).toEqual([hubUrl]);
+    expect((await desk.call('POST', '/v1/sync/run')).body.peers[0]).toMatchObject({ url: hubUrl, error: null });
+
+    expect((await desk.call('DELETE', '/v1/sync/peers')).status).toBe(400);
+    const removed = await desk.call('DELETE', `/v1/sync/peers?url=${encodeURIComponent(hubUrl)}`);
+    expect(removed.status).toBe(200);
+    expect(removed.body.removed).toBe(hubUrl);
+    expect(await peers()).toEqual([]);
+    expect((await desk.call('DELETE', `/v1/sync/peers?url=${encodeURIComponent(hubUrl)}`)).status).toBe(404);
+  });
 });
 

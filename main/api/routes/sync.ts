@@ -9,6 +9,8 @@ import { PairingError } from '../../sync/exchange';
 import { GapError } from '../../sync/vector';
 import { ClockAheadError } from '../../sync/hlc';
 import { CloneError } from '../../sync/replica';
+import { PeerHttpError } from '../../sync/peerClient';
+import { peerUrl } from '../../sync/service';
 
 /** A page a peer sends may be large (ops carry whole rows); pages are capped by the sender too. */
 const PAGE_BODY_LIMIT = 16 * 1024 * 1024;
@@ -60,6 +62,36 @@ export function registerSyncRoutes(host: RouteHost): void {
     tag: 'Sync',
     right: 'sync',
     handler: async ({ engine }): Promise<SyncStatus> => engine.sync.status(),
+  });
+  defineRoute(host, {
+    method: 'POST',
+    path: '/v1/sync/peers',
+    summary: 'Pair with a peer (`tourdesk peer add`): asks it who it is, refuses a clash, follows its hub; its key is stored sealed and never answered',
+    tag: 'Sync',
+    right: 'system',
+    body: z.object({ url: z.string().min(1).max(2_000), key: z.string().min(1).max(500) }).strict(),
+    handler: async ({ body, engine }) => {
+      try {
+        const added = await engine.sync.addPeer(body.url, body.key);
+        return { peer: { url: peerUrl(body.url), origin: added.origin, instanceNo: added.instanceNo, hub: added.hub } };
+      } catch (error) {
+        // A clash, a refused key or a peer that does not answer: nothing was stored; the reason says what to do.
+        if (error instanceof PairingError || error instanceof PeerHttpError) throw new DomainError('CONFLICT', error.message);
+        throw error;
+      }
+    },
+  });
+  defineRoute(host, {
+    method: 'DELETE',
+    path: '/v1/sync/peers',
+    summary: 'Unpair a peer (`tourdesk peer remove`): no more exchanges with it; what was exchanged stays',
+    tag: 'Sync',
+    right: 'system',
+    query: z.object({ url: z.string().min(1).max(2_000) }).strict(),
+    handler: async ({ query, engine }) => {
+      if (!(await engine.sync.removePeer(query.url))) throw new DomainError('NOT_FOUND', `No peer ${query.url}`);
+      return { removed: query.url.replace(/\/+$/, '') };
+    },
   });
   defineRoute(host, {
     method: 'POST',

@@ -224,7 +224,42 @@ function InstanceAndSync() {
   const toast = useToasts((s) => s.show);
   const [syncing, setSyncing] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [pairUrl, setPairUrl] = useState('');
+  const [pairKey, setPairKey] = useState('');
+  const [pairing, setPairing] = useState(false);
+  const [pairError, setPairError] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<string | null>(null);
   const peers = sync?.peers ?? [];
+  const office = instance?.key.role === 'supplier' || instance?.key.role === 'system';
+
+  /** Pairs with a peer (POST /v1/sync/peers); the key is sent once and never shown again. */
+  async function pair() {
+    setPairing(true);
+    setPairError(null);
+    try {
+      const answer = await api<{ peer: { url: string; instanceNo: number; hub: boolean } }>(config, 'POST', '/v1/sync/peers', { url: pairUrl.trim(), key: pairKey.trim() });
+      setPairUrl('');
+      setPairKey('');
+      toast(`Paired with ${answer.peer.url} (instance ${answer.peer.instanceNo})${answer.peer.hub ? ': its catalogue arrives with the first sync' : ''}`);
+      await useInstance.getState().refresh();
+    } catch (e) {
+      setPairError(plainWords(e));
+    } finally {
+      setPairing(false);
+    }
+  }
+  async function unpair(url: string) {
+    setError(null);
+    try {
+      await api(config, 'DELETE', `/v1/sync/peers?url=${encodeURIComponent(url)}`);
+      toast(`${url} removed: no more exchanges with it`);
+      await useInstance.getState().refresh();
+    } catch (e) {
+      setError(plainWords(e));
+    } finally {
+      setRemoving(null);
+    }
+  }
 
   /** Sync now: one exchange with every peer; the bar and the table take the status it answers. */
   async function syncNow() {
@@ -274,6 +309,11 @@ function InstanceAndSync() {
                 <th scope="col">Last sync</th>
                 <th scope="col">Waiting</th>
                 <th scope="col">Problem</th>
+                {office && (
+                  <th scope="col">
+                    <span className="mf-visually-hidden">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -288,23 +328,49 @@ function InstanceAndSync() {
                     {p.opsToSend ?? 0} to send · {p.opsToReceive ?? 0} to receive
                   </td>
                   <td>{p.lastError ?? '—'}</td>
+                  {office && (
+                    <td>
+                      <Button variant="secondary" onClick={() => setRemoving(p.url)} aria-label={`Remove ${p.url}`}>
+                        Remove
+                      </Button>
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
-      {peers.length > 0 && (instance?.key.role === 'supplier' || instance?.key.role === 'system') && (
+      {peers.length > 0 && office && (
         <Button variant="secondary" disabled={syncing} onClick={() => void syncNow()}>
           {syncing ? 'Syncing…' : 'Sync now'}
         </Button>
       )}
       {syncing && <Busy label="Exchanging with every peer…" />}
       <ErrorText error={error} />
-      <p className="muted">
-        This instance syncs with its peers every few seconds by itself. Pairing and removing a peer are on the command line: <code>tourdesk peer add URL --key KEY</code>,{' '}
-        <code>tourdesk peer remove URL</code> (add <code>--data-dir</code> with this instance’s data folder, shown below).
-      </p>
+      {office && (
+        <form
+          aria-label="Pair with a peer"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void pair();
+          }}
+        >
+          <h3>Pair with a hub or another desk</h3>
+          <div className="grid">
+            <Field label="Peer address" value={pairUrl} onChange={(e) => setPairUrl(e.target.value)} placeholder="http://192.168.1.20:8080" required hint="The hub’s address as its desks reach it." />
+            <Field label="Peer key" type="password" autoComplete="off" value={pairKey} onChange={(e) => setPairKey(e.target.value)} required hint="A sync (or office) key made on the peer: tourdesk keys create --role sync." />
+          </div>
+          <Button type="submit" disabled={pairing}>
+            {pairing ? 'Pairing…' : 'Pair'}
+          </Button>
+          <ErrorText error={pairError} />
+        </form>
+      )}
+      <p className="muted">This instance syncs with its peers every few seconds by itself. The peer’s key is kept sealed on this computer and never shown again.</p>
+      <ConfirmDialog open={removing !== null} title={`Remove ${removing ?? ''}?`} confirmLabel="Remove the peer" onConfirm={() => removing && void unpair(removing)} onClose={() => setRemoving(null)}>
+        <p>No more exchanges with it. What was already exchanged stays on both sides; pair again to resume.</p>
+      </ConfirmDialog>
     </Card>
   );
 }
