@@ -460,7 +460,7 @@ export interface SyncPeersTable {
   ops_to_send: Nullable<number>;
   ops_to_receive: Nullable<number>;
 }
-export interface SyncInstancesTable { origin: string; instance_no: number }
+export interface SyncInstancesTable { origin: string; instance_no: number; /** 20261130_05: when it last exchanged with this instance (ms). */ last_seen_at: Nullable<number> }
 export interface SyncAcknowledgementsTable { session_id: number; booking_set: string; acknowledged_at: number; acknowledged_by: Nullable<string> }
 
 /** 20261123_70: a code replaced by a reissue; scanning it answers CODE_REVOKED. */

@@ -43,6 +43,20 @@ export async function rememberInstances(db: Kysely<Database>, instances: Record<
   }
 }
 
+/** Another instance exchanged with this one now (a desk pulling from or pushing to its hub). */
+export async function markSeen(db: Kysely<Database>, origin: string, instanceNo: number, at: number): Promise<void> {
+  await db
+    .insertInto('sync_instances')
+    .values({ origin, instance_no: instanceNo, last_seen_at: at })
+    .onConflict((oc) => oc.column('origin').doUpdateSet({ instance_no: instanceNo, last_seen_at: at }))
+    .execute();
+}
+
+/** The instances that have exchanged with this one, the most recent first. */
+export function seenInstances(db: Kysely<Database>): Promise<{ origin: string; instance_no: number; last_seen_at: number | null }[]> {
+  return db.selectFrom('sync_instances').select(['origin', 'instance_no', 'last_seen_at']).where('last_seen_at', 'is not', null).orderBy('last_seen_at', 'desc').execute();
+}
+
 export interface OversoldRow {
   session_id: number;
   product_code: string;

@@ -32,8 +32,12 @@ export const syncInstanceSchema = z.object({
 });
 export type SyncInstance = z.infer<typeof syncInstanceSchema>;
 
-/** GET /v1/sync/status. */
-export const syncStatusSchema = z.object({ instance: syncInstanceSchema, peers: z.array(peerStatusSchema) });
+/** An instance that exchanged with this one (a desk pulling from and pushing to its hub): when it last did. */
+export const seenInstanceSchema = z.object({ origin: z.string(), instanceNo: z.number(), lastSeenAt: z.string() });
+export type SeenInstance = z.infer<typeof seenInstanceSchema>;
+
+/** GET /v1/sync/status. `seenBy`: instances that exchanged with this one, the most recent first (a hub's desks). */
+export const syncStatusSchema = z.object({ instance: syncInstanceSchema, peers: z.array(peerStatusSchema), seenBy: z.array(seenInstanceSchema) });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
 
 /** POST /v1/sync/run: one exchange with every peer, now. Per peer: its error (null when it went through) and the ops moved. */

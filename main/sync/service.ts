@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { acknowledgedSets, deletePeer, insertAcknowledgement, knownInstances, listPeers, oversoldSessions, peerByUrl, recordPeerAttempt, rememberInstances, upsertPeer } from '../../db/queries/syncPeers';
+import { acknowledgedSets, deletePeer, insertAcknowledgement, knownInstances, listPeers, markSeen, oversoldSessions, peerByUrl, recordPeerAttempt, rememberInstances, seenInstances, upsertPeer } from '../../db/queries/syncPeers';
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
 import { toIso } from '../domain/time';
@@ -47,6 +47,11 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_error: error instanceof Error ? error.message : String(error) });
       throw error;
     }
+  }
+
+  /** A caller's first pull page of an exchange (no cursor yet) is when it was last seen. */
+  async function seenAtStart(request: PullRequest): Promise<void> {
+    if (request.after === undefined) await markSeen(db, request.origin, request.instanceNo, now());
   }
 
   /** The exchange with every peer in progress, if any (syncAll runs them one at a time). */
@@ -123,12 +128,16 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     },
     async answerPull(request: PullRequest) {
       await refreshKnown();
-      return answerPull(side, request);
+      const answer = await answerPull(side, request);
+      await seenAtStart(request);
+      return answer;
     },
     /** answerPull as JSON text (HTTP), `envelope`'s fields first. */
     async answerPullJson(request: PullRequest, envelope: Record<string, unknown>) {
       await refreshKnown();
-      return answerPullJson(side, request, envelope);
+      const answer = await answerPullJson(side, request, envelope);
+      await seenAtStart(request);
+      return answer;
     },
     async answerSnapshot(request: SnapshotRequest) {
       checkPeer(side, { ...request, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
@@ -136,10 +145,17 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     },
     async answerPush(request: PushRequest) {
       checkPeer(side, { ...request, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
-      return answerPush(side, request);
+      const answer = await answerPush(side, request);
+      await markSeen(db, request.origin, request.instanceNo, now());
+      return answer;
     },
     async status(): Promise<SyncStatus> {
-      return { instance: { origin: replica.origin, instanceNo, catalogueOwner: replica.catalogueOwner(), heldOps: await replica.heldCount() }, peers: await this.peers() };
+      const seen = await seenInstances(db);
+      return {
+        instance: { origin: replica.origin, instanceNo, catalogueOwner: replica.catalogueOwner(), heldOps: await replica.heldCount() },
+        peers: await this.peers(),
+        seenBy: seen.map((r) => ({ origin: r.origin, instanceNo: r.instance_no, lastSeenAt: iso(r.last_seen_at)! })),
+      };
     },
     /** Sessions holding more seats than they have, with the bookings involved; acknowledged ones say so. */
     async conflicts() {

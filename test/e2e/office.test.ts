@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../fixtures/app';
 import { aBooking, aScannableProduct, aSession } from '../fixtures/builders';
 import { serveWebUi } from '../fixtures/browser';
 import { lowContrastText } from '../fixtures/contrast';
-import { deletePeer, recordPeerAttempt, upsertPeer } from '../../db/queries/syncPeers';
+import { deletePeer, markSeen, recordPeerAttempt, upsertPeer } from '../../db/queries/syncPeers';
 import { seal } from '../../main/sync/secret';
 
 // The office screens (issue 18): bookings, a booking, walk-up at a URL, settings, the status bar and
@@ -352,6 +352,24 @@ describe('pairing from Settings', () => {
     // The refused pairing above is the only failed request (its 409 and the console's note of it).
     expect(problems).toEqual([expect.stringMatching(/^409 POST .*\/v1\/sync\/peers$/), expect.stringMatching(/^console: .*409/)]);
     await context.close();
+  });
+});
+
+describe('a hub that desks sync with', () => {
+  it('lists the instances that exchange with it and says so in the status bar', async () => {
+    await markSeen(t.engine.ctx.db, 'DE5C0000AAAA1111', 42, Date.parse('2030-01-01T00:05:00Z'));
+    try {
+      const { context, page, problems } = await signedIn();
+      await page.goto(`${baseUrl}/settings`);
+      const seen = page.getByRole('table', { name: 'Instances that sync with this one' });
+      await expect.poll(() => seen.innerText().catch(() => '')).toMatch(/42\s+DE5C0000AAAA1111\s+\S/);
+      const bar = page.getByRole('contentinfo', { name: 'Status' }).getByLabel('Sync');
+      await expect.poll(() => bar.innerText()).toMatch(/^1 instance syncs here · last /);
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      t.sql.prepare("DELETE FROM sync_instances WHERE origin = 'DE5C0000AAAA1111'").run();
+    }
   });
 });
 

@@ -41,6 +41,11 @@ describe('sync over HTTP between two real servers', () => {
 
     const status = (await desk.call('GET', '/v1/sync/status')).body;
     expect(status.peers[0]).toMatchObject({ url: hubUrl, instanceNo: 1, lastError: null, opsToSend: 0, opsToReceive: 0 });
+    // The hub has no peers of its own; it lists the desk that exchanges with it, and when it last did.
+    const hubStatus = (await hub.call('GET', '/v1/sync/status')).body;
+    expect(hubStatus.peers).toEqual([]);
+    expect(hubStatus.seenBy).toEqual([{ origin: desk.engine.replica.origin, instanceNo: 2, lastSeenAt: hub.engine.ctx.clock.now().toISOString() }]);
+    expect(status.seenBy).toEqual([]);
     expect(status.peers[0].lastSuccessAt).not.toBeNull();
     expect(JSON.stringify(status)).not.toContain(hub.key);
 

@@ -40,7 +40,9 @@ export function StatusBar() {
       {sync && (
         <span aria-label="Sync" className={failing.length > 0 ? 'pill warn' : ''} title={failing.map((p) => `${p.url}: ${p.lastError}`).join('\n') || undefined}>
           {peers.length === 0
-            ? 'Not paired for sync'
+            ? sync.seenBy.length > 0
+              ? `${sync.seenBy.length} ${sync.seenBy.length === 1 ? 'instance syncs' : 'instances sync'} here · last ${when(sync.seenBy[0].lastSeenAt)}`
+              : 'Not paired for sync'
             : failing.length > 0
               ? `Not synced${failing.length < peers.length ? ` with ${failing.length} of ${peers.length} peers` : ''} since ${failingSince ? when(failingSince) : 'pairing'} · last try failed · ${changes} waiting`
               : `${changes} to sync · last sync ${synced ? when(synced) : 'never'}`}

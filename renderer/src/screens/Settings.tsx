@@ -341,6 +341,33 @@ function InstanceAndSync() {
           </table>
         </div>
       )}
+      {(sync?.seenBy.length ?? 0) > 0 && (
+        <>
+          <h3>Instances that sync with this one</h3>
+          <div className="table-wrap">
+            <table aria-label="Instances that sync with this one">
+              <thead>
+                <tr>
+                  <th scope="col">Instance</th>
+                  <th scope="col">Identity</th>
+                  <th scope="col">Last exchange</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sync!.seenBy.map((s) => (
+                  <tr key={s.origin}>
+                    <td>{s.instanceNo}</td>
+                    <td>
+                      <code>{s.origin}</code>
+                    </td>
+                    <td>{when(s.lastSeenAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
       {peers.length > 0 && office && (
         <Button variant="secondary" disabled={syncing} onClick={() => void syncNow()}>
           {syncing ? 'Syncing…' : 'Sync now'}

@@ -40,7 +40,7 @@ export const useInstance = create<InstanceState>((set, get) => ({
       // Only keys allowed to read sync status ask for it (others would only collect a 403).
       if (instance.key.role === 'supplier' || instance.key.role === 'system') {
         const sync = await api<SyncStatus>(config, 'GET', '/v1/sync/status', undefined, 5_000);
-        set({ sync: { instance: sync.instance, peers: sync.peers } });
+        set({ sync: { instance: sync.instance, peers: sync.peers, seenBy: sync.seenBy ?? [] } });
       }
     } catch (error) {
       if (error instanceof ApiError && error.offline) set({ online: false });
