@@ -49,9 +49,12 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     }
   }
 
-  /** A caller's first pull page of an exchange (no cursor yet) is when it was last seen. */
+  /**
+   * A caller's first pull page of an exchange (no cursor yet) is when it was last seen. Best effort:
+   * a pull only reads, and must still be answered when this instance cannot write (a full disk).
+   */
   async function seenAtStart(request: PullRequest): Promise<void> {
-    if (request.after === undefined) await markSeen(db, request.origin, request.instanceNo, now());
+    if (request.after === undefined) await markSeen(db, request.origin, request.instanceNo, now()).catch(() => undefined);
   }
 
   /** The exchange with every peer in progress, if any (syncAll runs them one at a time). */
