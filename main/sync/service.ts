@@ -198,6 +198,6 @@ export function peerUrl(text: string): string {
     throw new PairingError(`“${text}” is not a peer address: give the peer's URL, like http://192.168.1.20:8080`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PairingError(`“${text}” is not a peer address: a peer is reached over http:// or https://`);
-  if (url.username || url.password) throw new PairingError('A peer address must not hold a user name or password: give its key with --key');
+  if (url.username || url.password) throw new PairingError('A peer address must not hold a user name or password: the peer’s key is given on its own (--key, or the Peer key field)');
   return url.toString().replace(/\/+$/, '');
 }
