@@ -36,8 +36,23 @@ export type SyncInstance = z.infer<typeof syncInstanceSchema>;
 export const seenInstanceSchema = z.object({ origin: z.string(), instanceNo: z.number(), lastSeenAt: z.string() });
 export type SeenInstance = z.infer<typeof seenInstanceSchema>;
 
-/** GET /v1/sync/status. `seenBy`: instances that exchanged with this one, the most recent first (a hub's desks). */
-export const syncStatusSchema = z.object({ instance: syncInstanceSchema, peers: z.array(peerStatusSchema), seenBy: z.array(seenInstanceSchema) });
+/** The exchange running now and how far it has come, page by page (a long catch-up's progress). */
+export const exchangingSchema = z.object({
+  url: z.string(),
+  since: z.string(),
+  /** Rows taken from the peer's snapshot (a fresh desk joining). */
+  snapshotRows: z.number(),
+  received: z.number(),
+  /** Ops the peer still has for this instance, as its last page said; null before the first page. */
+  remaining: z.number().nullable(),
+  sent: z.number(),
+});
+
+/**
+ * GET /v1/sync/status. `seenBy`: instances that exchanged with this one, the most recent first (a
+ * hub's desks). `exchanging`: the exchange running now, or null.
+ */
+export const syncStatusSchema = z.object({ instance: syncInstanceSchema, peers: z.array(peerStatusSchema), seenBy: z.array(seenInstanceSchema), exchanging: exchangingSchema.nullable() });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
 
 /** POST /v1/sync/run: one exchange with every peer, now. Per peer: its error (null when it went through) and the ops moved. */

@@ -182,7 +182,7 @@ export async function answerSnapshot(side: LocalSide, request: SnapshotRequest):
  * A fresh or wiped instance joins from the peer's snapshot: rows and merge states page by page,
  * then the vector of the first page (ops after it come with the normal exchange). Answers the rows taken.
  */
-async function joinFromSnapshot(side: LocalSide, transport: PeerTransport, onProgress: (line: string) => void): Promise<number> {
+async function joinFromSnapshot(side: LocalSide, transport: PeerTransport, onProgress: (line: string) => void, onRows: (rows: number) => void = () => {}): Promise<number> {
   const me = helloOf(side);
   let cursor = { table: 0, offset: 0 };
   let vector: Vector | null = null;
@@ -197,6 +197,7 @@ async function joinFromSnapshot(side: LocalSide, transport: PeerTransport, onPro
     vector ??= page.vector;
     await side.replica.applySnapshot(page.rows, page.next === null ? vector : null);
     rows += page.rows.length;
+    onRows(rows);
     if (page.next === null) return rows;
     onProgress(`snapshot: ${rows} rows taken`);
     cursor = page.next;
@@ -238,12 +239,25 @@ export function checkPeer(side: LocalSide, peer: Hello): void {
  * then push every page it lacks. A failure anywhere leaves what was applied applied and the
  * vectors true to it, so the next exchange continues where this one stopped.
  */
-export async function exchangeWith(side: LocalSide, transport: PeerTransport, onProgress: (line: string) => void = () => {}): Promise<ExchangeReport> {
+/** How far an exchange has come, after each page (what a status shows while a long catch-up runs). */
+export interface ExchangeCounts {
+  snapshotRows: number;
+  received: number;
+  /** Ops the peer still has for us, as its last page said; null before the first page. */
+  remaining: number | null;
+  sent: number;
+}
+
+export async function exchangeWith(side: LocalSide, transport: PeerTransport, onProgress: (line: string) => void = () => {}, onCounts: (counts: ExchangeCounts) => void = () => {}): Promise<ExchangeReport> {
+  const counts: ExchangeCounts = { snapshotRows: 0, received: 0, remaining: null, sent: 0 };
   const me = helloOf(side);
   const base = { origin: me.origin, instanceNo: me.instanceNo, schema: me.schema };
   let received = 0;
   if (transport.snapshot && side.replica.followsHub() && (await side.replica.isFresh())) {
-    const rows = await joinFromSnapshot(side, transport, onProgress);
+    const rows = await joinFromSnapshot(side, transport, onProgress, (taken) => {
+      counts.snapshotRows = taken;
+      onCounts({ ...counts });
+    });
     if (rows > 0) onProgress(`joined from a snapshot of ${rows} rows`);
   }
   let response: PullResponse;
@@ -278,6 +292,9 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
       received += response.ops.length;
       if (response.hasMore) onProgress(`received ${received} ops, ${response.remaining} to go`);
     }
+    counts.received = received;
+    counts.remaining = response.hasMore ? response.remaining : 0;
+    onCounts({ ...counts });
     if (!response.hasMore) break;
     if (!predicted) next = pull(await side.replica.vector(), response.cursor);
   }
@@ -289,6 +306,8 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
     if (page.ops.length === 0) break;
     const answer = await transport.push({ ...base, ops: page.ops });
     sent += page.ops.length;
+    counts.sent = sent;
+    onCounts({ ...counts });
     theirs = answer.vector;
     if (page.hasMore) onProgress(`sent ${sent} ops`);
     if (!page.hasMore) break;

@@ -4,7 +4,7 @@ import { acknowledgedSets, deletePeer, insertAcknowledgement, knownInstances, li
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
 import { toIso } from '../domain/time';
-import { answerPull, answerPullJson, answerPush, answerSnapshot, checkPeer, exchangeWith, helloOf, PairingError, type ExchangeReport, type LocalSide, type PeerTransport, type PullRequest, type PushRequest, type SnapshotRequest } from './exchange';
+import { answerPull, answerPullJson, answerPush, answerSnapshot, checkPeer, exchangeWith, helloOf, PairingError, type ExchangeCounts, type ExchangeReport, type LocalSide, type PeerTransport, type PullRequest, type PushRequest, type SnapshotRequest } from './exchange';
 import { httpTransport } from './peerClient';
 import { bookingSetKey } from './oversell';
 import type { Replica } from './replica';
@@ -30,6 +30,8 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     return ctx.dataDir;
   }
 
+  /** The exchange running now, if any, and how far it has come (the status shows it during a long catch-up). */
+  let current: { url: string; startedAt: number; counts: ExchangeCounts } | null = null;
   async function exchange(url: string, onProgress: (line: string) => void = () => {}): Promise<ExchangeReport> {
     const peer = await peerByUrl(db, url);
     if (!peer) throw new DomainError('NOT_FOUND', `No peer ${url}`);
@@ -39,13 +41,23 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       // Ops held for a newer schema are applied once this build knows it (after an upgrade).
       const released = await replica.releaseHeld();
       if (released > 0) onProgress(`applied ${released} held ops this version now understands`);
-      const report = await exchangeWith(side, transportFor(url, unseal(dataDir(), peer.key_sealed)), (line) => onProgress(`${url}: ${line}`));
+      current = { url, startedAt: attemptAt, counts: { snapshotRows: 0, received: 0, remaining: null, sent: 0 } };
+      const report = await exchangeWith(
+        side,
+        transportFor(url, unseal(dataDir(), peer.key_sealed)),
+        (line) => onProgress(`${url}: ${line}`),
+        (counts) => {
+          if (current?.url === url) current.counts = counts;
+        },
+      );
       await rememberInstances(db, { ...report.peer.knownInstances, [report.peer.origin]: report.peer.instanceNo });
       await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_success_at: now(), last_error: null, skew_ms: report.skewMs, ops_to_send: report.opsToSend, ops_to_receive: report.opsToReceive });
       return report;
     } catch (error) {
       await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_error: error instanceof Error ? error.message : String(error) });
       throw error;
+    } finally {
+      current = null;
     }
   }
 
@@ -158,6 +170,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
         instance: { origin: replica.origin, instanceNo, catalogueOwner: replica.catalogueOwner(), heldOps: await replica.heldCount() },
         peers: await this.peers(),
         seenBy: seen.map((r) => ({ origin: r.origin, instanceNo: r.instance_no, lastSeenAt: iso(r.last_seen_at)! })),
+        exchanging: current ? { url: current.url, since: iso(current.startedAt)!, ...current.counts } : null,
       };
     },
     /** Sessions holding more seats than they have, with the bookings involved; acknowledged ones say so. */

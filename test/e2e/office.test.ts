@@ -373,6 +373,29 @@ describe('a hub that desks sync with', () => {
   });
 });
 
+describe('a long catch-up in the status bar', () => {
+  it('shows how far the running exchange has come, and follows it every few seconds until it ends', async () => {
+    const { context, page, problems } = await signedIn();
+    let asked = 0;
+    // The engine's own answer, with an exchange running for the first three asks: as a catch-up reports it page by page.
+    await page.route('**/v1/sync/status', async (route) => {
+      const real = await route.fetch();
+      const body = await real.json();
+      asked++;
+      const running = asked <= 3 ? { url: 'http://hub.local:8080', since: '2030-01-01T00:00:00.000Z', snapshotRows: 20_000, received: 5_000 * asked, remaining: 100_000 - 5_000 * asked, sent: 0 } : null;
+      await route.fulfill({ response: real, json: { ...body, peers: [], exchanging: running } });
+    });
+    await page.goto(`${baseUrl}/bookings`);
+    const bar = page.getByRole('contentinfo', { name: 'Status' }).getByLabel('Sync');
+    await expect.poll(() => bar.innerText()).toMatch(/^Syncing with http:\/\/hub\.local:8080: 20,000 rows taken, \d{1,2},000 changes received, \d{2},000 to go$/);
+    // Without waiting for the 15-second check: the bar asks again every 2 s while an exchange runs, and shows its end.
+    await expect.poll(() => bar.innerText(), { timeout: 10_000 }).toBe('Not paired for sync');
+    expect(asked).toBeGreaterThanOrEqual(4);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('a desk that follows a hub', () => {
   it('shows the hub’s company read-only, saying where it is changed, with no Save button', async () => {
     await t.engine.replica.setHub('A1B2C3D4E5F60718');

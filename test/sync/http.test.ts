@@ -222,5 +222,48 @@ describe('sync over HTTP between two real servers', () => {
     expect(await peers()).toEqual([]);
     expect((await desk.call('DELETE', `/v1/sync/peers?url=${encodeURIComponent(hubUrl)}`)).status).toBe(404);
   });
+
+  it('says in its status how far a running exchange has come, page by page, and nothing once it is over', async () => {
+    const { node: hub, url: hubUrl } = await listening('hub', 1);
+    const { node: desk } = await listening('desk', 2);
+    // A pass-through that holds every pull page after the first for a while, so the test can look in between.
+    const proxy = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', async () => {
+        if (req.url === '/v1/sync/pull' && JSON.parse(body).after !== undefined) await new Promise((resolve) => setTimeout(resolve, 1_500));
+        const answer = await fetch(`${hubUrl}${req.url}`, { method: req.method, headers: { apikey: String(req.headers.apikey), 'content-type': 'application/json' }, body: body || undefined });
+        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      await desk.engine.sync.addPeer(proxyUrl, hub.key);
+      expect((await desk.engine.sync.syncAll())[0].error).toBeNull(); // joins from the hub's snapshot
+      // More than a page of ops on the hub (a product and its price options are ops of their own).
+      for (let i = 0; i < 200; i++) expect((await hub.call('POST', '/v1/products', aProduct({ name: `Tour ${i}` }))).status).toBe(200);
+      expect((await desk.call('GET', '/v1/sync/status')).body.exchanging).toBeNull();
+      const running = desk.engine.sync.syncAll();
+      let seen: { url: string; received: number; remaining: number | null } | null = null;
+      for (let waited = 0; !seen && waited < 10_000; waited += 25) {
+        const now = (await desk.call('GET', '/v1/sync/status')).body.exchanging;
+        if (now?.received > 0) seen = now;
+        else await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      // The first page: up to 500 ops, ending on a write's boundary.
+      expect(seen).toMatchObject({ url: proxyUrl, snapshotRows: 0, sent: 0 });
+      expect(seen!.received).toBeGreaterThan(400);
+      expect(seen!.received).toBeLessThanOrEqual(500);
+      expect(seen!.remaining).toBeGreaterThan(0);
+      const [done] = await running;
+      expect(done.error).toBeNull();
+      expect(done.report!.received).toBe(seen!.received + seen!.remaining!);
+      expect((await desk.call('GET', '/v1/sync/status')).body.exchanging).toBeNull();
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
 });
 

@@ -39,7 +39,15 @@ export function StatusBar() {
       </span>
       {sync && (
         <span aria-label="Sync" className={failing.length > 0 ? 'pill warn' : ''} title={failing.map((p) => `${p.url}: ${p.lastError}`).join('\n') || undefined}>
-          {peers.length === 0
+          {sync.exchanging && (sync.exchanging.snapshotRows > 0 || sync.exchanging.received > 0 || (sync.exchanging.remaining ?? 0) > 0)
+            ? `Syncing with ${sync.exchanging.url}: ${[
+                sync.exchanging.snapshotRows > 0 ? `${sync.exchanging.snapshotRows.toLocaleString()} rows taken` : '',
+                `${sync.exchanging.received.toLocaleString()} changes received`,
+                sync.exchanging.remaining ? `${sync.exchanging.remaining.toLocaleString()} to go` : '',
+              ]
+                .filter(Boolean)
+                .join(', ')}`
+            : peers.length === 0
             ? sync.seenBy.length > 0
               ? `${sync.seenBy.length} ${sync.seenBy.length === 1 ? 'instance syncs' : 'instances sync'} here · last ${when(sync.seenBy[0].lastSeenAt)}`
               : 'Not paired for sync'

@@ -20,6 +20,8 @@ interface InstanceState {
 }
 
 const CHECK_MS = 15_000;
+const FOLLOW_MS = 2_000;
+let followTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** What the status bar shows on every screen: this instance, online/offline, what waits, last sync. */
 export const useInstance = create<InstanceState>((set, get) => ({
@@ -40,7 +42,14 @@ export const useInstance = create<InstanceState>((set, get) => ({
       // Only keys allowed to read sync status ask for it (others would only collect a 403).
       if (instance.key.role === 'supplier' || instance.key.role === 'system') {
         const sync = await api<SyncStatus>(config, 'GET', '/v1/sync/status', undefined, 5_000);
-        set({ sync: { instance: sync.instance, peers: sync.peers, seenBy: sync.seenBy ?? [] } });
+        set({ sync: { instance: sync.instance, peers: sync.peers, seenBy: sync.seenBy ?? [], exchanging: sync.exchanging ?? null } });
+        // While an exchange runs (a long catch-up), the bar follows it every few seconds, not every 15.
+        if (sync.exchanging && !followTimer) {
+          followTimer = setTimeout(() => {
+            followTimer = undefined;
+            void get().refresh();
+          }, FOLLOW_MS);
+        }
       }
     } catch (error) {
       if (error instanceof ApiError && error.offline) set({ online: false });
