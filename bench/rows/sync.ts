@@ -120,17 +120,12 @@ export default async function (): Promise<BenchRow[]> {
     if (report.received < OPS) throw new Error(`caught up only ${report.received} of ${OPS} ops: ${JSON.stringify(report).slice(0, 500)}`);
     // The op log as the desk stored the catch-up (the floor row below inserts these rows raw).
     const opLogDdl = desk.ctx.handle.sqlite.prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'sync_ops' AND type IN ('table', 'index') AND sql IS NOT NULL ORDER BY type DESC").all() as { sql: string }[];
-    const storedOps = desk.ctx.handle.sqlite.prepare('SELECT origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, row_state, write_continues, change_shape FROM sync_ops WHERE origin = ? ORDER BY seq').raw(true).all(origin) as unknown[][];
+    const storedOps = desk.ctx.handle.sqlite.prepare(`SELECT ${OP_LOG_COLUMNS.join(', ')} FROM sync_ops WHERE origin = ? ORDER BY seq`).raw(true).all(origin) as unknown[][];
     await desk.close();
     deskOpen = false;
 
     // Baseline: the same rows, raw better-sqlite3, same table definition and indexes, same pragmas, a transaction per page.
-    const raw = new Database(join(rawDir, 'raw.sqlite'));
-    raw.pragma('journal_mode = WAL');
-    raw.pragma('synchronous = FULL');
-    raw.pragma('foreign_keys = ON');
-    for (const { sql } of ddl) raw.exec(sql);
-    const rawInsert = raw.prepare(`INSERT INTO customers (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
+    const { db: raw, insertRow: rawInsert } = rawDatabase(join(rawDir, 'raw.sqlite'), ddl);
     const page = raw.transaction((from: number, to: number) => {
       for (let i = from; i < to; i++) rawInsert.run(...Object.values(customer(i)));
     });
@@ -165,6 +160,19 @@ export default async function (): Promise<BenchRow[]> {
   }
 }
 
+/** The columns of an op as the desk stores it, read back and inserted raw by the floor row. */
+const OP_LOG_COLUMNS = ['origin', 'seq', 'hlc', 'entity', 'entity_id', 'kind', 'change_json', 'schema', 'null_columns', 'row_state', 'write_continues', 'change_shape'];
+
+/** A raw better-sqlite3 file with the engine's pragmas (WAL, synchronous=FULL, foreign keys) and the given tables; the customers insert prepared. */
+function rawDatabase(file: string, ddl: { sql: string }[]): { db: Database.Database; insertRow: Database.Statement } {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  for (const { sql } of ddl) db.exec(sql);
+  return { db, insertRow: db.prepare(`INSERT INTO customers (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`) };
+}
+
 /**
  * What storing a catch-up costs before any of its work: the baseline's rows plus, op for op in the
  * same transaction, the op log rows the desk stored (sync_ops with its indexes, as the engine
@@ -172,15 +180,8 @@ export default async function (): Promise<BenchRow[]> {
  * baseline is the share of the catch-up goal the op log takes on its own (a trend row).
  */
 function opLogFloor(file: string, ddl: { sql: string }[], ops: unknown[][]): number {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  for (const { sql } of ddl) db.exec(sql);
-  const insertRow = db.prepare(`INSERT INTO customers (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
-  const insertOp = db.prepare(
-    'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, row_state, write_continues, change_shape) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
+  const { db, insertRow } = rawDatabase(file, ddl);
+  const insertOp = db.prepare(`INSERT INTO sync_ops (${OP_LOG_COLUMNS.join(', ')}) VALUES (${OP_LOG_COLUMNS.map(() => '?').join(', ')})`);
   const count = Math.min(OPS, ops.length);
   const page = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
