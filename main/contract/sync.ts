@@ -59,3 +59,7 @@ export type SyncStatus = z.infer<typeof syncStatusSchema>;
 export const syncRunPeerSchema = z.object({ url: z.string(), error: z.string().nullable(), received: z.number(), sent: z.number() });
 export const syncRunSchema = z.object({ peers: z.array(syncRunPeerSchema), status: syncStatusSchema });
 export type SyncRun = z.infer<typeof syncRunSchema>;
+
+/** POST /v1/sync/peers: the peer as paired (its address as stored, who it is, whether it is this instance's hub now). */
+export const peerAddedSchema = z.object({ url: z.string(), origin: z.string(), instanceNo: z.number(), hub: z.boolean() });
+export type PeerAdded = z.infer<typeof peerAddedSchema>;

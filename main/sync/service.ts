@@ -8,7 +8,7 @@ import { answerPull, answerPullJson, answerPush, answerSnapshot, checkPeer, exch
 import { httpTransport } from './peerClient';
 import { bookingSetKey } from './oversell';
 import type { Replica } from './replica';
-import type { PeerStatus, SyncStatus } from '../contract/sync';
+import type { PeerAdded, PeerStatus, SyncStatus } from '../contract/sync';
 import { seal, unseal } from './secret';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -88,7 +88,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
   return {
     side,
     /** Links a peer: checks it answers, that its identity does not clash, and follows its hub. */
-    async addPeer(url: string, key: string): Promise<{ origin: string; instanceNo: number; hub: boolean }> {
+    async addPeer(url: string, key: string): Promise<PeerAdded> {
       const normalized = peerUrl(url);
       await refreshKnown();
       const hello = await transportFor(normalized, key).pull({ ...helloOf(side), vector: await replica.vector(), limit: 0, maxBytes: 1024 });
@@ -112,9 +112,13 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       }
       await upsertPeer(db, { url: normalized, key_sealed: seal(dataDir(), key), peer_origin: hello.origin, peer_instance_no: hello.instanceNo, added_at: now() });
       await rememberInstances(db, { ...hello.knownInstances, [hello.origin]: hello.instanceNo });
-      return { origin: hello.origin, instanceNo: hello.instanceNo, hub: followsPeer };
+      return { url: normalized, origin: hello.origin, instanceNo: hello.instanceNo, hub: followsPeer };
     },
-    removePeer: (url: string) => deletePeer(db, url.replace(/\/+$/, '')),
+    /** Unlinks a peer: the address as it was stored (without a trailing slash), or null when there was no such peer. */
+    async removePeer(url: string): Promise<string | null> {
+      const stored = url.replace(/\/+$/, '');
+      return (await deletePeer(db, stored)) ? stored : null;
+    },
     /** Peers as stored; keys are never part of the answer. */
     async peers(): Promise<PeerStatus[]> {
       return (await listPeers(db)).map((p) => ({

@@ -10,7 +10,6 @@ import { GapError } from '../../sync/vector';
 import { ClockAheadError } from '../../sync/hlc';
 import { CloneError } from '../../sync/replica';
 import { PeerHttpError } from '../../sync/peerClient';
-import { peerUrl } from '../../sync/service';
 
 /** A page a peer sends may be large (ops carry whole rows); pages are capped by the sender too. */
 const PAGE_BODY_LIMIT = 16 * 1024 * 1024;
@@ -72,8 +71,7 @@ export function registerSyncRoutes(host: RouteHost): void {
     body: z.object({ url: z.string().min(1).max(2_000), key: z.string().min(1).max(500) }).strict(),
     handler: async ({ body, engine }) => {
       try {
-        const added = await engine.sync.addPeer(body.url, body.key);
-        return { peer: { url: peerUrl(body.url), origin: added.origin, instanceNo: added.instanceNo, hub: added.hub } };
+        return { peer: await engine.sync.addPeer(body.url, body.key) };
       } catch (error) {
         // A clash, a refused key or a peer that does not answer: nothing was stored; the reason says what to do.
         if (error instanceof PairingError || error instanceof PeerHttpError) throw new DomainError('CONFLICT', error.message);
@@ -89,8 +87,9 @@ export function registerSyncRoutes(host: RouteHost): void {
     right: 'system',
     query: z.object({ url: z.string().min(1).max(2_000) }).strict(),
     handler: async ({ query, engine }) => {
-      if (!(await engine.sync.removePeer(query.url))) throw new DomainError('NOT_FOUND', `No peer ${query.url}`);
-      return { removed: query.url.replace(/\/+$/, '') };
+      const removed = await engine.sync.removePeer(query.url);
+      if (removed === null) throw new DomainError('NOT_FOUND', `No peer ${query.url}`);
+      return { removed };
     },
   });
   defineRoute(host, {

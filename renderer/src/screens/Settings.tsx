@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ApiKeyAnswer, ApiKeyCreated } from '../../../main/contract/apiKeys';
 import type { BackupsAnswer as Backups, CompanyAnswer } from '../../../main/contract/settings';
-import type { SyncRun } from '../../../main/contract/sync';
+import type { PeerAdded, SyncRun } from '../../../main/contract/sync';
 import { api } from '../api/client';
 import { plainWords } from '../api/plainWords';
 import { useConnection } from '../store/connection';
@@ -237,7 +237,7 @@ function InstanceAndSync() {
     setPairing(true);
     setPairError(null);
     try {
-      const answer = await api<{ peer: { url: string; instanceNo: number; hub: boolean } }>(config, 'POST', '/v1/sync/peers', { url: pairUrl.trim(), key: pairKey.trim() });
+      const answer = await api<{ peer: PeerAdded }>(config, 'POST', '/v1/sync/peers', { url: pairUrl.trim(), key: pairKey.trim() });
       setPairUrl('');
       setPairKey('');
       toast(`Paired with ${answer.peer.url} (instance ${answer.peer.instanceNo})${answer.peer.hub ? ': its catalogue arrives with the first sync' : ''}`);
