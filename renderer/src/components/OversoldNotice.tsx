@@ -3,7 +3,7 @@ import type { SessionOversold } from '../../../main/contract/manifest';
 import { api } from '../api/client';
 import { plainWords } from '../api/plainWords';
 import { useConnection } from '../store/connection';
-import { useInstance } from '../store/instance';
+import { isOfficeKey, useInstance } from '../store/instance';
 import { Link } from './Link';
 import { Button } from './ui';
 
@@ -15,11 +15,10 @@ import { Button } from './ui';
  */
 export function OversoldNotice({ sessionId, oversold, onAcknowledged }: { sessionId: number; oversold: SessionOversold; onAcknowledged: () => void }) {
   const config = useConnection((s) => s.config);
-  const role = useInstance((s) => s.instance?.key.role);
+  const mayAcknowledge = useInstance((s) => isOfficeKey(s.instance?.key.role));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const over = oversold.seatsHeld - oversold.capacity;
-  const mayAcknowledge = role === 'supplier' || role === 'system';
 
   async function acknowledge() {
     if (!config) return;

@@ -3,6 +3,7 @@ import { lastSync, startInstanceChecks, useInstance } from '../store/instance';
 import { useConnection } from '../store/connection';
 import { useQueue } from '../store/queue';
 import { when } from './ui';
+import type { SyncStatus } from '../../../main/contract/sync';
 
 /**
  * The line at the foot of every screen: which instance this is, whether the engine answers, what
@@ -20,14 +21,8 @@ export function StatusBar() {
     if (config) void useInstance.getState().refresh();
   }, [config]);
   const waiting = deskWaiting + scannerWaiting;
-  const peers = sync?.peers ?? [];
-  const changesWaiting = peers.reduce((n, p) => n + (p.opsToSend ?? 0), 0);
-  const synced = lastSync(sync);
   // A peer whose last exchange failed: the bar says so in words, with each peer's reason on hover.
-  const failing = peers.filter((p) => p.lastError);
-  // Since when: the oldest last success among them (none if one of them never synced).
-  const failingSince = failing.some((p) => !p.lastSuccessAt) ? null : (failing.map((p) => p.lastSuccessAt!).sort()[0] ?? null);
-  const changes = `${changesWaiting} change${changesWaiting === 1 ? '' : 's'}`;
+  const failing = (sync?.peers ?? []).filter((p) => p.lastError);
   return (
     <footer className="status-bar" aria-label="Status">
       <span>{instance ? `Instance ${instance.instanceNo}` : 'Instance …'}</span>
@@ -39,21 +34,7 @@ export function StatusBar() {
       </span>
       {sync && (
         <span aria-label="Sync" className={failing.length > 0 ? 'pill warn' : ''} title={failing.map((p) => `${p.url}: ${p.lastError}`).join('\n') || undefined}>
-          {sync.exchanging && (sync.exchanging.snapshotRows > 0 || sync.exchanging.received > 0 || (sync.exchanging.remaining ?? 0) > 0)
-            ? `Syncing with ${sync.exchanging.url}: ${[
-                sync.exchanging.snapshotRows > 0 ? `${sync.exchanging.snapshotRows.toLocaleString()} rows taken` : '',
-                `${sync.exchanging.received.toLocaleString()} changes received`,
-                sync.exchanging.remaining ? `${sync.exchanging.remaining.toLocaleString()} to go` : '',
-              ]
-                .filter(Boolean)
-                .join(', ')}`
-            : peers.length === 0
-            ? sync.seenBy.length > 0
-              ? `${sync.seenBy.length} ${sync.seenBy.length === 1 ? 'instance syncs' : 'instances sync'} here · last ${when(sync.seenBy[0].lastSeenAt)}`
-              : 'Not paired for sync'
-            : failing.length > 0
-              ? `Not synced${failing.length < peers.length ? ` with ${failing.length} of ${peers.length} peers` : ''} since ${failingSince ? when(failingSince) : 'pairing'} · last try failed · ${changes} waiting`
-              : `${changes} to sync · last sync ${synced ? when(synced) : 'never'}`}
+          {syncWords(sync, failing)}
         </span>
       )}
       <span className="push muted">
@@ -61,4 +42,30 @@ export function StatusBar() {
       </span>
     </footer>
   );
+}
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The bar's sync part in words, the first that applies: an exchange under way and how far it has
+ * come; a hub's desks (no peers of its own); since when it has not synced with the peers that fail;
+ * else what waits and the last sync.
+ */
+function syncWords(sync: SyncStatus, failing: SyncStatus['peers']): string {
+  const { exchanging: running, peers } = sync;
+  if (running && (running.snapshotRows > 0 || running.received > 0 || (running.remaining ?? 0) > 0)) {
+    const parts = [running.snapshotRows > 0 ? `${running.snapshotRows.toLocaleString()} rows taken` : '', `${running.received.toLocaleString()} changes received`, running.remaining ? `${running.remaining.toLocaleString()} to go` : ''];
+    return `Syncing with ${running.url}: ${parts.filter(Boolean).join(', ')}`;
+  }
+  if (peers.length === 0) {
+    return sync.seenBy.length > 0 ? `${count(sync.seenBy.length, 'instance syncs', 'instances sync')} here · last ${when(sync.seenBy[0].lastSeenAt)}` : 'Not paired for sync';
+  }
+  const changes = count(peers.reduce((n, p) => n + (p.opsToSend ?? 0), 0), 'change', 'changes');
+  if (failing.length > 0) {
+    // Since when: the oldest last success among them (none if one of them never synced).
+    const since = failing.some((p) => !p.lastSuccessAt) ? null : failing.map((p) => p.lastSuccessAt!).sort()[0];
+    return `Not synced${failing.length < peers.length ? ` with ${failing.length} of ${peers.length} peers` : ''} since ${since ? when(since) : 'pairing'} · last try failed · ${changes} waiting`;
+  }
+  const synced = lastSync(sync);
+  return `${changes} to sync · last sync ${synced ? when(synced) : 'never'}`;
 }

@@ -5,7 +5,7 @@ import type { PeerAdded, SyncRun } from '../../../main/contract/sync';
 import { api } from '../api/client';
 import { plainWords } from '../api/plainWords';
 import { useConnection } from '../store/connection';
-import { useInstance } from '../store/instance';
+import { followsHub, isOfficeKey, useInstance } from '../store/instance';
 import { THEMES, usePrefs } from '../store/prefs';
 import { Busy, ErrorText } from '../components/Status';
 import { Button, Card, ConfirmDialog, CopyButton, Field, SelectField, useToasts, when } from '../components/ui';
@@ -23,7 +23,7 @@ function CompanySettings() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // A desk that follows a hub shows the hub's company and cannot change it (the engine refuses).
-  const followsHub = useInstance((s) => !!s.sync?.instance.catalogueOwner && s.sync.instance.catalogueOwner !== s.sync.instance.origin);
+  const readOnly = useInstance((s) => followsHub(s.sync));
   useEffect(() => {
     api<{ company: CompanyAnswer }>(config, 'GET', '/v1/company')
       .then((r) => setForm(r.company))
@@ -50,7 +50,7 @@ function CompanySettings() {
           }
         }}
       >
-        <fieldset className="plain" disabled={followsHub}>
+        <fieldset className="plain" disabled={readOnly}>
           <div className="grid">
             <Field label="Company name" value={form.companyName} onChange={set('companyName')} required />
             <Field label="Timezone" value={form.timezone} onChange={set('timezone')} hint="An IANA name, e.g. Europe/Berlin or Australia/Sydney. Departure times are shown in it." />
@@ -60,7 +60,7 @@ function CompanySettings() {
             <Field label="Website" type="url" value={form.website ?? ''} onChange={set('website')} />
           </div>
         </fieldset>
-        {followsHub ? (
+        {readOnly ? (
           <p className="muted" role="note">
             This desk follows its hub’s catalogue: the company is changed on the hub and arrives here with the next sync.
           </p>
@@ -230,7 +230,7 @@ function InstanceAndSync() {
   const [pairError, setPairError] = useState<string | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
   const peers = sync?.peers ?? [];
-  const office = instance?.key.role === 'supplier' || instance?.key.role === 'system';
+  const office = isOfficeKey(instance?.key.role);
 
   /** Pairs with a peer (POST /v1/sync/peers); the key is sent once and never shown again. */
   async function pair() {
@@ -289,7 +289,7 @@ function InstanceAndSync() {
               <code>{sync.instance.origin}</code>
             </dd>
             <dt>Catalogue</dt>
-            <dd>{sync.instance.catalogueOwner && sync.instance.catalogueOwner !== sync.instance.origin ? `Follows the hub ${sync.instance.catalogueOwner}` : 'Kept here'}</dd>
+            <dd>{followsHub(sync) ? `Follows the hub ${sync.instance.catalogueOwner}` : 'Kept here'}</dd>
           </>
         )}
         <dt>Signed in as</dt>
@@ -462,7 +462,7 @@ function Look() {
 /** /settings: the company, keys, this instance and its peers, backups, and this device's look. */
 export function Settings() {
   const instance = useInstance((s) => s.instance);
-  const supplier = instance?.key.role === 'supplier' || instance?.key.role === 'system';
+  const supplier = instance !== null && isOfficeKey(instance.key.role);
   return (
     <>
       <h1 className="page-title">Settings</h1>

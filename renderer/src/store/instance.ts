@@ -40,7 +40,7 @@ export const useInstance = create<InstanceState>((set, get) => ({
       const { instance } = await api<InstanceAnswer>(config, 'GET', '/v1/system/instance', undefined, 5_000);
       set({ instance, online: true, lastHeard: new Date().toISOString() });
       // Only keys allowed to read sync status ask for it (others would only collect a 403).
-      if (instance.key.role === 'supplier' || instance.key.role === 'system') {
+      if (isOfficeKey(instance.key.role)) {
         const sync = await api<SyncStatus>(config, 'GET', '/v1/sync/status', undefined, 5_000);
         set({ sync: { instance: sync.instance, peers: sync.peers, seenBy: sync.seenBy ?? [], exchanging: sync.exchanging ?? null } });
         // While an exchange runs (a long catch-up), the bar follows it every few seconds, not every 15.
@@ -65,6 +65,16 @@ export function startInstanceChecks(): void {
   timer = setInterval(() => void useInstance.getState().refresh(), CHECK_MS);
   window.addEventListener('online', () => void useInstance.getState().refresh());
   window.addEventListener('offline', () => useInstance.setState({ online: false }));
+}
+
+/** Whether a key's role is the office's (supplier, or the desktop app's own): the one that may read sync status, pair and acknowledge. */
+export function isOfficeKey(role: string | undefined): boolean {
+  return role === 'supplier' || role === 'system';
+}
+
+/** Whether this instance follows a hub's catalogue (a desk), as its sync status says. */
+export function followsHub(sync: SyncStatus | null): boolean {
+  return !!sync?.instance.catalogueOwner && sync.instance.catalogueOwner !== sync.instance.origin;
 }
 
 /** The newest successful exchange with any peer, or null when never (or no peers). */
