@@ -68,7 +68,7 @@ export function registerSyncRoutes(host: RouteHost): void {
     summary: 'Pair with a peer (`tourdesk peer add`): asks it who it is, refuses a clash, follows its hub; its key is stored sealed and never answered',
     tag: 'Sync',
     right: 'system',
-    body: z.object({ url: z.string().min(1).max(2_000), key: z.string().min(1).max(500) }).strict(),
+    body: z.object({ url: z.string().min(1).max(2_000), key: z.string().min(1).max(500) }),
     handler: async ({ body, engine }) => {
       try {
         return { peer: await engine.sync.addPeer(body.url, body.key) };
@@ -85,7 +85,7 @@ export function registerSyncRoutes(host: RouteHost): void {
     summary: 'Unpair a peer (`tourdesk peer remove`): no more exchanges with it; what was exchanged stays',
     tag: 'Sync',
     right: 'system',
-    query: z.object({ url: z.string().min(1).max(2_000) }).strict(),
+    query: z.object({ url: z.string().min(1).max(2_000) }),
     handler: async ({ query, engine }) => {
       const removed = await engine.sync.removePeer(query.url);
       if (removed === null) throw new DomainError('NOT_FOUND', `No peer ${query.url}`);
@@ -99,7 +99,7 @@ export function registerSyncRoutes(host: RouteHost): void {
     tag: 'Sync',
     // An office action: a peer's sync key must not make this instance call out to its other peers.
     right: 'system',
-    body: z.object({}).strict().optional(),
+    body: z.object({}).optional(),
     handler: async ({ engine }): Promise<SyncRun> => {
       const runs = await engine.sync.syncAll();
       if (runs.length === 0) throw new DomainError('CONFLICT', 'This instance has no peers to sync with: pair it first (tourdesk peer add URL --key KEY)');
