@@ -43,6 +43,18 @@ export async function rememberInstances(db: Kysely<Database>, instances: Record<
   }
 }
 
+/** Whether this instance has products or bookings of its own (a desk that has them cannot start following a hub). */
+export async function hasOwnCatalogueOrSales(db: Kysely<Database>): Promise<boolean> {
+  const product = await db.selectFrom('products').select('product_code').limit(1).executeTakeFirst();
+  if (product) return true;
+  return (await db.selectFrom('bookings').select('order_number').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** The placeholder company a desk made at first start goes when it starts following a hub (the hub's arrives with the first exchange). */
+export async function deletePlaceholderCompany(db: Kysely<Database>): Promise<void> {
+  await db.deleteFrom('companies').execute();
+}
+
 /** Another instance exchanged with this one now (a desk pulling from or pushing to its hub). */
 export async function markSeen(db: Kysely<Database>, origin: string, instanceNo: number, at: number): Promise<void> {
   await db

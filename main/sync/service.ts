@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { acknowledgedSets, deletePeer, insertAcknowledgement, knownInstances, listPeers, markSeen, oversoldSessions, peerByUrl, recordPeerAttempt, rememberInstances, seenInstances, upsertPeer } from '../../db/queries/syncPeers';
+import { acknowledgedSets, deletePeer, deletePlaceholderCompany, hasOwnCatalogueOrSales, insertAcknowledgement, knownInstances, listPeers, markSeen, oversoldSessions, peerByUrl, recordPeerAttempt, rememberInstances, seenInstances, upsertPeer } from '../../db/queries/syncPeers';
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
 import { toIso } from '../domain/time';
@@ -97,14 +97,12 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       let followsPeer = false;
       if (hello.catalogueOwner !== replica.origin && owner === replica.origin) {
         // This instance takes the peer's hub: it must not have a catalogue of its own beyond the placeholder company.
-        const ownProducts = await db.selectFrom('products').select('product_code').limit(1).execute();
-        const ownBookings = await db.selectFrom('bookings').select('order_number').limit(1).execute();
-        if (ownProducts.length > 0 || ownBookings.length > 0) {
+        if (await hasOwnCatalogueOrSales(db)) {
           throw new PairingError('This instance already has products or bookings of its own, and the peer follows a different catalogue. Pair from the other side (make this one the hub), or start this desk from a fresh data folder.');
         }
         // The placeholder company made at first start goes (the hub's comes with the first
         // exchange); its delete is still this instance's own op, so it is folded before the hub is set.
-        await ctx.write({ keyId: null, role: 'system', resellerId: null, name: 'sync' }, async (tx) => void (await tx.db.deleteFrom('companies').execute()));
+        await ctx.write({ keyId: null, role: 'system', resellerId: null, name: 'sync' }, async (tx) => deletePlaceholderCompany(tx.db));
         await replica.setHub(hello.catalogueOwner);
         followsPeer = true;
       } else if (hello.catalogueOwner !== replica.origin && hello.catalogueOwner !== owner) {
