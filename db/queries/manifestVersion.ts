@@ -3,7 +3,8 @@ import type { Database } from '../schema';
 
 /**
  * A cheap fingerprint of everything a session's manifest shows: its events, its bookings and items,
- * their payments and the session row. Any write that changes the manifest moves one of these counts
+ * their payments, the session row and the acknowledgements of its oversold notice (one made on
+ * another desk arrives by sync, and the notice must turn to "acknowledged" there too). Any write that changes the manifest moves one of these counts
  * or times, so a client polls this (a few indexed aggregates) and fetches the manifest only when it moved.
  */
 export async function manifestFingerprint(db: Kysely<Database>, sessionId: number): Promise<string> {
@@ -28,6 +29,11 @@ export async function manifestFingerprint(db: Kysely<Database>, sessionId: numbe
     .select([sql<number>`count(*)`.as('n'), sql<number | null>`sum(amount_minor)`.as('last')])
     .where('order_number', 'in', orders())
     .executeTakeFirstOrThrow();
+  const acknowledgements = await db
+    .selectFrom('sync_acknowledgements')
+    .select([sql<number>`count(*)`.as('n'), sql<number | null>`max(acknowledged_at)`.as('last')])
+    .where('session_id', '=', sessionId)
+    .executeTakeFirstOrThrow();
   const session = await db.selectFrom('sessions').select(['seats', 'updated_at']).where('id', '=', sessionId).executeTakeFirst();
-  return [events.n, events.last, bookings.n, bookings.last, items.n, items.last, payments.n, payments.last, session?.seats, session?.updated_at].map((v) => v ?? '-').join('.');
+  return [events.n, events.last, bookings.n, bookings.last, items.n, items.last, payments.n, payments.last, session?.seats, session?.updated_at, acknowledgements.n, acknowledgements.last].map((v) => v ?? '-').join('.');
 }

@@ -56,11 +56,16 @@ describe('sync over HTTP between two real servers', () => {
       expect(conflicts[0].bookings).toHaveLength(2);
     }
     const conflict = (await hub.call('GET', '/v1/sync/conflicts')).body.conflicts[0];
+    const versionOnDesk = async () => (await desk.call('GET', `/v1/manifest/version?sessionId=${conflict.sessionId}`)).body.manifestVersion.version as string;
+    const deskVersionBefore = await versionOnDesk();
     const stale = await hub.call('POST', `/v1/sync/conflicts/${conflict.sessionId}/acknowledge`, { bookingSet: 'NOT-THE-SET' });
     expect(stale.status).toBe(409);
     expect((await hub.call('POST', `/v1/sync/conflicts/${conflict.sessionId}/acknowledge`, { bookingSet: conflict.bookingSet })).status).toBe(200);
     await desk.engine.sync.syncAll();
     expect((await desk.call('GET', '/v1/sync/conflicts')).body.conflicts[0].acknowledged).toBe(true);
+    // A manifest open on the desk polls its version: the hub's acknowledgement moves it, so the notice turns.
+    expect(await versionOnDesk()).not.toBe(deskVersionBefore);
+    expect((await desk.call('GET', `/v1/manifest?sessionId=${conflict.sessionId}`)).body.manifest.session.oversold).toMatchObject({ acknowledged: true });
 
   });
 
