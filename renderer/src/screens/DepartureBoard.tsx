@@ -6,25 +6,9 @@ import { useNav } from '../store/nav';
 import { Busy, ErrorText, timeOf } from '../components/Status';
 import { dayInWords, shiftDay } from '../components/BoardDate';
 import '../manifest.css';
+import { boardStateOf, nextDeparture } from './boardState';
 
 const REFRESH_MS = 30_000;
-/** Boarding starts this long before departure (the desk's view; the scan rules have their own opening time). */
-const BOARDING_MS = 60 * 60_000;
-
-type BoardState = { key: 'open' | 'boarding' | 'closed' | 'alert' | 'past'; word: string; icon: string };
-
-/** A colour and a word (never colour alone) for where a departure stands. */
-export function boardStateOf(s: DayBoardSession, now: number): BoardState {
-  // `oversold` is the open sync conflict the engine reports (an object, null when there is none).
-  if (s.oversold !== null && !s.oversold.acknowledged) return { key: 'alert', word: 'Conflict', icon: '▲' };
-  if (s.oversold !== null || s.booked > s.seats) return { key: 'alert', word: 'Oversold', icon: '▲' };
-  if (s.checkinClosed) return { key: 'closed', word: 'Closed', icon: '■' };
-  const start = Date.parse(s.startTime);
-  const end = Date.parse(s.endTime);
-  if (now >= end) return { key: 'past', word: 'Departed', icon: '–' };
-  if (now >= start - BOARDING_MS) return { key: 'boarding', word: 'Boarding', icon: '●' };
-  return { key: 'open', word: 'Open', icon: '○' };
-}
 
 /** Home: a day's departures, the day in words, each departure's numbers and state, opening its manifest. */
 export function DepartureBoard() {
@@ -67,8 +51,8 @@ export function DepartureBoard() {
   const shownDay = boardDate ?? today ?? fallbackToday;
   const isToday = boardDate === null || boardDate === today;
   const now = Date.now();
-  // "Next departure" only means something today.
-  const next = isToday ? sessions?.find((s) => Date.parse(s.endTime) > now && !s.checkinClosed) : undefined;
+  // "Next departure" only means something today: the first one still to leave.
+  const next = isToday ? nextDeparture(sessions ?? [], now) : undefined;
   const nextId = next?.id;
   useEffect(() => {
     nextRow.current?.scrollIntoView?.({ block: 'nearest' });

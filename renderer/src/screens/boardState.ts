@@ -1,0 +1,28 @@
+/** Where a departure stands on the day's board: the words and their rules, apart from the screen (no store, no DOM). */
+import type { DayBoardSession } from '../api/types';
+
+/** Boarding starts this long before departure (the desk's view; the scan rules have their own opening time). */
+const BOARDING_MS = 60 * 60_000;
+
+type BoardState = { key: 'open' | 'boarding' | 'underway' | 'closed' | 'alert' | 'past'; word: string; icon: string };
+
+/** A colour and a word (never colour alone) for where a departure stands. */
+export function boardStateOf(s: DayBoardSession, now: number): BoardState {
+  // `oversold` is the open sync conflict the engine reports (an object, null when there is none).
+  if (s.oversold !== null && !s.oversold.acknowledged) return { key: 'alert', word: 'Conflict', icon: '▲' };
+  if (s.oversold !== null || s.booked > s.seats) return { key: 'alert', word: 'Oversold', icon: '▲' };
+  if (s.checkinClosed) return { key: 'closed', word: 'Closed', icon: '■' };
+  const start = Date.parse(s.startTime);
+  const end = Date.parse(s.endTime);
+  if (now >= end) return { key: 'past', word: 'Departed', icon: '–' };
+  // A day tour that left at 07:30 is not boarding at noon: it is under way until it ends (its
+  // manifest still takes late check-ins; the scan rules decide those).
+  if (now >= start) return { key: 'underway', word: 'Under way', icon: '▶' };
+  if (now >= start - BOARDING_MS) return { key: 'boarding', word: 'Boarding', icon: '●' };
+  return { key: 'open', word: 'Open', icon: '○' };
+}
+
+/** The first departure of the day that has not left yet and still takes check-ins (sessions come in start order). */
+export function nextDeparture(sessions: readonly DayBoardSession[], now: number): DayBoardSession | undefined {
+  return sessions.find((s) => Date.parse(s.startTime) > now && !s.checkinClosed);
+}

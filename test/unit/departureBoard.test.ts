@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { boardStateOf, nextDeparture } from '../../renderer/src/screens/boardState';
+import type { DayBoardSession } from '../../renderer/src/api/types';
+import { aManifestSession } from '../fixtures/manifestAnswers';
+
+/** A departure on the board: 09:00-17:00 UTC unless told otherwise. */
+const aDeparture = (overrides: Partial<DayBoardSession> = {}): DayBoardSession => ({
+  ...aManifestSession({ startTime: '2030-01-01T09:00:00Z', endTime: '2030-01-01T17:00:00Z' }),
+  booked: 4,
+  checkedIn: 0,
+  noShow: 0,
+  remaining: 4,
+  resources: [],
+  pickupCount: 0,
+  ...overrides,
+});
+const at = (time: string) => Date.parse(`2030-01-01T${time}Z`);
+
+describe('the departure board', () => {
+  it('shows a departure open, boarding in the hour before it leaves, under way once it has left, and departed when it has ended', () => {
+    const day = aDeparture();
+    expect(boardStateOf(day, at('07:00:00')).word).toBe('Open');
+    expect(boardStateOf(day, at('08:00:00')).word).toBe('Boarding');
+    expect(boardStateOf(day, at('08:59:59')).word).toBe('Boarding');
+    expect(boardStateOf(day, at('09:00:00')).word).toBe('Under way');
+    expect(boardStateOf(day, at('12:00:00')).word).toBe('Under way');
+    expect(boardStateOf(day, at('17:00:00')).word).toBe('Departed');
+  });
+
+  it('puts a closed check-in and an oversold session before the clock', () => {
+    expect(boardStateOf(aDeparture({ checkinClosed: true }), at('08:30:00')).word).toBe('Closed');
+    expect(boardStateOf(aDeparture({ booked: 30, seats: 20 }), at('12:00:00')).word).toBe('Oversold');
+  });
+
+  it('names as the next departure the first one that has not left yet, not a day tour under way', () => {
+    const dayTour = aDeparture({ id: 1 });
+    const cruise = aDeparture({ id: 2, startTime: '2030-01-01T10:00:00Z', endTime: '2030-01-01T11:00:00Z' });
+    const closed = aDeparture({ id: 3, startTime: '2030-01-01T13:00:00Z', endTime: '2030-01-01T14:00:00Z', checkinClosed: true });
+    const evening = aDeparture({ id: 4, startTime: '2030-01-01T18:00:00Z', endTime: '2030-01-01T19:00:00Z' });
+    const day = [dayTour, cruise, closed, evening];
+    expect(nextDeparture(day, at('08:30:00'))?.id).toBe(1);
+    expect(nextDeparture(day, at('09:30:00'))?.id).toBe(2);
+    expect(nextDeparture(day, at('12:00:00'))?.id).toBe(4);
+    expect(nextDeparture(day, at('18:00:00'))).toBeUndefined();
+  });
+});
