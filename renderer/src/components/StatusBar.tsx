@@ -3,6 +3,7 @@ import { lastSync, startInstanceChecks, useInstance } from '../store/instance';
 import { useConnection } from '../store/connection';
 import { useQueue } from '../store/queue';
 import { when } from './ui';
+import { clockWarning } from './clockSkew';
 import type { SyncStatus } from '../../../main/contract/sync';
 
 /**
@@ -23,6 +24,7 @@ export function StatusBar() {
   const waiting = deskWaiting + scannerWaiting;
   // A peer whose last exchange failed: the bar says so in words, with each peer's reason on hover.
   const failing = (sync?.peers ?? []).filter((p) => p.lastError);
+  const clock = clockWarning(sync?.peers ?? []);
   return (
     <footer className="status-bar" aria-label="Status">
       <span>{instance ? `Instance ${instance.instanceNo}` : 'Instance …'}</span>
@@ -35,6 +37,11 @@ export function StatusBar() {
       {sync && (
         <span aria-label="Sync" className={failing.length > 0 ? 'pill warn' : ''} title={failing.map((p) => `${p.url}: ${p.lastError}`).join('\n') || undefined}>
           {syncWords(sync, failing)}
+        </span>
+      )}
+      {clock && (
+        <span aria-label="Clock" className="pill warn" title={clock.title}>
+          {clock.text}
         </span>
       )}
       <span className="push muted">

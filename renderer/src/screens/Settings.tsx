@@ -9,6 +9,7 @@ import { followsHub, isOfficeKey, useInstance } from '../store/instance';
 import { THEMES, usePrefs } from '../store/prefs';
 import { Busy, ErrorText } from '../components/Status';
 import { Button, Card, ConfirmDialog, CopyButton, Field, SelectField, useToasts, when } from '../components/ui';
+import { clockWords } from '../components/clockSkew';
 import { PairPhone } from './PairPhone';
 
 /** The company fields the settings screen edits (PUT /v1/company takes these). */
@@ -308,6 +309,7 @@ function InstanceAndSync() {
                 <th scope="col">Peer</th>
                 <th scope="col">Last sync</th>
                 <th scope="col">Waiting</th>
+                <th scope="col">Clock here</th>
                 <th scope="col">Problem</th>
                 {office && (
                   <th scope="col">
@@ -327,6 +329,7 @@ function InstanceAndSync() {
                   <td>
                     {p.opsToSend ?? 0} to send · {p.opsToReceive ?? 0} to receive
                   </td>
+                  <td>{clockWords(p.clockSkewMs)}</td>
                   <td>{p.lastError ?? '—'}</td>
                   {office && (
                     <td>
