@@ -459,6 +459,8 @@ export interface SyncPeersTable {
   skew_ms: Nullable<number>;
   ops_to_send: Nullable<number>;
   ops_to_receive: Nullable<number>;
+  /** 20261130_07: the peer's version vector as last heard (JSON); what waits for it is counted from it. */
+  peer_vector: Nullable<string>;
 }
 export interface SyncInstancesTable { origin: string; instance_no: number; /** 20261130_05: when it last exchanged with this instance (ms). */ last_seen_at: Nullable<number> }
 export interface SyncAcknowledgementsTable { session_id: number; booking_set: string; acknowledged_at: number; acknowledged_by: Nullable<string> }

@@ -11,11 +11,11 @@ export function peerByUrl(db: Kysely<Database>, url: string): Promise<SyncPeersT
   return db.selectFrom('sync_peers').selectAll().where('url', '=', url).executeTakeFirst();
 }
 
-export async function upsertPeer(db: Kysely<Database>, peer: Pick<SyncPeersTable, 'url' | 'key_sealed' | 'peer_origin' | 'peer_instance_no' | 'added_at'>): Promise<void> {
+export async function upsertPeer(db: Kysely<Database>, peer: Pick<SyncPeersTable, 'url' | 'key_sealed' | 'peer_origin' | 'peer_instance_no' | 'added_at'> & { peer_vector?: string | null }): Promise<void> {
   await db
     .insertInto('sync_peers')
     .values(peer)
-    .onConflict((oc) => oc.column('url').doUpdateSet({ key_sealed: peer.key_sealed, peer_origin: peer.peer_origin, peer_instance_no: peer.peer_instance_no }))
+    .onConflict((oc) => oc.column('url').doUpdateSet({ key_sealed: peer.key_sealed, peer_origin: peer.peer_origin, peer_instance_no: peer.peer_instance_no, peer_vector: peer.peer_vector }))
     .execute();
 }
 
@@ -27,7 +27,7 @@ export async function deletePeer(db: Kysely<Database>, url: string): Promise<boo
 export async function recordPeerAttempt(
   db: Kysely<Database>,
   url: string,
-  outcome: Partial<Pick<SyncPeersTable, 'last_success_at' | 'last_error' | 'skew_ms' | 'ops_to_send' | 'ops_to_receive'>> & { last_attempt_at: number },
+  outcome: Partial<Pick<SyncPeersTable, 'last_success_at' | 'last_error' | 'skew_ms' | 'ops_to_send' | 'ops_to_receive' | 'peer_vector'>> & { last_attempt_at: number },
 ): Promise<void> {
   await db.updateTable('sync_peers').set(outcome).where('url', '=', url).execute();
 }

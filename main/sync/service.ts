@@ -8,6 +8,7 @@ import { answerPull, answerPullJson, answerPush, answerSnapshot, checkPeer, exch
 import { httpTransport } from './peerClient';
 import { bookingSetKey } from './oversell';
 import type { Replica } from './replica';
+import { missingCount, type Vector } from './vector';
 import type { PeerAdded, PeerStatus, SyncStatus } from '../contract/sync';
 import { seal, unseal } from './secret';
 
@@ -37,6 +38,9 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     if (!peer) throw new DomainError('NOT_FOUND', `No peer ${url}`);
     await refreshKnown();
     const attemptAt = now();
+    // The peer's vector as last heard in this exchange (kept even when it fails half-way), so the
+    // status counts what waits for the peer as it is now, not as it was at the last success.
+    const heard: { vector: Vector | null } = { vector: null };
     try {
       // Ops held for a newer schema are applied once this build knows it (after an upgrade).
       const released = await replica.releaseHeld();
@@ -44,17 +48,17 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       current = { url, startedAt: attemptAt, counts: { snapshotRows: 0, received: 0, remaining: null, sent: 0 } };
       const report = await exchangeWith(
         side,
-        transportFor(url, unseal(dataDir(), peer.key_sealed)),
+        listening(transportFor(url, unseal(dataDir(), peer.key_sealed)), heard),
         (line) => onProgress(`${url}: ${line}`),
         (counts) => {
           if (current?.url === url) current.counts = counts;
         },
       );
       await rememberInstances(db, { ...report.peer.knownInstances, [report.peer.origin]: report.peer.instanceNo });
-      await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_success_at: now(), last_error: null, skew_ms: report.skewMs, ops_to_send: report.opsToSend, ops_to_receive: report.opsToReceive });
+      await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_success_at: now(), last_error: null, skew_ms: report.skewMs, ops_to_send: report.opsToSend, ops_to_receive: report.opsToReceive, ...vectorOf(heard) });
       return report;
     } catch (error) {
-      await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_error: error instanceof Error ? error.message : String(error) });
+      await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_error: error instanceof Error ? error.message : String(error), ...vectorOf(heard) });
       throw error;
     } finally {
       current = null;
@@ -108,7 +112,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       } else if (hello.catalogueOwner !== replica.origin && hello.catalogueOwner !== owner) {
         throw new PairingError('The peer follows a different hub than this instance; pair each desk with the same hub.');
       }
-      await upsertPeer(db, { url: normalized, key_sealed: seal(dataDir(), key), peer_origin: hello.origin, peer_instance_no: hello.instanceNo, added_at: now() });
+      await upsertPeer(db, { url: normalized, key_sealed: seal(dataDir(), key), peer_origin: hello.origin, peer_instance_no: hello.instanceNo, added_at: now(), peer_vector: JSON.stringify(hello.vector) });
       await rememberInstances(db, { ...hello.knownInstances, [hello.origin]: hello.instanceNo });
       return { url: normalized, origin: hello.origin, instanceNo: hello.instanceNo, hub: followsPeer };
     },
@@ -119,6 +123,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     },
     /** Peers as stored; keys are never part of the answer. */
     async peers(): Promise<PeerStatus[]> {
+      const ours = await replica.vector();
       return (await listPeers(db)).map((p) => ({
         url: p.url,
         origin: p.peer_origin,
@@ -127,7 +132,8 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
         lastAttemptAt: iso(p.last_attempt_at),
         lastError: p.last_error,
         clockSkewMs: p.skew_ms,
-        opsToSend: p.ops_to_send,
+        // Counted now from the peer's vector as last heard: a desk offline all morning says how much waits.
+        opsToSend: p.peer_vector === null ? p.ops_to_send : missingCount(JSON.parse(p.peer_vector) as Vector, ours),
         opsToReceive: p.ops_to_receive,
         summary: p.last_success_at === null ? 'Never synced' : `${p.last_error ? 'Not synced since' : 'Synced at'} ${new Date(p.last_success_at).toISOString()}${p.last_error ? ` (${p.last_error})` : ''}`,
       }));
@@ -203,6 +209,25 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
 }
 
 export type SyncService = ReturnType<typeof createSyncService>;
+
+/** The transport, noting the peer's vector from each pull answer and push acknowledgement. */
+function listening(transport: PeerTransport, heard: { vector: Vector | null }): PeerTransport {
+  return {
+    ...transport,
+    pull: async (request) => {
+      const answer = await transport.pull(request);
+      heard.vector = answer.vector;
+      return answer;
+    },
+    push: async (request) => {
+      const answer = await transport.push(request);
+      heard.vector = answer.vector;
+      return answer;
+    },
+  };
+}
+
+const vectorOf = (heard: { vector: Vector | null }) => (heard.vector === null ? {} : { peer_vector: JSON.stringify(heard.vector) });
 
 /** A peer's address as stored: an http(s) URL without a trailing slash; anything else refused in words. */
 export function peerUrl(text: string): string {

@@ -153,6 +153,29 @@ describe('sync over HTTP between two real servers', () => {
     expect(failed.body.status.peers[0].summary).toMatch(/^Not synced since /);
   });
 
+  it('counts what waits for a peer as it is now, from the vector it last heard from that peer: a desk cut off from its hub says how much of its own work waits', async () => {
+    const { node: hub, url: hubUrl } = await listening('hub', 1);
+    const { node: desk } = await listening('desk', 2);
+    const product = (await hub.call('POST', '/v1/products', aProduct())).body.product;
+    expect((await hub.call('POST', '/v1/availability', aSession(product.productCode, { seats: 10 }))).status).toBe(200);
+    await desk.engine.sync.addPeer(hubUrl, hub.key);
+    expect((await desk.engine.sync.syncAll())[0].error).toBeNull();
+    expect((await desk.engine.sync.syncAll())[0].error).toBeNull();
+    expect((await desk.call('GET', '/v1/sync/status')).body.peers[0].opsToSend).toBe(0);
+
+    await hub.app.close();
+    const origin = desk.engine.replica.origin;
+    const before = (await desk.engine.replica.vector())[origin] ?? 0;
+    expect((await desk.call('POST', '/v1/bookings', aBooking(product.productCode, '2030-02-01T09:00:00+11:00', [{ optionLabel: 'Adult', value: 2 }]))).status).toBe(200);
+    const made = ((await desk.engine.replica.vector())[origin] ?? 0) - before;
+    expect(made).toBeGreaterThan(0);
+    // Before the next try, and after it fails: the walk-up sale's changes are counted as waiting.
+    expect((await desk.call('GET', '/v1/sync/status')).body.peers[0].opsToSend).toBe(made);
+    expect((await desk.engine.sync.syncAll())[0].error).toMatch(/is not reachable/);
+    const status = (await desk.call('GET', '/v1/sync/status')).body.peers[0];
+    expect(status).toMatchObject({ opsToSend: made, summary: expect.stringMatching(/^Not synced since /) });
+  });
+
   it('runs one exchange at a time: syncs asked for together (background and on demand) never overlap', async () => {
     const { node: hub, url: hubUrl } = await listening('hub', 1);
     const { node: desk } = await listening('desk', 2);
