@@ -365,10 +365,31 @@ describe('a hub that desks sync with', () => {
       await expect.poll(() => seen.innerText().catch(() => '')).toMatch(/42\s+DE5C0000AAAA1111\s+\S/);
       const bar = page.getByRole('contentinfo', { name: 'Status' }).getByLabel('Sync');
       await expect.poll(() => bar.innerText()).toMatch(/^1 instance syncs here · last /);
+      expect(await bar.getAttribute('class')).not.toMatch(/warn/);
       expect(problems).toEqual([]);
       await context.close();
     } finally {
       t.sql.prepare("DELETE FROM sync_instances WHERE origin = 'DE5C0000AAAA1111'").run();
+    }
+  });
+
+  it('says which desk has gone quiet: not seen for over three minutes by the browser clock', async () => {
+    await markSeen(t.engine.ctx.db, 'DE5C0000AAAA1111', 42, Date.parse('2030-01-01T00:05:00Z'));
+    await markSeen(t.engine.ctx.db, 'DE5C0000BBBB2222', 43, Date.now() - 5 * 3_600_000);
+    try {
+      const { context, page, problems } = await signedIn();
+      await page.goto(`${baseUrl}/settings`);
+      const seen = page.getByRole('table', { name: 'Instances that sync with this one' });
+      await expect.poll(() => seen.innerText().catch(() => '')).toMatch(/43\s+DE5C0000BBBB2222\s+.*not seen for 5 h/);
+      expect(await seen.innerText()).not.toMatch(/42\s+DE5C0000AAAA1111\s+.*not seen/);
+      const bar = page.getByRole('contentinfo', { name: 'Status' }).getByLabel('Sync');
+      await expect.poll(() => bar.innerText()).toMatch(/^2 instances sync here · last .* · 1 not seen for a while$/);
+      expect(await bar.getAttribute('class')).toMatch(/warn/);
+      expect(await bar.getAttribute('title')).toMatch(/^Instance 43: not seen for 5 h/);
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      t.sql.prepare("DELETE FROM sync_instances WHERE origin IN ('DE5C0000AAAA1111', 'DE5C0000BBBB2222')").run();
     }
   });
 });

@@ -3,7 +3,7 @@ import { lastSync, startInstanceChecks, useInstance } from '../store/instance';
 import { useConnection } from '../store/connection';
 import { useQueue } from '../store/queue';
 import { when } from './ui';
-import { clockWarning } from './clockSkew';
+import { clockWarning, quietFor } from './syncWords';
 import type { SyncStatus } from '../../../main/contract/sync';
 
 /**
@@ -25,6 +25,11 @@ export function StatusBar() {
   // A peer whose last exchange failed: the bar says so in words, with each peer's reason on hover.
   const failing = (sync?.peers ?? []).filter((p) => p.lastError);
   const clock = clockWarning(sync?.peers ?? []);
+  // A hub (no peers of its own): the instances that sync here but have gone quiet.
+  const now = Date.now();
+  const quiet = sync && sync.peers.length === 0 ? sync.seenBy.filter((s) => quietFor(s.lastSeenAt, now) !== null) : [];
+  const warn = failing.length > 0 || quiet.length > 0;
+  const hover = [...failing.map((p) => `${p.url}: ${p.lastError}`), ...quiet.map((s) => `Instance ${s.instanceNo}: not seen for ${quietFor(s.lastSeenAt, now)} (last exchange ${when(s.lastSeenAt)})`)].join('\n');
   return (
     <footer className="status-bar" aria-label="Status">
       <span>{instance ? `Instance ${instance.instanceNo}` : 'Instance …'}</span>
@@ -35,8 +40,8 @@ export function StatusBar() {
         {waiting === 0 ? 'Nothing waiting' : `${waiting} check-in${waiting === 1 ? '' : 's'} waiting to send`}
       </span>
       {sync && (
-        <span aria-label="Sync" className={failing.length > 0 ? 'pill warn' : ''} title={failing.map((p) => `${p.url}: ${p.lastError}`).join('\n') || undefined}>
-          {syncWords(sync, failing)}
+        <span aria-label="Sync" className={warn ? 'pill warn' : ''} title={hover || undefined}>
+          {syncWords(sync, failing, quiet.length)}
         </span>
       )}
       {clock && (
@@ -58,14 +63,15 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
  * come; a hub's desks (no peers of its own); since when it has not synced with the peers that fail;
  * else what waits and the last sync.
  */
-function syncWords(sync: SyncStatus, failing: SyncStatus['peers']): string {
+function syncWords(sync: SyncStatus, failing: SyncStatus['peers'], quiet: number): string {
   const { exchanging: running, peers } = sync;
   if (running && (running.snapshotRows > 0 || running.received > 0 || (running.remaining ?? 0) > 0)) {
     const parts = [running.snapshotRows > 0 ? `${running.snapshotRows.toLocaleString()} rows taken` : '', `${running.received.toLocaleString()} changes received`, running.remaining ? `${running.remaining.toLocaleString()} to go` : ''];
     return `Syncing with ${running.url}: ${parts.filter(Boolean).join(', ')}`;
   }
   if (peers.length === 0) {
-    return sync.seenBy.length > 0 ? `${count(sync.seenBy.length, 'instance syncs', 'instances sync')} here · last ${when(sync.seenBy[0].lastSeenAt)}` : 'Not paired for sync';
+    if (sync.seenBy.length === 0) return 'Not paired for sync';
+    return `${count(sync.seenBy.length, 'instance syncs', 'instances sync')} here · last ${when(sync.seenBy[0].lastSeenAt)}${quiet > 0 ? ` · ${quiet} not seen for a while` : ''}`;
   }
   const changes = count(peers.reduce((n, p) => n + (p.opsToSend ?? 0), 0), 'change', 'changes');
   if (failing.length > 0) {

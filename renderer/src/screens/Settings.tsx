@@ -9,7 +9,7 @@ import { followsHub, isOfficeKey, useInstance } from '../store/instance';
 import { THEMES, usePrefs } from '../store/prefs';
 import { Busy, ErrorText } from '../components/Status';
 import { Button, Card, ConfirmDialog, CopyButton, Field, SelectField, useToasts, when } from '../components/ui';
-import { clockWords } from '../components/clockSkew';
+import { clockWords, quietFor } from '../components/syncWords';
 import { PairPhone } from './PairPhone';
 
 /** The company fields the settings screen edits (PUT /v1/company takes these). */
@@ -357,15 +357,21 @@ function InstanceAndSync() {
                 </tr>
               </thead>
               <tbody>
-                {sync!.seenBy.map((s) => (
-                  <tr key={s.origin}>
-                    <td>{s.instanceNo}</td>
-                    <td>
-                      <code>{s.origin}</code>
-                    </td>
-                    <td>{when(s.lastSeenAt)}</td>
-                  </tr>
-                ))}
+                {sync!.seenBy.map((s) => {
+                  const quiet = quietFor(s.lastSeenAt, Date.now());
+                  return (
+                    <tr key={s.origin}>
+                      <td>{s.instanceNo}</td>
+                      <td>
+                        <code>{s.origin}</code>
+                      </td>
+                      <td>
+                        {when(s.lastSeenAt)}
+                        {quiet && <span className="pill warn"> not seen for {quiet}</span>}
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockWarning, clockWords } from '../../renderer/src/components/clockSkew';
+import { clockWarning, clockWords, quietFor } from '../../renderer/src/components/syncWords';
 
 const hub = 'http://192.168.1.20:8080';
 const minutes = (n: number) => n * 60_000;
@@ -31,7 +31,19 @@ describe("the desk's words for its clock against a peer's", () => {
 describe('the limit the words name', () => {
   it('is the one the sync clock refuses by', async () => {
     const { DEFAULT_MAX_FUTURE_MS } = await import('../../main/sync/hlc');
-    const { REFUSED_AHEAD_MS } = await import('../../renderer/src/components/clockSkew');
+    const { REFUSED_AHEAD_MS } = await import('../../renderer/src/components/syncWords');
     expect(REFUSED_AHEAD_MS).toBe(DEFAULT_MAX_FUTURE_MS);
+  });
+});
+
+describe("a hub's words for the instances that sync with it", () => {
+  it('calls one quiet once it has not exchanged for over three minutes, and says for how long', () => {
+    const now = Date.parse('2030-01-01T12:00:00Z');
+    // A desk syncing every few seconds, or backing off to two minutes while the hub was down.
+    expect(quietFor('2030-01-01T11:59:55Z', now)).toBeNull();
+    expect(quietFor('2030-01-01T11:58:00Z', now)).toBeNull();
+    expect(quietFor('2030-01-01T11:50:00Z', now)).toBe('10 min');
+    expect(quietFor('2029-12-31T22:00:00Z', now)).toBe('14 h');
+    expect(quietFor('2029-12-27T12:00:00Z', now)).toBe('5 days');
   });
 });

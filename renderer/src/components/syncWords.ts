@@ -7,12 +7,13 @@ export const WARN_MS = 60_000;
 /** A peer refuses ops stamped further than this ahead of its own clock (main/sync/hlc.ts, DEFAULT_MAX_FUTURE_MS). */
 export const REFUSED_AHEAD_MS = 5 * 60_000;
 
-/** A clock difference in round words: "40 s", "7 min", "3 h". */
+/** A time span in round words: "40 s", "7 min", "3 h", "4 days". */
 export function durationWords(ms: number): string {
   const abs = Math.abs(ms);
   if (abs < 90_000) return `${Math.round(abs / 1000)} s`;
   if (abs < 90 * 60_000) return `${Math.round(abs / 60_000)} min`;
-  return `${Math.round(abs / 3_600_000)} h`;
+  if (abs < 48 * 3_600_000) return `${Math.round(abs / 3_600_000)} h`;
+  return `${Math.round(abs / 86_400_000)} days`;
 }
 
 /**
@@ -43,4 +44,16 @@ export function clockWarning(peers: readonly Pick<PeerStatus, 'url' | 'clockSkew
         ? 'Changes made here look newer than they are and win ties they should lose; past 5 minutes ahead the peer refuses them.'
         : 'Changes made here look older than they are and lose ties against the same field changed elsewhere.';
   return { text, title: `This computer’s clock is ${durationWords(skew)} ${ahead ? 'ahead of' : 'behind'} ${worst.url}’s. ${consequence} Sales and check-ins still work; set the clock (automatic time) to fix it.` };
+}
+
+/**
+ * A desk that syncs with this hub exchanges every few seconds (main/sync/background.ts), and every
+ * two minutes at the most while it is failing: one not seen for longer is off, offline or stuck.
+ */
+export const QUIET_AFTER_MS = 3 * 60_000;
+
+/** How long an instance that syncs here has been quiet ("2 h"), or null while it keeps exchanging. */
+export function quietFor(lastSeenAt: string, now: number): string | null {
+  const quiet = now - Date.parse(lastSeenAt);
+  return quiet > QUIET_AFTER_MS ? durationWords(quiet) : null;
 }
