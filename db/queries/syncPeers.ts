@@ -55,6 +55,11 @@ export async function deletePlaceholderCompany(db: Kysely<Database>): Promise<vo
   await db.deleteFrom('companies').execute();
 }
 
+/** Drops an instance from the known ones (a leftover of a refused pairing: it has no op here). */
+export async function forgetInstance(db: Kysely<Database>, origin: string): Promise<void> {
+  await db.deleteFrom('sync_instances').where('origin', '=', origin).execute();
+}
+
 /** Another instance exchanged with this one now (a desk pulling from or pushing to its hub). */
 export async function markSeen(db: Kysely<Database>, origin: string, instanceNo: number, at: number): Promise<void> {
   await db

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { acknowledgedSets, deletePeer, deletePlaceholderCompany, hasOwnCatalogueOrSales, insertAcknowledgement, knownInstances, listPeers, markSeen, oversoldSessions, peerByUrl, recordPeerAttempt, rememberInstances, seenInstances, upsertPeer } from '../../db/queries/syncPeers';
+import { acknowledgedSets, deletePeer, deletePlaceholderCompany, forgetInstance, hasOwnCatalogueOrSales, insertAcknowledgement, knownInstances, listPeers, markSeen, oversoldSessions, peerByUrl, recordPeerAttempt, rememberInstances, seenInstances, upsertPeer } from '../../db/queries/syncPeers';
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
 import { toIso } from '../domain/time';
@@ -66,11 +66,37 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
   }
 
   /**
-   * A caller's first pull page of an exchange (no cursor yet) is when it was last seen. Best effort:
-   * a pull only reads, and must still be answered when this instance cannot write (a full disk).
+   * A caller's first pull page of an exchange (no cursor yet) is when it was last seen. Not a bare
+   * hello (limit 0): pairing asks one and checks the answer on its side, and a desk that refuses it
+   * (its number is taken) never comes back; recorded, its number would clash with the desk that
+   * holds it on every exchange after. Best effort: a pull only reads, and must still be answered
+   * when this instance cannot write (a full disk).
    */
   async function seenAtStart(request: PullRequest): Promise<void> {
-    if (request.after === undefined) await markSeen(db, request.origin, request.instanceNo, now()).catch(() => undefined);
+    if (request.after === undefined && request.limit > 0) await markSeen(db, request.origin, request.instanceNo, now()).catch(() => undefined);
+  }
+
+  /**
+   * The hub's side of the clash check: a caller whose instance number another instance that syncs
+   * here already holds is refused before anything of it is recorded or taken (both would issue the
+   * same ids). A number held only by an instance that has no op here (a desk whose pairing was
+   * refused, recorded by an earlier build at its hello) is a leftover: it is forgotten, and the
+   * desk that has synced here keeps syncing.
+   */
+  async function admit(caller: { origin: string; instanceNo: number }): Promise<void> {
+    await refreshKnown();
+    const holder = Object.entries(known.current).find(([origin, no]) => origin !== caller.origin && no === caller.instanceNo)?.[0];
+    if (holder === undefined) return;
+    const here = await replica.vector();
+    if (!(holder in here) && caller.origin in here) {
+      await forgetInstance(db, holder);
+      await refreshKnown();
+      return;
+    }
+    throw new PairingError(
+      `Instance number ${caller.instanceNo} is already used by instance ${holder}, which syncs with this hub, so both would issue the same ids. ` +
+        'Start this desk from a fresh data folder with another number (`tourdesk serve --instance N --data-dir NEW`) and pair that.',
+    );
   }
 
   /** The exchange with every peer in progress, if any (syncAll runs them one at a time). */
@@ -150,24 +176,26 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       return run;
     },
     async answerPull(request: PullRequest) {
-      await refreshKnown();
+      await admit(request);
       const answer = await answerPull(side, request);
       await seenAtStart(request);
       return answer;
     },
     /** answerPull as JSON text (HTTP), `envelope`'s fields first. */
     async answerPullJson(request: PullRequest, envelope: Record<string, unknown>) {
-      await refreshKnown();
+      await admit(request);
       const answer = await answerPullJson(side, request, envelope);
       await seenAtStart(request);
       return answer;
     },
     async answerSnapshot(request: SnapshotRequest) {
       checkPeer(side, { ...request, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
+      await admit(request);
       return answerSnapshot(side, request);
     },
     async answerPush(request: PushRequest) {
       checkPeer(side, { ...request, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
+      await admit(request);
       const answer = await answerPush(side, request);
       await markSeen(db, request.origin, request.instanceNo, now());
       return answer;

@@ -5,6 +5,7 @@ import { aBooking, aProduct, aSession } from '../fixtures/builders';
 import { aSyncNode, type SyncNode } from './nodes';
 import { pullOps, WIRE_COMPACT, WIRE_VALUES } from '../../main/sync/exchange';
 import { completeOp } from '../../main/sync/op';
+import { markSeen } from '../../db/queries/syncPeers';
 
 const nodes: SyncNode[] = [];
 afterEach(async () => {
@@ -73,6 +74,38 @@ describe('sync over HTTP between two real servers', () => {
     const { node: hub, url } = await listening('hub', 7);
     const { node: desk } = await listening('desk', 7);
     await expect(desk.engine.sync.addPeer(url, hub.key)).rejects.toThrow(/Instance number 7 is already used.*--instance/);
+  });
+
+  it('refuses a second desk with a number a syncing desk holds, at the hub, and the first desk keeps syncing', async () => {
+    const { node: hub, url: hubUrl } = await listening('hub', 1);
+    const { node: first } = await listening('desk', 2);
+    const { node: second } = await listening('desk', 2);
+    await first.engine.sync.addPeer(hubUrl, hub.key);
+    expect((await first.engine.sync.syncAll())[0].error).toBeNull();
+    // The refused pairing names the desk that holds the number and what to do; nothing of it stays on the hub.
+    await expect(second.engine.sync.addPeer(hubUrl, hub.key)).rejects.toThrow(new RegExp(`Instance number 2 is already used by instance ${first.engine.replica.origin}.*fresh data folder`));
+    expect((await hub.call('GET', '/v1/sync/status')).body.seenBy.map((s: { origin: string }) => s.origin)).toEqual([first.engine.replica.origin]);
+    // A desk that skips its own check is refused by the hub on its first page, and not recorded either.
+    const pull = await hub.call('POST', '/v1/sync/pull', { origin: second.engine.replica.origin, instanceNo: 2, schema: { min: 1, max: 99 }, vector: {} });
+    expect(pull.status).toBe(409);
+    expect(pull.body.requestStatus.error.errorMessage).toMatch(/Instance number 2 is already used/);
+    expect((await hub.call('GET', '/v1/sync/status')).body.seenBy).toHaveLength(1);
+    expect((await hub.call('POST', '/v1/sync/push', { origin: second.engine.replica.origin, instanceNo: 2, schema: { min: 1, max: 99 }, ops: [] })).status).toBe(409);
+
+    const product = (await hub.call('POST', '/v1/products', aProduct())).body.product;
+    expect((await first.engine.sync.syncAll())[0].error).toBeNull();
+    expect((await first.call('GET', `/v1/products/${product.productCode}`)).status).toBe(200);
+  });
+
+  it('forgets a number recorded from a refused pairing (an earlier build did) when the desk that holds it syncs', async () => {
+    const { node: hub, url: hubUrl } = await listening('hub', 1);
+    const { node: desk } = await listening('desk', 2);
+    await desk.engine.sync.addPeer(hubUrl, hub.key);
+    expect((await desk.engine.sync.syncAll())[0].error).toBeNull();
+    // What an earlier hub kept of a second desk's refused hello: its origin with the same number, no op.
+    await markSeen(hub.engine.ctx.db, 'GH05700000000002', 2, 1);
+    expect((await desk.engine.sync.syncAll())[0].error).toBeNull();
+    expect((await hub.call('GET', '/v1/sync/status')).body.seenBy.map((s: { origin: string }) => s.origin)).toEqual([desk.engine.replica.origin]);
   });
 
   it('answers a pull in the compact encoding only to a caller that asks for it, with the same ops as the plain one', async () => {
