@@ -38,6 +38,12 @@ export const scanBodySchema = z.object({
   device: opt(text(100)),
   override: opt(bool),
   participantIds: opt(z.array(idParam).max(1000)),
+  /**
+   * The day (YYYY-MM-DD, the session's local date) whose departures the scan is for: a scanner
+   * serving all of a day's sends the day it loaded. A booking of another day answers WRONG_SESSION
+   * (overridable) instead of checking in; without it, the booking's own session whatever its day.
+   */
+  day: opt(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')),
 });
 export type ScanBody = z.infer<typeof scanBodySchema>;
 

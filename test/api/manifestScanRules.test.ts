@@ -205,6 +205,51 @@ describe('POST /v1/manifest/scan: explicit overrides', () => {
   });
 });
 
+describe('POST /v1/manifest/scan: day (a scanner serving all of a day’s departures)', () => {
+  async function aBookingOn(startTime: string) {
+    const s = await aProductWithSession(t, { startTime });
+    return { ...s, ...aBookingRow(t.sql, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', names: ['Grace'] }) };
+  }
+
+  it('checks in a booking of that day, the day being the session’s local date', async () => {
+    // 13:00 on 3 January in Sydney: still 2 January in UTC.
+    const b = await aBookingOn('2030-01-03T02:00:00Z');
+    const res = await scan({ code: b.participantCodes[0], day: '2030-01-03' });
+    expect(res.body.scan).toMatchObject({ result: 'CHECKED_IN', checkedIn: true, belongsTo: null });
+  });
+
+  it('refuses another day’s booking, saying when it is, checks nobody in, and admits it only by override', async () => {
+    const b = await aBookingOn('2030-01-05T02:00:00Z');
+    const before = t.snapshot(...STATE_TABLES);
+    const refused = await scan({ code: b.participantCodes[0], day: '2030-01-03', device: 'Pier phone' });
+    expect(refused.status).toBe(200);
+    expect(refused.body.scan).toMatchObject({ result: 'WRONG_SESSION', checkedIn: false, belongsTo: { sessionId: b.sessionId, startTimeLocal: '2030-01-05 13:00:00' } });
+    expect(refused.body.scan.message).toMatch(/^Another day: this booking is for .* at 2030-01-05 13:00/);
+    expect(t.snapshot(...STATE_TABLES)).toEqual(before);
+    expect(checkIns(b.participantIds[0])).toEqual([]);
+
+    const admitted = await scan({ code: b.participantCodes[0], day: '2030-01-03', override: true, device: 'Pier phone' });
+    expect(admitted.body.scan).toMatchObject({ result: 'WRONG_SESSION', checkedIn: true, overrides: ['WRONG_SESSION'] });
+    expect(JSON.parse(checkIns(b.participantIds[0])[0].override_json!)).toMatchObject({ rules: ['WRONG_SESSION'], device: 'Pier phone' });
+  });
+
+  it('leaves a scan without it as it was: the booking’s own session, whatever its day', async () => {
+    const b = await aBookingOn('2030-01-05T02:00:00Z');
+    expect((await scan({ code: b.participantCodes[0] })).body.scan).toMatchObject({ result: 'CHECKED_IN', checkedIn: true });
+  });
+
+  it('answers 400 in the envelope for a day that is not YYYY-MM-DD, and changes nothing', async () => {
+    const b = await aBookingOn('2030-01-05T02:00:00Z');
+    const before = t.snapshot(...STATE_TABLES, 'checkin_events');
+    for (const day of ['05/01/2030', 20300105, '2030-1-5']) {
+      const res = await scan({ code: b.participantCodes[0], day });
+      expect(res.status).toBe(400);
+      expect(res.body.requestStatus).toMatchObject({ success: false, error: { errorCode: 'VALIDATION_ERROR' } });
+    }
+    expect(t.snapshot(...STATE_TABLES, 'checkin_events')).toEqual(before);
+  });
+});
+
 describe('POST /v1/manifest/scan: attention and history on every known code', () => {
   it('flags a participant special field, a note and an unpaid balance, with history, also on a refused answer', async () => {
     const b = await aBooking({ payments: [], internalNotes: 'Meet at side door' });

@@ -234,6 +234,19 @@ describe('the guide’s scanner in Chromium', () => {
     await context.close();
   });
 
+  it('serving all of today, refuses a ticket for another day that the engine is asked about, and checks nobody in', async () => {
+    const dayTrip = await aDepartureWithBookings(t, 'Day Trip', '2030-01-03 09:00:00', [['Lin Elsewhen']]);
+    const context = await browser.newContext();
+    const page = await openScanner(context, baseUrl, t.keys.checkin);
+    const [lin] = dayTrip.orders;
+    await wedgeScan(page, lin.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind'), { timeout: 5_000 }).toBe('WRONG_SESSION');
+    expect(await verdictOf(page).innerText()).toMatch(/WRONG SESSION[\s\S]*Another day: this booking is for Day Trip at 2030-01-03 09:00/);
+    await expect.poll(() => waiting(page).innerText()).toMatch(/^0 waiting/);
+    expect((await participantOnServer(t, dayTrip.sessionId, lin.participantIds[0])).checkin.state).toBe('EXPECTED');
+    await context.close();
+  });
+
   it('shows a correction when the engine disagrees (the booking was cancelled while the device was offline)', async () => {
     const context = await browser.newContext();
     const page = await openScanner(context, baseUrl, t.keys.checkin);

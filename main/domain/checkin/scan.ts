@@ -25,6 +25,8 @@ export interface ScanInput {
   device?: string;
   override?: boolean;
   participantIds?: number[];
+  /** The day (YYYY-MM-DD, local) whose departures the scan is for: another day's booking is a wrong session. */
+  day?: string;
 }
 
 interface Resolved {
@@ -192,6 +194,7 @@ export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsSe
     const decision = await decideScan({
       override: input.override === true,
       scannedSessionId: input.sessionId,
+      scannedDay: input.day,
       own,
       booking,
       revoked: resolved.revoked,

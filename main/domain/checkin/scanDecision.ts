@@ -19,6 +19,8 @@ export interface ScanSituation {
   override: boolean | readonly string[];
   /** The session the guide scanned for, when the scan named one. */
   scannedSessionId: number | undefined;
+  /** The day (YYYY-MM-DD, local) whose departures the scan is for (a scanner serving all of a day's): another day's booking is a wrong session. */
+  scannedDay?: string;
   /** The session the booking's item is for. */
   own: ResolvedSession;
   booking: BookingsTable;
@@ -110,13 +112,15 @@ function refuseCancelledBooking(s: ScanSituation, rules: Rules): void {
   rules.apply('BOOKING_CANCELLED', `Do not admit: booking ${s.booking.order_number} was cancelled at ${toLocal(at, s.own.timezone).slice(0, 16)}`, 'named', 'override: booking was cancelled');
 }
 
-/** A booking of another session than the one scanned for: where it belongs. */
+/** A booking of another session than the one scanned for, or of another day than the scan's: where it belongs. */
 function checkScannedSession(s: ScanSituation, rules: Rules): ScanDecision['belongsTo'] {
   const { session, product, timezone } = s.own;
-  if (s.scannedSessionId === undefined || s.scannedSessionId === session.id) return null;
+  const otherSession = s.scannedSessionId !== undefined && s.scannedSessionId !== session.id;
+  const otherDay = s.scannedDay !== undefined && toLocal(session.start_at, timezone).slice(0, 10) !== s.scannedDay;
+  if (!otherSession && !otherDay) return null;
   const belongsTo = { sessionId: session.id, productCode: product.product_code, productName: product.name, startTime: new Date(session.start_at).toISOString(), startTimeLocal: toLocal(session.start_at, timezone) };
   const when = belongsTo.startTimeLocal.slice(0, 16);
-  rules.apply('WRONG_SESSION', `Wrong session: this booking is for ${product.name} at ${when}`, true, `override: booked for ${when}`);
+  rules.apply('WRONG_SESSION', `${otherSession ? 'Wrong session' : 'Another day'}: this booking is for ${product.name} at ${when}`, true, `override: booked for ${when}`);
   return belongsTo;
 }
 

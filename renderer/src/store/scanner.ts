@@ -100,6 +100,16 @@ export const useScanner = create<ScannerState>((set, get) => {
     await idbPut('outbox', item.eventId, item);
     void get().flush();
   }
+  /**
+   * Serving all of today's departures, a scan is for the day they are on (the engine's today, as the
+   * day list it answered says; this device's date when there are none): a ticket for Sunday is not
+   * checked in on Friday, the engine answers "Another day". Serving one departure: none (the session says it).
+   */
+  function servedDay(sessionFilter: number | null): Pick<ScanBody, 'day'> {
+    if (sessionFilter !== null) return {};
+    const first = get().sessions[0];
+    return { day: first ? first.startTimeLocal.slice(0, 10) : localStamp(new Date()).slice(0, 10) };
+  }
   function scanItem(body: Omit<ScanBody, 'eventId' | 'occurredAt' | 'device'>, local: OutboxItem['local']): OutboxItem {
     const eventId = newEventId();
     return { eventId, kind: 'scan', body: { ...body, eventId, occurredAt: new Date().toISOString(), device: device() }, local, queuedAt: new Date().toISOString(), attempts: 0 };
@@ -228,7 +238,7 @@ export const useScanner = create<ScannerState>((set, get) => {
           remember(verdict, null, 'not sent');
           return;
         }
-        const item = scanItem({ code, sessionId: sessionFilter ?? undefined }, { admit: false, result: 'UNKNOWN_CODE', label: code, sessionId: sessionFilter, participantIds: [] });
+        const item = scanItem({ code, sessionId: sessionFilter ?? undefined, ...servedDay(sessionFilter) }, { admit: false, result: 'UNKNOWN_CODE', label: code, sessionId: sessionFilter, participantIds: [] });
         show({ ...verdict, tone: 'blue', word: 'CHECKING…', message: 'Not on this device; asking TourDesk' }, item.eventId, true);
         void enqueue(item);
         setTimeout(() => {
@@ -246,7 +256,7 @@ export const useScanner = create<ScannerState>((set, get) => {
         return;
       }
       const label = verdict.people.map((p) => p.name).join(', ');
-      const item = scanItem({ code, sessionId: verdict.sessionId ?? undefined }, { admit: true, result: verdict.kind, label, sessionId: verdict.sessionId, participantIds: verdict.participantIds });
+      const item = scanItem({ code, sessionId: verdict.sessionId ?? undefined, ...servedDay(sessionFilter) }, { admit: true, result: verdict.kind, label, sessionId: verdict.sessionId, participantIds: verdict.participantIds });
       show(verdict, item.eventId);
       remember(verdict, item.eventId, 'waiting');
       void enqueue(item);
@@ -260,7 +270,7 @@ export const useScanner = create<ScannerState>((set, get) => {
       // A wrong-session override names the session scanned at, so the record says where they were admitted.
       const sessionId = verdict.kind === 'WRONG_SESSION' && filter !== null ? filter : (verdict.sessionId ?? undefined);
       const label = verdict.people.map((p) => p.name).join(', ');
-      const item = scanItem({ code: verdict.code, sessionId, override: true }, { admit: true, result: verdict.override.rule, label, sessionId: verdict.sessionId, participantIds: verdict.participantIds });
+      const item = scanItem({ code: verdict.code, sessionId, override: true, ...servedDay(filter) }, { admit: true, result: verdict.override.rule, label, sessionId: verdict.sessionId, participantIds: verdict.participantIds });
       const admitted: Verdict = { ...verdict, kind: 'CHECKED_IN', tone: 'green', word: 'CHECKED IN', message: `Admitted by override: ${verdict.override.label.toLowerCase()}`, admit: true, override: null, people: verdict.people.map((p) => ({ ...p, checkedIn: true })) };
       show(admitted, item.eventId);
       remember(admitted, item.eventId, 'waiting');
