@@ -42,6 +42,18 @@ describe('POST /v1/manifest/scan', () => {
     });
   });
 
+  it('finds a code typed by hand in lower case, and still tells apart an imported code that differs only in case', async () => {
+    const b = await aBooking();
+    const lower = b.participantCodes[0].toLowerCase();
+    expect(lower).not.toBe(b.participantCodes[0]);
+    const res = await scan({ code: lower, sessionId: b.sessionId });
+    expect(res.body.scan).toMatchObject({ result: 'CHECKED_IN', checkedIn: true, code: lower, participants: [{ id: b.participantIds[0] }] });
+    // A second participant whose (imported) code is exactly the lower-case spelling of the first's: exact wins.
+    t.sql.prepare('UPDATE participants SET barcode = ? WHERE id = ?').run(lower, b.participantIds[1]);
+    expect((await scan({ code: lower, sessionId: b.sessionId })).body.scan).toMatchObject({ result: 'CHECKED_IN', participants: [{ id: b.participantIds[1] }] });
+    expect((await scan({ code: 'no-such-code', sessionId: b.sessionId })).body.scan).toMatchObject({ result: 'UNKNOWN_CODE', checkedIn: false });
+  });
+
   it('answers ALREADY_CHECKED_IN, with when and by which device, for a new scan of a checked-in participant', async () => {
     const b = await aBooking();
     t.clock.set('2030-01-02T21:10:00Z');

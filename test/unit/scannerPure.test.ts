@@ -79,6 +79,12 @@ describe('the local verdict', () => {
     expect(verdict('G1')).toMatchObject({ kind: 'CHECKED_IN', tone: 'green', admit: true, participantIds: [grace.id], sessionId: 1, people: [{ name: 'Grace Hopper' }], booking: { orderNumber: 'T1-1' } });
   });
 
+  it('finds a code typed in lower case from a ticket, as the engine does', () => {
+    expect(verdict('g1')).toMatchObject({ kind: 'CHECKED_IN', participantIds: [grace.id], code: 'g1' });
+    expect(verdict('order-9')).toMatchObject({ kind: 'GROUP', booking: { orderNumber: 'T1-9' } });
+    expect(verdict('g2').kind).toBe('UNKNOWN_CODE');
+  });
+
   it('says when and by whom someone is already in, amber, and offers to admit again', () => {
     expect(verdict('A1')).toMatchObject({ kind: 'ALREADY_CHECKED_IN', tone: 'amber', admit: false, message: 'Already checked in at 14:52 by Pier tablet', override: { rule: 'ALREADY_CHECKED_IN' } });
   });

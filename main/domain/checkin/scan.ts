@@ -37,8 +37,18 @@ interface Resolved {
   revoked: RevokedCodesTable | null;
 }
 
-/** A participant's code first, then an order's, then a code a reissue revoked. */
+/**
+ * A participant's code first, then an order's, then a code a reissue revoked. A code typed by hand
+ * from a ticket in lower case finds the upper-case code it spells (TourDesk's codes are upper case;
+ * an imported code that differs from another only in case is still found exactly).
+ */
 async function resolveCode(db: Kysely<Database>, code: string): Promise<Resolved | null> {
+  const exact = await resolveExactCode(db, code);
+  if (exact || code.toUpperCase() === code) return exact;
+  return resolveExactCode(db, code.toUpperCase());
+}
+
+async function resolveExactCode(db: Kysely<Database>, code: string): Promise<Resolved | null> {
   const participant = await findParticipantByBarcode(db, code);
   if (participant) return { orderNumber: participant.order_number, participantId: participant.id, itemId: participant.item_id, revoked: null };
   const order = await findOrderBarcode(db, code);

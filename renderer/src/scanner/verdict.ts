@@ -84,7 +84,8 @@ export interface DecideInput {
 }
 
 export function decide({ code, manifests, index, sessionFilter }: DecideInput): Verdict {
-  const entry = index.get(code);
+  // A code typed from a ticket in lower case is the upper-case code it spells (as the engine finds it).
+  const entry = index.get(code) ?? index.get(code.toUpperCase());
   const manifest = entry ? manifests.get(entry.sessionId) : undefined;
   const booking = manifest?.bookings.find((b) => b.orderNumber === entry!.orderNumber);
   if (!entry || !manifest || !booking) {
