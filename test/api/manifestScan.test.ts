@@ -44,7 +44,7 @@ describe('POST /v1/manifest/scan', () => {
 
   it('finds a code typed by hand in lower case, and still tells apart an imported code that differs only in case', async () => {
     const b = await aBooking();
-    const lower = b.participantCodes[0].toLowerCase();
+    const lower = b.participantCodes[0]!.toLowerCase();
     expect(lower).not.toBe(b.participantCodes[0]);
     const res = await scan({ code: lower, sessionId: b.sessionId });
     expect(res.body.scan).toMatchObject({ result: 'CHECKED_IN', checkedIn: true, code: lower, participants: [{ id: b.participantIds[0] }] });
