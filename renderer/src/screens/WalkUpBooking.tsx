@@ -4,7 +4,7 @@ import type { Booking, BookingQuote, PickupLocationAnswer, ProductPickupsAnswer,
 import { useConnection } from '../store/connection';
 import { useManifest } from '../store/manifest';
 import { useNav } from '../store/nav';
-import { bookingBody, codesOf, emptyForm, totalQuantity, type WalkUpForm } from '../store/walkup';
+import { bookingBody, codesOf, emptyForm, formProblem, totalQuantity, type WalkUpForm } from '../store/walkup';
 import { Busy, ErrorText, timeOf } from '../components/Status';
 import { QrCode } from '../components/QrCode';
 
@@ -42,6 +42,7 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
   const count = totalQuantity(form);
   const body = session ? bookingBody(form, session, options, quote?.totalCurrency ?? null, quote?.totalAmount ?? null) : null;
   const quoteKey = JSON.stringify(body?.items);
+  const problem = formProblem(form, options, available?.seatsAvailable ?? null, quote?.totalAmount ?? null);
 
   useEffect(() => {
     if (!body || count === 0) {
@@ -96,7 +97,7 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
       aria-labelledby="walkup-title"
       onSubmit={(e) => {
         e.preventDefault();
-        if (!body) return;
+        if (!body || problem) return;
         setBusy(true);
         setError(null);
         api<{ booking: Booking }>(config, 'POST', '/v1/bookings', body)
@@ -121,7 +122,7 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
           {options.map((o) => (
             <label key={o.id}>
               {o.label} ({o.price.toFixed(2)})
-              <input type="number" min={0} max={o.maxQuantity ?? 99} value={form.quantities[o.id] ?? 0} onChange={(e) => set({ quantities: { ...form.quantities, [o.id]: Math.max(0, Number(e.target.value) || 0) } })} />
+              <input type="number" min={0} step={1} max={o.maxQuantity ?? 99} value={form.quantities[o.id] ?? 0} onChange={(e) => set({ quantities: { ...form.quantities, [o.id]: Math.max(0, Math.floor(Number(e.target.value)) || 0) } })} />
             </label>
           ))}
         </div>
@@ -201,9 +202,9 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
       <p className="price" role="status" aria-label="Price">
         {count === 0 ? 'Choose tickets to see the price' : quote ? `Total ${quote.totalAmount.toFixed(2)} ${quote.totalCurrency}` : quoteError ? '' : 'Pricing…'}
       </p>
-      <ErrorText error={quoteError} />
+      <ErrorText error={problem ?? quoteError} />
       <ErrorText error={error} />
-      <button type="submit" className="big" disabled={busy || count === 0 || !quote}>
+      <button type="submit" className="big" disabled={busy || count === 0 || !quote || problem !== null}>
         {busy ? 'Booking…' : 'Book'}
       </button>
     </form>

@@ -37,6 +37,22 @@ export function bookingBody(form: WalkUpForm, session: { productCode: string; st
   };
 }
 
+/**
+ * What stops the booking before it is sent, in words a desk reads (null: nothing): more seats than
+ * the departure has left (a family ticket takes its seatsUsed), or an amount paid that is not a
+ * sum of money or is more than the total (a typo far more often than a tip: take the total, give change).
+ */
+export function formProblem(form: WalkUpForm, options: readonly Pick<PriceOptionAnswer, 'id' | 'seatsUsed'>[], seatsAvailable: number | null, quotedTotal: number | null): string | null {
+  const seats = options.reduce((n, o) => n + (form.quantities[o.id] ?? 0) * (o.seatsUsed ?? 1), 0);
+  if (seatsAvailable !== null && seats > seatsAvailable) return `Only ${seatsAvailable} ${seatsAvailable === 1 ? 'seat' : 'seats'} left on this departure; these tickets take ${seats}.`;
+  const paid = form.paymentAmount.trim();
+  if (!form.paymentType || paid === '') return null;
+  const amount = Number(paid);
+  if (!Number.isFinite(amount) || amount < 0) return `Amount paid must be a sum of money, like ${(quotedTotal ?? 0).toFixed(2)}.`;
+  if (quotedTotal !== null && amount > quotedTotal) return `Amount paid (${amount.toFixed(2)}) is more than the total (${quotedTotal.toFixed(2)}): take the total and give change.`;
+  return null;
+}
+
 /** Every code the booking carries (participants' own, an item's or the order's), to show as QR codes. */
 export function codesOf(booking: Booking): { label: string; code: string }[] {
   const out: { label: string; code: string }[] = [];
