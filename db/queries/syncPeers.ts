@@ -77,6 +77,9 @@ export function seenInstances(db: Kysely<Database>): Promise<{ origin: string; i
 export interface OversoldRow {
   session_id: number;
   product_code: string;
+  product_name: string;
+  /** The product's own timezone, when it has one (else the company's). */
+  product_timezone: string | null;
   start_at: number;
   capacity: number;
   order_number: string;
@@ -98,8 +101,8 @@ export async function oversoldSessions(db: Kysely<Database>, sessionIds?: readon
     ), over AS (
       SELECT h.session_id FROM held h JOIN sessions s ON s.id = h.session_id GROUP BY h.session_id HAVING sum(h.seats) > max(s.seats)
     )
-    SELECT s.id AS session_id, s.product_code, s.start_at, s.seats AS capacity, h.order_number, h.seats
-    FROM over o JOIN sessions s ON s.id = o.session_id JOIN held h ON h.session_id = o.session_id
+    SELECT s.id AS session_id, s.product_code, p.name AS product_name, p.timezone AS product_timezone, s.start_at, s.seats AS capacity, h.order_number, h.seats
+    FROM over o JOIN sessions s ON s.id = o.session_id JOIN held h ON h.session_id = o.session_id JOIN products p ON p.product_code = s.product_code
     ORDER BY s.start_at, s.id, h.order_number`.execute(db);
   return result.rows;
 }

@@ -3,7 +3,8 @@ import type { Database } from '../../db/schema';
 import { acknowledgedSets, deletePeer, deletePlaceholderCompany, forgetInstance, hasOwnCatalogueOrSales, insertAcknowledgement, knownInstances, listPeers, markSeen, oversoldSessions, peerByUrl, recordPeerAttempt, rememberInstances, seenInstances, upsertPeer } from '../../db/queries/syncPeers';
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
-import { toIso } from '../domain/time';
+import { toIso, toLocal } from '../domain/time';
+import { supplierTimezone } from '../../db/queries/departures';
 import { answerPull, answerPullJson, answerPush, answerSnapshot, checkPeer, exchangeWith, helloOf, PairingError, type ExchangeCounts, type ExchangeReport, type LocalSide, type PeerTransport, type PullRequest, type PushRequest, type SnapshotRequest } from './exchange';
 import { httpTransport } from './peerClient';
 import { bookingSetKey } from './oversell';
@@ -213,9 +214,20 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     async conflicts() {
       const rows = await oversoldSessions(db);
       const acks = await acknowledgedSets(db, [...new Set(rows.map((r) => r.session_id))]);
-      const bySession = new Map<number, { sessionId: number; productCode: string; startTime: string; capacity: number; seatsHeld: number; bookings: { orderNumber: string; seats: number }[] }>();
+      const companyZone = rows.length > 0 ? ((await supplierTimezone(db)) ?? 'UTC') : 'UTC';
+      const bySession = new Map<number, { sessionId: number; productCode: string; productName: string; startTime: string; startTimeLocal: string; capacity: number; seatsHeld: number; bookings: { orderNumber: string; seats: number }[] }>();
       for (const r of rows) {
-        const entry = bySession.get(r.session_id) ?? { sessionId: r.session_id, productCode: r.product_code, startTime: toIso(r.start_at), capacity: r.capacity, seatsHeld: 0, bookings: [] };
+        const entry = bySession.get(r.session_id) ?? {
+          sessionId: r.session_id,
+          productCode: r.product_code,
+          productName: r.product_name,
+          startTime: toIso(r.start_at),
+          // A person reads the local time: a Sydney 07:30 departure is the day before in UTC.
+          startTimeLocal: toLocal(r.start_at, r.product_timezone || companyZone),
+          capacity: r.capacity,
+          seatsHeld: 0,
+          bookings: [],
+        };
         entry.seatsHeld += r.seats;
         entry.bookings.push({ orderNumber: r.order_number, seats: r.seats });
         bySession.set(r.session_id, entry);

@@ -53,7 +53,7 @@ describe('sync over HTTP between two real servers', () => {
     for (const n of [hub, desk]) {
       const { conflicts } = (await n.call('GET', '/v1/sync/conflicts')).body;
       expect(conflicts).toHaveLength(1);
-      expect(conflicts[0]).toMatchObject({ productCode: product.productCode, startTime: '2030-01-31T22:00:00Z', capacity: 2, seatsHeld: 3, acknowledged: false });
+      expect(conflicts[0]).toMatchObject({ productCode: product.productCode, productName: product.name, startTime: '2030-01-31T22:00:00Z', startTimeLocal: '2030-02-01 09:00:00', capacity: 2, seatsHeld: 3, acknowledged: false });
       expect(conflicts[0].bookings).toHaveLength(2);
     }
     const conflict = (await hub.call('GET', '/v1/sync/conflicts')).body.conflicts[0];
