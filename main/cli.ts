@@ -305,11 +305,17 @@ async function peer(args: string[], out: (line: string) => void): Promise<number
       const added = await engine.sync.addPeer(positionals[0], values.key!);
       out(`Paired with ${positionals[0]} (instance ${added.instanceNo})${added.hub ? '; it is this desk’s hub: the catalogue comes from it' : ''}. Run \`tourdesk sync\` or let serve sync in the background.`);
     } else if (sub === 'list') {
-      const peers = await engine.sync.peers();
-      if (peers.length === 0) out('No peers.');
+      const { peers, seenBy } = await engine.sync.status();
+      if (peers.length === 0) out(seenBy.length === 0 ? 'No peers.' : 'No peers of its own (desks pair with it).');
       for (const p of peers) out(`${p.url}\tinstance ${p.instanceNo ?? '?'}\t${p.summary}`);
+      // A hub's desks: they pair with it, so they are not its peers, but an operator asks here who syncs.
+      if (seenBy.length > 0) out('Instances that sync with this one:');
+      for (const s of seenBy) out(`instance ${s.instanceNo}\t${s.origin}\tlast exchange ${s.lastSeenAt}`);
     } else {
-      out((await engine.sync.removePeer(positionals[0])) ? `Removed ${positionals[0]}.` : `No peer ${positionals[0]}.`);
+      const removed = await engine.sync.removePeer(positionals[0]);
+      // A mistyped address is an error a script can see, as the API's 404 is.
+      out(removed ? `Removed ${removed}.` : `No peer ${positionals[0]}; \`tourdesk peer list\` shows the peers.`);
+      if (!removed) return 1;
     }
   } finally {
     await engine.close();

@@ -151,7 +151,13 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     /** Peers as stored; keys are never part of the answer. */
     async peers(): Promise<PeerStatus[]> {
       const ours = await replica.vector();
-      return (await listPeers(db)).map((p) => ({
+      const zone = (await supplierTimezone(db)) ?? null;
+      // "Not synced since 11:58" in the company's time (a desk before its first sync has no company yet: UTC).
+      const at = (ms: number) => (zone ? `${toLocal(ms, zone).slice(0, 16)} (${zone})` : new Date(ms).toISOString());
+      return (await listPeers(db)).map((p) => {
+        const opsToSend = p.peer_vector === null ? p.ops_to_send : missingCount(JSON.parse(p.peer_vector) as Vector, ours);
+        const waiting = opsToSend ? ` · ${opsToSend} ${opsToSend === 1 ? 'change' : 'changes'} waiting to send` : '';
+        return {
         url: p.url,
         origin: p.peer_origin,
         instanceNo: p.peer_instance_no,
@@ -160,10 +166,11 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
         lastError: p.last_error,
         clockSkewMs: p.skew_ms,
         // Counted now from the peer's vector as last heard: a desk offline all morning says how much waits.
-        opsToSend: p.peer_vector === null ? p.ops_to_send : missingCount(JSON.parse(p.peer_vector) as Vector, ours),
+        opsToSend,
         opsToReceive: p.ops_to_receive,
-        summary: p.last_success_at === null ? 'Never synced' : `${p.last_error ? 'Not synced since' : 'Synced at'} ${new Date(p.last_success_at).toISOString()}${p.last_error ? ` (${p.last_error})` : ''}`,
-      }));
+        summary: `${p.last_success_at === null ? 'Never synced' : `${p.last_error ? 'Not synced since' : 'Synced at'} ${at(p.last_success_at)}`}${waiting}${p.last_error ? ` (last try: ${p.last_error})` : ''}`,
+        };
+      });
     },
     exchange,
     /**

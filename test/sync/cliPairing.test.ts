@@ -8,6 +8,7 @@ import { main } from '../../main/cli';
 import { bootEngine } from '../../main/boot';
 import { TEST_COMPANY } from '../fixtures/app';
 import { peerUrl } from '../../main/sync/service';
+import { markSeen } from '../../db/queries/syncPeers';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -71,6 +72,24 @@ describe('a desk paired from the command line, before its first sync', () => {
     } finally {
       await engine.close();
     }
+    // Now the desk has the hub's company: the last sync in its time, not UTC.
+    const after = await tourdesk('peer', 'list', '--data-dir', deskDir);
+    expect(after.out).toMatch(new RegExp(`^${url}\tinstance 1\tSynced at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d \\(${TEST_COMPANY.timezone}\\)$`));
+
+    // A mistyped address is an error a script sees; the right one is removed.
+    const mistyped = await tourdesk('peer', 'remove', `${url}9`, '--data-dir', deskDir);
+    expect(mistyped).toMatchObject({ code: 1, out: expect.stringMatching(/^No peer .*; `tourdesk peer list` shows the peers\.$/) });
+    expect(await tourdesk('peer', 'remove', `${url}/`, '--data-dir', deskDir)).toEqual({ code: 0, out: `Removed ${url}.` });
+  });
+
+  it('lists on a hub the instances that sync with it, since desks pair with it and are not its peers', async () => {
+    const hubDir = mkdtempSync(join(tmpdir(), 'tourdesk-cli-hub-'));
+    cleanup.push(() => rmSync(hubDir, { recursive: true, force: true }));
+    const { engine } = await bootEngine({ dataDir: hubDir, instanceNo: 1 });
+    await markSeen(engine.ctx.db, 'DE5C0000AAAA1111', 42, Date.parse('2030-01-01T00:05:00Z'));
+    await engine.close();
+    const listed = await tourdesk('peer', 'list', '--data-dir', hubDir);
+    expect(listed).toEqual({ code: 0, out: 'No peers of its own (desks pair with it).\nInstances that sync with this one:\ninstance 42\tDE5C0000AAAA1111\tlast exchange 2030-01-01T00:05:00.000Z' });
   });
 
   it('starts `serve --demo` on a paired desk without loading the demo, and says why', async () => {
