@@ -221,7 +221,7 @@ export class PairingError extends Error {}
 
 /** Refuses a peer that would make two instances issue the same ids, or that is a clone of us. */
 export function checkPeer(side: LocalSide, peer: Hello): void {
-  if (peer.origin === side.replica.origin) throw new PairingError('The peer has this instance’s own origin id: one data folder was copied from the other. Give one of them a fresh data folder.');
+  if (peer.origin === side.replica.origin) throw new PairingError('The peer has this instance’s own origin id: it is this instance itself (its own address), or one data folder was copied from the other. Pair with the hub’s address; a copied folder needs a fresh data folder.');
   const clash = [[peer.origin, peer.instanceNo] as const, ...Object.entries(peer.knownInstances)].find(([o, n]) => o !== side.replica.origin && n === side.instanceNo);
   if (clash) {
     const used = new Set([...Object.values(peer.knownInstances), peer.instanceNo]);

@@ -15,6 +15,8 @@ export interface TransportOptions {
 function reasonOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause;
+  // https:// to a peer that serves plain HTTP: OpenSSL's words ("ssl3_get_record:wrong version number") say nothing to a person.
+  if (cause instanceof Error && ((cause as NodeJS.ErrnoException).code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/.test(cause.message))) return 'it does not answer HTTPS at this address; try http://';
   // A host with several addresses fails with an AggregateError, whose message is empty but whose code is not.
   if (cause instanceof Error) return cause.message || (cause as NodeJS.ErrnoException).code || error.message;
   return error.message;

@@ -276,15 +276,18 @@ function listening(transport: PeerTransport, heard: { vector: Vector | null }): 
 
 const vectorOf = (heard: { vector: Vector | null }) => (heard.vector === null ? {} : { peer_vector: JSON.stringify(heard.vector) });
 
+/** An address that is not a peer's URL: bad input (400), not a refusal by the peer (409). */
+export class PeerAddressError extends PairingError {}
+
 /** A peer's address as stored: an http(s) URL without a trailing slash; anything else refused in words. */
 export function peerUrl(text: string): string {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new PairingError(`“${text}” is not a peer address: give the peer's URL, like http://192.168.1.20:8080`);
+    throw new PeerAddressError(`“${text}” is not a peer address: give the peer's URL, like http://192.168.1.20:8080`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PairingError(`“${text}” is not a peer address: a peer is reached over http:// or https://`);
-  if (url.username || url.password) throw new PairingError('A peer address must not hold a user name or password: the peer’s key is given on its own (--key, or the Peer key field)');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PeerAddressError(`“${text}” is not a peer address: a peer is reached over http:// or https://`);
+  if (url.username || url.password) throw new PeerAddressError('A peer address must not hold a user name or password: the peer’s key is given on its own (--key, or the Peer key field)');
   return url.toString().replace(/\/+$/, '');
 }

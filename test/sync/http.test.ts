@@ -257,7 +257,8 @@ describe('sync over HTTP between two real servers', () => {
     const refusals: [unknown, number, RegExp][] = [
       [{ url: hubUrl }, 400, /key: /],
       [{ url: hubUrl, key: 42 }, 400, /key: /],
-      [{ url: 'not-a-url', key: hub.key }, 409, /is not a peer address/],
+      [{ url: 'not-a-url', key: hub.key }, 400, /is not a peer address/],
+      [{ url: 'ftp://10.0.0.2/', key: hub.key }, 400, /a peer is reached over http:\/\/ or https:\/\//],
       [{ url: 'http://127.0.0.1:9', key: hub.key }, 409, /127\.0\.0\.1:9 is not reachable/],
       [{ url: hubUrl, key: 'td_not_a_key_of_the_hub' }, 409, /refused: The API key is not valid/],
       [{ url: twinUrl, key: twin.key }, 409, /Instance number 2 is already used/],

@@ -85,6 +85,12 @@ describe('the peer transport (the exchange over HTTP)', () => {
     }
   });
 
+  it('says https:// to a peer that serves plain HTTP in words, not in OpenSSL’s', async () => {
+    const peer = await aPeer((_req, _body, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    const https = peer.url.replace('http://', 'https://');
+    await expect(httpTransport(https, 'k').push(push)).rejects.toThrow(`${https.replace(/\/$/, '')} is not reachable (it does not answer HTTPS at this address; try http://)`);
+  });
+
   it('gives up on a peer that does not answer within the deadline', async () => {
     const peer = await aPeer(() => {
       /* never answers */

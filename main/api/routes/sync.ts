@@ -10,6 +10,7 @@ import { GapError } from '../../sync/vector';
 import { ClockAheadError } from '../../sync/hlc';
 import { CloneError } from '../../sync/replica';
 import { PeerHttpError } from '../../sync/peerClient';
+import { PeerAddressError } from '../../sync/service';
 
 /** A page a peer sends may be large (ops carry whole rows); pages are capped by the sender too. */
 const PAGE_BODY_LIMIT = 16 * 1024 * 1024;
@@ -73,7 +74,9 @@ export function registerSyncRoutes(host: RouteHost): void {
       try {
         return { peer: await engine.sync.addPeer(body.url, body.key) };
       } catch (error) {
-        // A clash, a refused key or a peer that does not answer: nothing was stored; the reason says what to do.
+        // Not an address at all: bad input. A clash, a refused key or a peer that does not answer:
+        // nothing was stored; the reason says what to do.
+        if (error instanceof PeerAddressError) throw new DomainError('VALIDATION_ERROR', error.message);
         if (error instanceof PairingError || error instanceof PeerHttpError) throw new DomainError('CONFLICT', error.message);
         throw error;
       }
