@@ -180,6 +180,12 @@ export async function createServer(options: ServerOptions): Promise<TourDeskServ
       // hashed assets never change under their name.
       setHeaders: (res, path) => res.setHeader('cache-control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache'),
     });
+    // Assets of a build made while this server runs (a developer's `npm run build:web`): the routes
+    // above are the files found at start, and the fresh index.html names new hashed files.
+    const assets = join(options.webRoot, 'assets');
+    if (existsSync(assets)) {
+      await app.register(fastifyStatic, { root: assets, prefix: '/assets/', decorateReply: false, wildcard: true, index: false, maxAge: '365d', immutable: true });
+    }
     const index = join(options.webRoot, 'index.html');
     for (const url of APP_ROUTES) {
       app.get(url, (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(readFileSync(index)));

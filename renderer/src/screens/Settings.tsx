@@ -134,7 +134,7 @@ function ApiKeys({ ownKeyId }: { ownKeyId: number | null }) {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Role</th>
-                <th scope="col">Starts with</th>
+                <th scope="col" title="The start of the key's SHA-256 hash: keys are never stored, so none can be shown">Fingerprint</th>
                 <th scope="col">Last used</th>
                 <th scope="col">
                   <span className="sr-only">Action</span>
