@@ -176,6 +176,19 @@ describe('walk-up at a URL', () => {
 });
 
 describe('settings', () => {
+  it('fits Settings on a phone: no sideways scroll, and each key’s Revoke in view', async () => {
+    const { context, page, problems } = await signedIn();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${baseUrl}/settings`);
+    const keys = page.getByRole('table', { name: 'API keys' });
+    const revoke = keys.getByRole('button', { name: /^Revoke / }).first();
+    await revoke.waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect((await revoke.boundingBox())!.x + (await revoke.boundingBox())!.width).toBeLessThanOrEqual(390);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('creates a key shown once with a copy button, lists it, and revokes it after a confirmation', async () => {
     const { context, page, problems } = await signedIn();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
