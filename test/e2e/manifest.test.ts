@@ -109,8 +109,11 @@ describe('the manifest: safe tapping', () => {
     await expect.poll(async () => (await manifestOf(family.sessionId)).totals.checkedIn).toBe(0);
     await rossi.getByRole('button', { name: 'Check in all 5' }).click();
     await expect.poll(async () => (await manifestOf(family.sessionId)).totals.checkedIn).toBe(5);
+    expect(await toast.innerText()).toMatch(/checked in/);
     await page.getByRole('button', { name: 'Undo check-in of Zoe Rossi' }).click();
     await expect.poll(async () => stateOf(await manifestOf(family.sessionId), 'Zoe Rossi')).toBe('EXPECTED');
+    // The toast said all five were in, and its Undo named Zoe's check-in too: it goes with the row's undo.
+    expect(await toast.count()).toBe(0);
     await rossi.getByRole('button', { name: 'Check in the other 1' }).waitFor();
     await page.close();
   });

@@ -93,6 +93,9 @@ export const useManifest = create<ManifestState>((set, get) => ({
     const device = useConnection.getState().device || undefined;
     const now = new Date().toISOString();
     const events: CheckinEventBody[] = partials.map((p) => ({ ...p, sessionId, eventId: newEventId(), occurredAt: now, device }));
+    // A check-in undone from its row: its toast goes too (its Undo would undo nothing, and it still said "checked in").
+    const undone = new Set(partials.map((p) => p.undoesEventId).filter(Boolean));
+    if (get().toast?.eventIds.some((id) => undone.has(id))) set({ toast: null });
     // Each add persists its event at once; the first starts sending and the rest follow as one batch.
     await Promise.all(events.map((event) => useQueue.getState().add(event)));
     return events.map((e) => e.eventId);
