@@ -15,7 +15,7 @@ let web: Awaited<ReturnType<typeof serveWebUi>>;
 let baseUrl: string;
 let browser: Browser;
 let sessionId: number;
-let orders: { orderNumber: string }[];
+let orders: { orderNumber: string; items: { productCode: string }[] }[];
 const SHOTS = process.env.TOURDESK_SCREENSHOTS ?? '/tmp/desk-shots';
 
 beforeAll(async () => {
@@ -151,6 +151,25 @@ describe('bookings', () => {
     await page.getByText('✕ Cancelled').first().waitFor();
     expect((await t.call('GET', `/v1/bookings/${order}`)).body.booking.status).toBe('CANCELLED');
     expect(await page.getByRole('button', { name: 'Cancel booking…' }).count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('says what a part-paid booking still owes, and nothing owed once it is cancelled', async () => {
+    const { context, page, problems } = await signedIn();
+    const productCode = orders[0].items[0].productCode;
+    const made = await t.call('POST', '/v1/bookings', {
+      body: aBooking(productCode, undefined, [], { customer: { firstName: 'Hedy', lastName: 'Lamarr' }, items: [{ productCode, startTimeLocal: '2030-01-01 14:00:00', quantities: [{ optionLabel: 'Adult', value: 2 }] }], payments: [{ type: 'CASH', amount: 10 }] }),
+    });
+    const booking = made.body.booking;
+    expect(booking.totalDue).toBeGreaterThan(0);
+    await page.goto(`${baseUrl}/bookings/${booking.orderNumber}`);
+    const facts = page.locator('.facts');
+    await expect.poll(() => facts.innerText().catch(() => ''), { timeout: 10_000 }).toMatch(/ due/);
+    expect((await t.call('DELETE', `/v1/bookings/${booking.orderNumber}`)).status).toBe(200);
+    await page.reload();
+    await page.getByText('✕ Cancelled').first().waitFor();
+    expect(await facts.innerText()).not.toMatch(/ due/);
     expect(problems).toEqual([]);
     await context.close();
   });

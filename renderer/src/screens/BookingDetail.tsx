@@ -124,7 +124,8 @@ export function BookingDetail({ orderNumber }: { orderNumber: string }) {
           <dt>Total</dt>
           <dd>
             {money(booking.totalAmount, booking.totalCurrency)} · paid {money(booking.totalPaid, booking.totalCurrency)}
-            {booking.totalDue > 0 && <strong> · {money(booking.totalDue, booking.totalCurrency)} due</strong>}
+            {/* A cancelled booking owes nothing: what it shows is what was paid (and refunded, if so). */}
+            {booking.totalDue > 0 && !cancelled && <strong> · {money(booking.totalDue, booking.totalCurrency)} due</strong>}
           </dd>
           {booking.resellerName && (
             <>
