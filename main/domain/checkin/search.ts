@@ -44,7 +44,9 @@ function matchBooking({ wanted, wantedDigits }: SearchQuery, orderNumber: string
   const matchedOn: MatchedOn[] = [];
   if (fold(orderNumber).includes(wanted)) matchedOn.push('ORDER_NUMBER');
   if ([customer.name, customer.firstName, customer.lastName].some((name) => name && fold(name).includes(wanted))) matchedOn.push('CUSTOMER_NAME');
-  if (wantedDigits.length >= 3 && [customerRow?.phone, customerRow?.mobile].some((phone) => digits(phone).includes(wantedDigits))) matchedOn.push('PHONE');
+  // A local number ("0400 123 757") is the international one without its country code: its trunk 0 is dropped.
+  const national = wantedDigits.startsWith('0') ? wantedDigits.slice(1) : wantedDigits;
+  if (wantedDigits.length >= 3 && [customerRow?.phone, customerRow?.mobile].some((phone) => digits(phone).includes(national))) matchedOn.push('PHONE');
   const matchedParticipants = participants.filter((p) => fold(participantName(parseFields(p.fields_json))).includes(wanted));
   if (matchedParticipants.length) matchedOn.push('PARTICIPANT_NAME');
   return { matchedOn, matchedParticipants };
