@@ -49,6 +49,10 @@ describe('GET /v1/manifest/search', () => {
     expect((await search(`q=${b.orderNumber.toLowerCase()}&${session}`)).body.matches.map((m: any) => m.matchedOn)).toEqual([['ORDER_NUMBER']]);
     expect((await search(`q=${encodeURIComponent('412-345 678')}&${session}`)).body.matches.map((m: any) => m.matchedOn)).toEqual([['PHONE']]);
     expect((await search(`q=zzz-nobody&${session}`)).body).toMatchObject({ requestStatus: { success: true }, matches: [] });
+    // A number stored internationally, typed locally with its trunk 0.
+    const local = await aBooking({ customer: { firstName: 'Dan', lastName: 'Local', phone: '+61 400 123 757' } });
+    const itsSession = `productCode=${local.productCode}&startTimeLocal=${LOCAL}`;
+    expect((await search(`q=${encodeURIComponent('0400 123 757')}&${itsSession}`)).body.matches.map((m: any) => [m.booking.orderNumber, m.matchedOn])).toEqual([[local.orderNumber, ['PHONE']]]);
   });
 
   it("searches all of today's sessions (company timezone) when no session is named", async () => {
