@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { resolve, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DATABASE_FILE, defaultDataDir } from './config';
@@ -299,10 +299,15 @@ async function peer(args: string[], out: (line: string) => void): Promise<number
   if (sub !== 'list' && !positionals[0]) throw new UsageError(`peer ${sub} needs the peer's URL`);
   if (sub === 'add' && !values.key) throw new UsageError('peer add needs --key (a supplier or sync key of the peer)');
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+  // `peer add` may make a desk's folder (a fresh desk pairs first); one it made for a pairing that
+  // failed goes again, so a mistyped address or key leaves no stray instance behind.
+  const madeHere = sub === 'add' && !existsSync(dataDir) && databaseOf(values) === undefined;
   const { engine } = await bootEngine({ dataDir, database: databaseOf(values), apiKey: process.env.TOURDESK_API_KEY });
+  let paired = false;
   try {
     if (sub === 'add') {
       const added = await engine.sync.addPeer(positionals[0], values.key!);
+      paired = true;
       out(`Paired with ${positionals[0]} (instance ${added.instanceNo})${added.hub ? '; it is this desk’s hub: the catalogue comes from it' : ''}. Run \`tourdesk sync\` or let serve sync in the background.`);
     } else if (sub === 'list') {
       const { peers, seenBy } = await engine.sync.status();
@@ -319,6 +324,7 @@ async function peer(args: string[], out: (line: string) => void): Promise<number
     }
   } finally {
     await engine.close();
+    if (madeHere && !paired) rmSync(dataDir, { recursive: true, force: true });
   }
   return 0;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -80,6 +80,20 @@ describe('a desk paired from the command line, before its first sync', () => {
     const mistyped = await tourdesk('peer', 'remove', `${url}9`, '--data-dir', deskDir);
     expect(mistyped).toMatchObject({ code: 1, out: expect.stringMatching(/^No peer .*; `tourdesk peer list` shows the peers\.$/) });
     expect(await tourdesk('peer', 'remove', `${url}/`, '--data-dir', deskDir)).toEqual({ code: 0, out: `Removed ${url}.` });
+  });
+
+  it('leaves no folder behind when `peer add` made it for a pairing that failed, and keeps the one it paired', async () => {
+    const { hub, url } = await aListeningHub();
+    const parent = mkdtempSync(join(tmpdir(), 'tourdesk-cli-parent-'));
+    cleanup.push(() => rmSync(parent, { recursive: true, force: true }));
+    const mistyped = join(parent, 'desk-a');
+    const refused = await tourdesk('peer', 'add', url, '--key', 'td_not_a_key_of_the_hub', '--data-dir', mistyped);
+    expect(refused.code).not.toBe(0);
+    expect(refused.out).toMatch(/refused: The API key is not valid/);
+    expect(existsSync(mistyped)).toBe(false);
+    const desk = join(parent, 'desk-b');
+    expect((await tourdesk('peer', 'add', url, '--key', hub.key, '--data-dir', desk)).code).toBe(0);
+    expect(existsSync(join(desk, 'tourdesk.sqlite'))).toBe(true);
   });
 
   it('lists on a hub the instances that sync with it, since desks pair with it and are not its peers', async () => {
