@@ -136,9 +136,16 @@ describe('the manifest: safe tapping', () => {
     await expect.poll(async () => stateOf(await manifestOf(family.sessionId), 'Ivy Chen')).toBe('CHECKED_IN');
     const ivy = (await manifestOf(family.sessionId)).bookings.flatMap((b: any) => b.participants).find((p: any) => p.name === 'Ivy Chen');
     expect(ivy.history.at(-1).override).toMatchObject({ rules: ['CHECKIN_CLOSED'] });
+    // A code scanned into the scan box while closed says so; once reopened, that answer is gone.
+    const late = (await manifestOf(family.sessionId)).bookings.flatMap((b: any) => b.participants).find((p: any) => p.barcode && p.checkin.state !== 'CHECKED_IN');
+    await page.getByLabel('Scan code').fill(late.barcode);
+    await page.getByLabel('Scan code').press('Enter');
+    const result = page.getByRole('status', { name: 'Scan result' });
+    await expect.poll(() => result.innerText().catch(() => '')).toMatch(/^CHECK-IN CLOSED/);
     await page.getByRole('button', { name: 'Reopen check-in' }).click();
     await page.getByRole('button', { name: 'Close check-in' }).waitFor();
     await expect.poll(async () => (await manifestOf(family.sessionId)).session.checkinClosed).toBe(false);
+    await expect.poll(() => result.count()).toBe(0);
     await page.close();
   });
 });

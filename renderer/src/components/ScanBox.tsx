@@ -16,6 +16,11 @@ export function ScanBox({ sessionId }: { sessionId: number }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  // A "check-in closed" answer is over once check-in reopens: left up, it read as the state of things.
+  const closed = useManifest((s) => (s.sessionId === sessionId ? s.manifest?.session.checkinClosed : undefined));
+  useEffect(() => {
+    if (closed === false) setAnswer((shown) => (shown?.result === 'CHECKIN_CLOSED' ? null : shown));
+  }, [closed]);
 
   // A scanner types wherever the focus is: keystrokes outside any field go to the scan box.
   useEffect(() => {
@@ -64,7 +69,7 @@ export function ScanBox({ sessionId }: { sessionId: number }) {
       <ErrorText error={error} />
       {answer && (
         <div className={`scan-answer ${tone}`} role="status" aria-label="Scan result" data-result={answer.result}>
-          <strong>{answer.result.replaceAll('_', ' ')}</strong>
+          <strong>{answer.result === 'CHECKIN_CLOSED' ? 'CHECK-IN CLOSED' : answer.result.replaceAll('_', ' ')}</strong>
           <span>{answer.message}</span>
           {'participants' in answer && answer.participants.length > 0 && <small>{answer.participants.map((p) => p.name ?? `#${p.position + 1}`).join(', ')}</small>}
         </div>
