@@ -20,7 +20,7 @@ const vectorSchema = z.record(z.string().regex(/^[A-Za-z0-9]{4,40}$/), z.number(
 export const helloSchema = z.object({
   origin: z.string().regex(/^[A-Za-z0-9]{4,40}$/),
   instanceNo: z.number().int().min(1).max(999),
-  schema: z.object({ min: z.number().int(), max: z.number().int() }),
+  schema: z.object({ min: z.number().int().min(1), max: z.number().int().min(1) }).refine((range) => range.min <= range.max, 'min must not be above max'),
 });
 export const pullRequestSchema = helloSchema.extend({
   vector: vectorSchema,

@@ -8,7 +8,7 @@ import { supplierTimezone } from '../../db/queries/departures';
 import { answerPull, answerPullJson, answerPush, answerSnapshot, checkPeer, exchangeWith, helloOf, PairingError, type ExchangeCounts, type ExchangeReport, type LocalSide, type PeerTransport, type PullRequest, type PushRequest, type SnapshotRequest } from './exchange';
 import { httpTransport } from './peerClient';
 import { bookingSetKey } from './oversell';
-import type { Replica } from './replica';
+import { SCHEMA_VERSION, type Replica } from './replica';
 import { missingCount, type Vector } from './vector';
 import type { PeerAdded, PeerStatus, SyncStatus } from '../contract/sync';
 import { seal, unseal } from './secret';
@@ -84,7 +84,12 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
    * refused, recorded by an earlier build at its hello) is a leftover: it is forgotten, and the
    * desk that has synced here keeps syncing.
    */
-  async function admit(caller: { origin: string; instanceNo: number }): Promise<void> {
+  async function admit(caller: { origin: string; instanceNo: number; schema: { min: number; max: number } }): Promise<void> {
+    // This instance's own origin (a copied folder) or number: refused like any clash, before anything is recorded.
+    checkPeer(side, { ...caller, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
+    if (caller.schema.min > SCHEMA_VERSION) {
+      throw new PairingError(`The caller reads schema ${caller.schema.min} and newer only, and this instance writes ${SCHEMA_VERSION}: upgrade TourDesk here first.`);
+    }
     await refreshKnown();
     const holder = Object.entries(known.current).find(([origin, no]) => origin !== caller.origin && no === caller.instanceNo)?.[0];
     if (holder === undefined) return;
@@ -197,12 +202,10 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       return answer;
     },
     async answerSnapshot(request: SnapshotRequest) {
-      checkPeer(side, { ...request, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
       await admit(request);
       return answerSnapshot(side, request);
     },
     async answerPush(request: PushRequest) {
-      checkPeer(side, { ...request, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
       await admit(request);
       const answer = await answerPush(side, request);
       await markSeen(db, request.origin, request.instanceNo, now());
@@ -248,7 +251,9 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     async acknowledge(sessionId: number, bookingSet: string, actor: Actor) {
       const open = (await this.conflicts()).find((c) => c.sessionId === sessionId);
       if (!open) throw new DomainError('NOT_FOUND', `Session ${sessionId} is not oversold`);
-      if (open.bookingSet !== bookingSet) throw new DomainError('CONFLICT', `The bookings on session ${sessionId} changed (now ${open.bookingSet}); look again and acknowledge the current set`);
+      // The same bookings in another order are the same set.
+      bookingSet = bookingSetKey(bookingSet.split(',').map((order) => order.trim()).filter(Boolean));
+      if (open.bookingSet !== bookingSet) throw new DomainError('CONFLICT', `Session ${sessionId} holds the bookings ${open.bookingSet} now, not ${bookingSet}: look again and acknowledge the current set`);
       await ctx.write(actor, async (tx) => insertAcknowledgement(tx.db, { session_id: sessionId, booking_set: bookingSet, acknowledged_at: tx.now, acknowledged_by: actor.name }));
       return { ...open, acknowledged: true };
     },

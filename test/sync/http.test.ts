@@ -61,7 +61,10 @@ describe('sync over HTTP between two real servers', () => {
     const deskVersionBefore = await versionOnDesk();
     const stale = await hub.call('POST', `/v1/sync/conflicts/${conflict.sessionId}/acknowledge`, { bookingSet: 'NOT-THE-SET' });
     expect(stale.status).toBe(409);
-    expect((await hub.call('POST', `/v1/sync/conflicts/${conflict.sessionId}/acknowledge`, { bookingSet: conflict.bookingSet })).status).toBe(200);
+    // The same bookings in another order are the same set.
+    const reordered = conflict.bookingSet.split(',').reverse().join(', ');
+    expect(reordered).not.toBe(conflict.bookingSet);
+    expect((await hub.call('POST', `/v1/sync/conflicts/${conflict.sessionId}/acknowledge`, { bookingSet: reordered })).status).toBe(200);
     await desk.engine.sync.syncAll();
     expect((await desk.call('GET', '/v1/sync/conflicts')).body.conflicts[0].acknowledged).toBe(true);
     // A manifest open on the desk polls its version: the hub's acknowledgement moves it, so the notice turns.
@@ -95,6 +98,25 @@ describe('sync over HTTP between two real servers', () => {
     const product = (await hub.call('POST', '/v1/products', aProduct())).body.product;
     expect((await first.engine.sync.syncAll())[0].error).toBeNull();
     expect((await first.call('GET', `/v1/products/${product.productCode}`)).status).toBe(200);
+  });
+
+  it('refuses, at the hub, a caller with its own origin or number, or a schema range it cannot serve, recording nothing', async () => {
+    const { node: hub } = await listening('hub', 1);
+    const pull = (hello: object) => hub.call('POST', '/v1/sync/pull', { origin: 'CA11E400000000AA', instanceNo: 5, schema: { min: 1, max: 99 }, vector: {}, limit: 1, ...hello });
+    const refusals: [object, number, RegExp][] = [
+      [{ instanceNo: 1 }, 409, /Instance number 1 is already used/],
+      [{ origin: hub.engine.replica.origin }, 409, /own origin id/],
+      [{ schema: { min: 5, max: 1 } }, 400, /min must not be above max/],
+      [{ schema: { min: 0, max: 1 } }, 400, /schema/],
+      [{ schema: { min: 9999, max: 10000 } }, 409, /upgrade TourDesk here first/],
+    ];
+    for (const [hello, status, why] of refusals) {
+      const res = await pull(hello);
+      expect(res.status, JSON.stringify(hello)).toBe(status);
+      expect(res.body.requestStatus.error.errorMessage).toMatch(why);
+    }
+    expect((await hub.call('GET', '/v1/sync/status')).body.seenBy).toEqual([]);
+    expect((await pull({})).status).toBe(200);
   });
 
   it('forgets a number recorded from a refused pairing (an earlier build did) when the desk that holds it syncs', async () => {

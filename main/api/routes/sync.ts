@@ -114,7 +114,8 @@ export function registerSyncRoutes(host: RouteHost): void {
     path: '/v1/sync/conflicts',
     summary: 'Sessions the merge left oversold, with the bookings involved',
     tag: 'Sync',
-    right: 'catalog:read',
+    // Every party's order numbers: the office and its guides (whose manifests show the same notice), not agents.
+    right: 'manifest:read',
     handler: async ({ engine }) => ({ conflicts: await engine.sync.conflicts() }),
   });
   defineRoute(host, {
