@@ -64,7 +64,7 @@ export interface SnapshotResponse extends Hello {
   next: { table: number; offset: number } | null;
 }
 export type PullRequest = z.infer<typeof pullRequestSchema>;
-export type PushRequest = z.infer<typeof pushRequestSchema>;
+export type PushRequest = Omit<z.infer<typeof pushRequestSchema>, 'ops'> & { ops: Op[] };
 
 export interface Hello {
   origin: string;

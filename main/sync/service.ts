@@ -9,6 +9,9 @@ import { answerPull, answerPullJson, answerPush, answerSnapshot, checkPeer, exch
 import { httpTransport } from './peerClient';
 import { bookingSetKey } from './oversell';
 import { SCHEMA_VERSION, type Replica } from './replica';
+import { SYNCED_ENTITIES } from './entities';
+import { keyValuesOf } from './op';
+import { isDataRefusal } from '../../db/refusals';
 import { missingCount, type Vector } from './vector';
 import type { PeerAdded, PeerStatus, SyncStatus } from '../contract/sync';
 import { seal, unseal } from './secret';
@@ -207,7 +210,16 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     },
     async answerPush(request: PushRequest) {
       await admit(request);
-      const answer = await answerPush(side, request);
+      refuseUnknownRows(request.ops);
+      let answer: Awaited<ReturnType<typeof answerPush>>;
+      try {
+        answer = await answerPush(side, request);
+      } catch (error) {
+        // A value that does not fit its column, a missing required one, a key naming no row: the
+        // page rolled back whole; the peer is told which kind of problem, not the SQL.
+        if (isDataRefusal(error)) throw new PageRefusedError(`This page does not fit this instance's tables (${(error as { code: string }).code}); nothing of it was applied. Is the peer's build a compatible one?`);
+        throw error;
+      }
       await markSeen(db, request.origin, request.instanceNo, now());
       return answer;
     },
@@ -261,6 +273,22 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
 }
 
 export type SyncService = ReturnType<typeof createSyncService>;
+
+/** A pushed page this instance cannot take as it is: bad input (400), nothing of it applied. */
+export class PageRefusedError extends Error {}
+
+/**
+ * Ops of this build's schema or older must name a table that syncs and its whole key; a newer
+ * schema's are held as they are (this build cannot judge them).
+ */
+function refuseUnknownRows(ops: readonly { origin: string; seq: number; entity: string; entityId: string; schema: number }[]): void {
+  for (const op of ops) {
+    if (op.schema > SCHEMA_VERSION) continue;
+    const entity = SYNCED_ENTITIES[op.entity];
+    if (!entity) throw new PageRefusedError(`Op ${op.origin}:${op.seq} names ${op.entity}, which does not sync at schema ${op.schema}; nothing of the page was applied`);
+    if (keyValuesOf(op.entityId)?.length !== entity.pk.length) throw new PageRefusedError(`Op ${op.origin}:${op.seq}'s entityId must hold ${entity.pk.length} key value(s) of ${op.entity} (${entity.pk.join(', ')}); nothing of the page was applied`);
+  }
+}
 
 /** The transport, noting the peer's vector from each pull answer and push acknowledgement. */
 function listening(transport: PeerTransport, heard: { vector: Vector | null }): PeerTransport {

@@ -6,6 +6,7 @@ import { aSyncNode, type SyncNode } from './nodes';
 import { pullOps, WIRE_COMPACT, WIRE_VALUES } from '../../main/sync/exchange';
 import { completeOp } from '../../main/sync/op';
 import { markSeen } from '../../db/queries/syncPeers';
+import { SCHEMA_VERSION } from '../../main/sync/replica';
 
 const nodes: SyncNode[] = [];
 afterEach(async () => {
@@ -176,6 +177,35 @@ describe('sync over HTTP between two real servers', () => {
     const gap = await hub.call('POST', '/v1/sync/push', { ...hello, ops: [op] });
     expect(gap.status).toBe(409);
     expect(gap.body.requestStatus.error.errorMessage).toMatch(/skips ops of origin DESKAAAA/);
+  });
+
+  it('answers a malformed op with 400 naming what is wrong, applies nothing of its page, and never 500', async () => {
+    const { node: hub } = await listening('hub', 1);
+    const hello = { origin: 'DE5CBAD0', instanceNo: 2, schema: { min: 1, max: SCHEMA_VERSION } };
+    const hlc = `${String(hub.engine.ctx.clock.now().getTime()).padStart(15, '0')}-000000-DE5CBAD0`;
+    const anOp = (patch: object) => ({ origin: 'DE5CBAD0', seq: 1, hlc, entity: 'customers', entityId: '[2002]', kind: 'insert', change: { id: 2002, first_name: 'Ann', created_at: 1, updated_at: 1 }, schema: SCHEMA_VERSION, ...patch });
+    const before = await hub.dump();
+    const cases: [object, RegExp][] = [
+      [{ kind: 'delete', entityId: '[]', change: null }, /entityId: must be a JSON array of the row’s key values/],
+      [{ entityId: '{}' }, /entityId: must be a JSON array/],
+      [{ kind: 'update', entityId: 'nojson', change: { first_name: 'B' } }, /entityId: must be a JSON array/],
+      [{ entityId: '[1,2,3]' }, /entityId must hold 1 key value\(s\) of customers \(id\)/],
+      [{ change: null }, /change: must be the row's columns for an insert/],
+      [{ change: { id: 2002, first_name: { a: 1 } } }, /change/],
+      [{ entity: 'api_keys', entityId: '[1]', change: { id: 1, role: 'supplier' } }, /names api_keys, which does not sync/],
+      [{ change: { id: 'abc', first_name: 'Ann', created_at: 1, updated_at: 1 } }, /does not fit this instance's tables \((SQLITE_|2[23])/],
+      [{ entity: 'checkin_events', entityId: '["x"]', change: { event_id: 'x' } }, /does not fit this instance's tables/],
+    ];
+    for (const [patch, why] of cases) {
+      const res = await hub.call('POST', '/v1/sync/push', { ...hello, ops: [anOp(patch)] });
+      expect(res.status, JSON.stringify(patch)).toBe(400);
+      expect(res.body.requestStatus).toMatchObject({ success: false, error: { errorCode: 'VALIDATION_ERROR', errorMessage: expect.stringMatching(why) } });
+      expect(JSON.stringify(res.body), JSON.stringify(res.body)).not.toMatch(/SELECT |INSERT INTO|constraint failed|SqliteError/);
+    }
+    expect(await hub.dump()).toBe(before);
+    expect((await hub.engine.replica.vector()).DE5CBAD0).toBeUndefined();
+    // The same op, well formed, goes in.
+    expect((await hub.call('POST', '/v1/sync/push', { ...hello, ops: [anOp({})] })).status).toBe(200);
   });
 
   it('syncs on demand with POST /v1/sync/run: what moved per peer and the status after, or why a peer failed', async () => {

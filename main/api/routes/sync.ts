@@ -10,7 +10,7 @@ import { GapError } from '../../sync/vector';
 import { ClockAheadError } from '../../sync/hlc';
 import { CloneError } from '../../sync/replica';
 import { PeerHttpError } from '../../sync/peerClient';
-import { PeerAddressError } from '../../sync/service';
+import { PageRefusedError, PeerAddressError } from '../../sync/service';
 
 /** A page a peer sends may be large (ops carry whole rows); pages are capped by the sender too. */
 const PAGE_BODY_LIMIT = 16 * 1024 * 1024;
@@ -20,6 +20,7 @@ async function refusingAsConflict<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    if (error instanceof PageRefusedError) throw new DomainError('VALIDATION_ERROR', error.message);
     if (error instanceof GapError || error instanceof ClockAheadError || error instanceof CloneError || error instanceof PairingError) throw new DomainError('CONFLICT', error.message);
     throw error;
   }
