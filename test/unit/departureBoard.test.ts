@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boardStateOf, nextDeparture } from '../../renderer/src/screens/boardState';
+import { boardStateOf, closeCheckinQuestion, nextDeparture } from '../../renderer/src/screens/boardState';
 import type { DayBoardSession } from '../../renderer/src/api/types';
 import { aManifestSession } from '../fixtures/manifestAnswers';
 
@@ -42,5 +42,14 @@ describe('the departure board', () => {
     expect(nextDeparture(day, at('09:30:00'))?.id).toBe(2);
     expect(nextDeparture(day, at('12:00:00'))?.id).toBe(4);
     expect(nextDeparture(day, at('18:00:00'))).toBeUndefined();
+  });
+});
+
+describe('closing check-in', () => {
+  const departure = { startTime: '2030-01-01T17:30:00Z', startTimeLocal: '2030-01-02 04:30:00' };
+  it('names the departure and how many become no-shows, and says how long it has to go when that is over half an hour', () => {
+    expect(closeCheckinQuestion(departure, 33, at('12:51:00'))).toBe('It leaves in 5 h. Close check-in for the 04:30 departure? The 33 people not checked in will count as no-shows. (Reopen check-in takes it back.)');
+    expect(closeCheckinQuestion(departure, 1, at('17:10:00'))).toBe('Close check-in for the 04:30 departure? The 1 person not checked in will count as no-shows. (Reopen check-in takes it back.)');
+    expect(closeCheckinQuestion(departure, 0, at('17:45:00'))).toBe('Close check-in for the 04:30 departure? Nobody is waiting to check in. (Reopen check-in takes it back.)');
   });
 });

@@ -147,6 +147,15 @@ describe('the outbox', () => {
     expect(disagrees({ admit: false }, aSessionScan({ result: 'CHECKED_IN', checkedIn: true, message: '', eventId: 'x' }))).toBe(true);
   });
 
+  it('raises no correction when another device checked the person in meanwhile: they are in, as the device showed', () => {
+    const item = scanItem('e2', true, [1]);
+    const alreadyIn = aSessionScan({ result: 'ALREADY_CHECKED_IN', checkedIn: false, message: 'Already checked in at 12:40 by Phone 2', eventId: 'e2' });
+    expect(disagrees({ admit: true }, alreadyIn)).toBe(false);
+    expect(correctionOf(item, alreadyIn, new Date())).toBeNull();
+    // Refused here and already in there still differ from what the device showed.
+    expect(disagrees({ admit: false }, aSessionScan({ result: 'CHECKED_IN', checkedIn: true, message: '', eventId: 'e3' }))).toBe(true);
+  });
+
   it('lays check-ins still waiting over a fresh copy from the engine', () => {
     const p = aParticipant('Grace', 'G9');
     const manifest = aManifest(1, '2030-01-01 14:00:00', [aBookingOf('T1-1', [p])]);

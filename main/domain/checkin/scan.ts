@@ -140,7 +140,7 @@ export function createScanner(ctx: EngineContext, deps: { manifests: ManifestsSe
     const scan = new ScanRecord(tx, input, eventId, occurredAt);
     const resolved = await resolveCode(tx.db, input.code);
     if (!resolved) {
-      const answer: UnknownCodeScan = { eventId, result: 'UNKNOWN_CODE', checkedIn: false, code: input.code, message: 'Unknown code: no booking has this code. Search by name or order number.' };
+      const answer: UnknownCodeScan = { eventId, result: 'UNKNOWN_CODE', checkedIn: false, code: input.code, message: 'Unknown code: no booking has this code. Check the code, or find the booking by name or order number on the manifest.' };
       return scan.store(answer);
     }
     const item = pickItem(await itemsOfOrder(tx.db, resolved.orderNumber), resolved, input.sessionId, occurredAt);

@@ -94,7 +94,7 @@ export function decide({ code, manifests, index, sessionFilter }: DecideInput): 
       kind: 'UNKNOWN_CODE',
       tone: 'red',
       word: 'UNKNOWN CODE',
-      message: "No booking in today's manifests on this device has this code. Search by name or order number.",
+      message: "No booking in today's manifests on this device has this code. Check the code, or find the booking by name on the desk's manifest.",
       sessionId: null,
       sessionLabel: null,
       booking: null,
@@ -204,6 +204,8 @@ export function fromAnswer(code: string, answer: ScanAnswer): Verdict {
 
 /** Whether the engine's answer overrules what the device showed (it admitted and the engine did not, or the reverse). */
 export function disagrees(local: { admit: boolean }, answer: ScanAnswer): boolean {
+  // Admitted here and already in there (another device checked them in meanwhile): they are in, as shown.
+  if (local.admit && answer.result === 'ALREADY_CHECKED_IN') return false;
   return local.admit !== answer.checkedIn;
 }
 

@@ -13,6 +13,7 @@ import { OversoldNotice } from '../components/OversoldNotice';
 import { Busy, ErrorText, timeOf } from '../components/Status';
 import { dayInWords } from '../components/BoardDate';
 import '../manifest.css';
+import { closeCheckinQuestion } from './boardState';
 
 const SEARCH_DEBOUNCE_MS = 200;
 const wide = () => typeof window !== 'undefined' && window.matchMedia?.('(min-width: 721px)').matches;
@@ -119,7 +120,7 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
                 type="button"
                 className="danger"
                 onClick={() => {
-                  if (window.confirm('Close check-in? Everyone not checked in will count as a no-show (Reopen check-in takes it back).')) void record([{ kind: 'CLOSE' }]);
+                  if (window.confirm(closeCheckinQuestion(s, totals?.remaining ?? 0, Date.now()))) void record([{ kind: 'CLOSE' }]);
                 }}
               >
                 Close check-in

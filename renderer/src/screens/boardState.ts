@@ -1,5 +1,6 @@
 /** Where a departure stands on the day's board: the words and their rules, apart from the screen (no store, no DOM). */
 import type { DayBoardSession } from '../api/types';
+import { durationWords } from '../components/syncWords';
 
 /** Boarding starts this long before departure (the desk's view; the scan rules have their own opening time). */
 const BOARDING_MS = 60 * 60_000;
@@ -25,4 +26,18 @@ export function boardStateOf(s: DayBoardSession, now: number): BoardState {
 /** The first departure of the day that has not left yet and still takes check-ins (sessions come in start order). */
 export function nextDeparture(sessions: readonly DayBoardSession[], now: number): DayBoardSession | undefined {
   return sessions.find((s) => Date.parse(s.startTime) > now && !s.checkinClosed);
+}
+
+/** From this long before a departure, closing its check-in is most likely a slip of the finger. */
+export const EARLY_CLOSE_MS = 30 * 60_000;
+
+/**
+ * The question before closing a departure's check-in: which departure, how many become no-shows,
+ * and, well before it leaves, that it has not left yet.
+ */
+export function closeCheckinQuestion(session: { startTime: string; startTimeLocal: string }, remaining: number, now: number): string {
+  const until = Date.parse(session.startTime) - now;
+  const early = until > EARLY_CLOSE_MS ? `It leaves in ${durationWords(until)}. ` : '';
+  const who = remaining === 0 ? 'Nobody is waiting to check in.' : `The ${remaining} ${remaining === 1 ? 'person' : 'people'} not checked in will count as no-shows.`;
+  return `${early}Close check-in for the ${session.startTimeLocal.slice(11, 16)} departure? ${who} (Reopen check-in takes it back.)`;
 }
