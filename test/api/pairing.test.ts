@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { startServe } from '../fixtures/cli';
 import { pairingAnswerSchema } from '../../main/contract/pairing';
+import type { AddressInfo } from 'node:net';
+import { createServer, LOOPBACK_NAMES } from '../../main/api/server';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -34,6 +36,26 @@ describe("pairing a guide's phone", () => {
     expect(listed).toMatchObject({ role: 'checkin', name: 'Pier phone', revoked: false });
     await t.engine.apiKeys.revoke(String(pairing.keyId));
     expect((await t.call('GET', '/v1/manifest/day', { key })).status).toBe(401);
+  });
+
+  it('refuses, before making a key, on a desk that listens on this computer only, unless told the address the phone opens', async () => {
+    const web = await createServer({ engine: t.engine, allowedHosts: LOOPBACK_NAMES });
+    await web.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const base = `http://127.0.0.1:${(web.server.address() as AddressInfo).port}`;
+      const post = (body: object) => fetch(`${base}/v1/pairing/checkin`, { method: 'POST', headers: { apikey: t.keys.supplier, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const keysBefore = (await t.engine.apiKeys.list()).length;
+      const refused = await post({ name: 'Pier phone' });
+      expect(refused.status).toBe(409);
+      expect((await refused.json()).requestStatus.error.errorMessage).toMatch(/listens only on this computer.*--host 0\.0\.0\.0 --tls/);
+      expect((await t.engine.apiKeys.list()).length).toBe(keysBefore);
+      // Behind a proxy or a port forward, the desk is told what the phone opens: that is taken as it is.
+      const told = await post({ name: 'Pier phone', origin: 'https://desk.example:8443' });
+      expect(told.status).toBe(200);
+      expect((await told.json()).pairing.url).toMatch(/^https:\/\/desk\.example:8443\/scan#key=/);
+    } finally {
+      await web.close();
+    }
   });
 
   it('refuses agents and an origin that is not a scheme and host', async () => {

@@ -259,10 +259,16 @@ describe('settings', () => {
     const backups = page.getByRole('region', { name: 'Backups and data folder' });
     await expect.poll(() => backups.innerText()).toContain(t.dir);
     expect(await backups.innerText()).toMatch(/Last backup\s*None yet[\s\S]*tourdesk restore/);
-    await page.getByRole('region', { name: 'Pair a guide’s phone' }).getByRole('button', { name: 'Make a pairing QR code' }).click();
+    const pair = page.getByRole('region', { name: 'Pair a guide’s phone' });
+    // This test's desk listens on 127.0.0.1 only: no phone could open the link, and it says so.
+    await pair.getByRole('button', { name: 'Make a pairing QR code' }).click();
+    await expect.poll(() => pair.getByRole('alert').innerText().catch(() => '')).toMatch(/listens only on this computer/);
+    expect(await page.getByRole('img', { name: /QR code that signs/ }).count()).toBe(0);
+    await pair.getByLabel('Address the phone opens (optional)').fill('https://192.168.1.20:8443');
+    await pair.getByRole('button', { name: 'Make a pairing QR code' }).click();
     await page.getByRole('img', { name: /QR code that signs/ }).waitFor();
-    // The one refusal asked for above (the unknown timezone), and nothing else.
-    expect(problems).toEqual([expect.stringMatching(/^400 PUT .*\/v1\/company$/), expect.stringMatching(/^console: .*400/)]);
+    // The refusals asked for above (the unknown timezone, a desk no phone can reach), and nothing else.
+    expect(problems).toEqual([expect.stringMatching(/^400 PUT .*\/v1\/company$/), expect.stringMatching(/^console: .*400/), expect.stringMatching(/^409 POST .*\/v1\/pairing\/checkin$/), expect.stringMatching(/^console: .*409/)]);
     await context.close();
   });
 

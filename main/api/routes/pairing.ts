@@ -1,3 +1,4 @@
+import type { AddressInfo, Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import QRCode from 'qrcode';
 import { defineRoute, type RouteHost } from '../route';
@@ -12,6 +13,12 @@ function lanHosts(): string[] {
     .flat()
     .filter((a) => a && a.family === 'IPv4' && !a.internal)
     .map((a) => a!.address);
+}
+
+/** Whether the server this request came in on is bound to a loopback address (unknown, as in a test's injected request: no). */
+function listensOnLoopbackOnly(socket: Socket): boolean {
+  const bound = (socket as Socket & { server?: { address(): AddressInfo | string | null } }).server?.address();
+  return typeof bound === 'object' && bound !== null && /^(127\.|::1$|::ffff:127\.)/.test(bound.address);
 }
 
 /**
@@ -30,6 +37,13 @@ export function registerPairingRoutes(host: RouteHost): void {
     handler: async ({ body, actor, engine, raw }): Promise<{ pairing: PairingAnswer }> => {
       // Minting keys is the supplier's alone (a check-in key must not multiply itself).
       if (actor.role !== 'supplier' && actor.role !== 'system') throw new DomainError('FORBIDDEN', `This API key (${actor.role}) may not create keys`);
+      // A desk that listens on this computer only cannot be opened by a phone: say so before a key is made.
+      if (!body.origin && listensOnLoopbackOnly(raw.socket)) {
+        throw new DomainError(
+          'CONFLICT',
+          'This desk listens only on this computer (127.0.0.1), so a phone cannot open a pairing link. Restart it reachable on the network, `tourdesk serve --host 0.0.0.0 --tls`, and pair again (or give the address the phone opens).',
+        );
+      }
       const name = body.name ?? `Phone ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
       const hostHeader = raw.headers.host ?? '';
       const port = hostHeader.match(/:(\d+)$/)?.[1];
