@@ -58,7 +58,8 @@ export function buildOpenApi(registry: RouteRegistry, version: string): Record<s
       deprecated: alias || def.deprecated || undefined,
       security: def.right === 'public' ? [] : undefined,
       parameters: parameters(def),
-      requestBody: def.body ? { required: true, content: { 'application/json': { schema: jsonSchema(def.body) } } } : undefined,
+      // A body the operation can do without (POST /v1/sync/run) is not required: no body, or an empty one, is fine.
+      requestBody: def.body ? { required: !def.body.safeParse(undefined).success, content: { 'application/json': { schema: jsonSchema(def.body) } } } : undefined,
       responses: {
         '200': { description: 'Success, under the requestStatus envelope', content: { 'application/json': { schema: envelope } } },
         '4XX': { description: 'Refused: requestStatus.error says why', content: { 'application/json': { schema: envelope } } },

@@ -149,7 +149,8 @@ export function defineRoute<Q, P, B>(host: RouteHost, def: RouteDef<Q, P, B>): v
           where = 'body';
           let sent: unknown = request.body;
           if (sent === EMPTY_JSON_BODY) {
-            if (def.body) throw new DomainError('VALIDATION_ERROR', 'The request body is empty; send a JSON object');
+            // No body where the operation's body is optional (POST /v1/sync/run) is as good as none sent.
+            if (def.body && !def.body.safeParse(undefined).success) throw new DomainError('VALIDATION_ERROR', 'The request body is empty; send a JSON object');
             sent = undefined;
           }
           const body = parse(def.body, sent, 'body');

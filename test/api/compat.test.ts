@@ -139,3 +139,23 @@ describe('every time query parameter', () => {
     }
   });
 });
+
+describe('a JSON content type with an empty body', () => {
+  const emptyJson = (url: string) => t.app.inject({ method: 'POST', url, headers: { host: '127.0.0.1', apikey: t.keys.supplier, 'content-type': 'application/json' }, payload: '' });
+
+  it('is no body on a POST whose body is optional, as generic clients send it', async () => {
+    // Sync now with no peers: its usual 409, not a 400 about the body.
+    const run = await emptyJson('/v1/sync/run');
+    expect(run.statusCode, run.body).toBe(409);
+    expect(run.json().requestStatus.error.errorMessage).toMatch(/no peers to sync with/);
+    const paired = await emptyJson('/v1/pairing/checkin');
+    expect(paired.statusCode, paired.body).toBe(200);
+    expect(paired.json().pairing.name).toMatch(/^Phone /);
+  });
+
+  it('is refused with a 400 envelope where a body is required', async () => {
+    const res = await emptyJson('/v1/customers');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().requestStatus.error).toMatchObject({ errorCode: 'VALIDATION_ERROR', errorMessage: 'The request body is empty; send a JSON object' });
+  });
+});

@@ -10,7 +10,8 @@ export function registerBarcodeRoutes(host: RouteHost): void {
     tag: 'Bookings',
     right: 'bookings',
     params: orderNumberParams,
-    body: reissueBodySchema,
+    // A POST with nothing to say (a JSON content type and no body, as generic clients send it) is `{}`.
+    body: reissueBodySchema.optional().default({}),
     handler: async ({ params, body, actor, engine }): Promise<ReissueAnswer> => engine.barcodes.reissue(actor, params.orderNumber, body.participantId),
   });
 }

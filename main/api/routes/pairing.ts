@@ -33,7 +33,8 @@ export function registerPairingRoutes(host: RouteHost): void {
     summary: "A new check-in key for a guide's phone, as a scanner link and its QR code (TourDesk extension)",
     tag: 'Keys',
     right: 'any',
-    body: pairingBodySchema,
+    // A POST with nothing to say (a JSON content type and no body, as generic clients send it) is `{}`.
+    body: pairingBodySchema.optional().default({}),
     handler: async ({ body, actor, engine, raw }): Promise<{ pairing: PairingAnswer }> => {
       // Minting keys is the supplier's alone (a check-in key must not multiply itself).
       if (actor.role !== 'supplier' && actor.role !== 'system') throw new DomainError('FORBIDDEN', `This API key (${actor.role}) may not create keys`);
