@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_KINDS } from './enums';
+import { DateTime } from 'luxon';
 import { isIsoInstant } from './common';
 import { bool, idParam, opt, text } from './common';
 import { paging, qBool, qId, qString, qTime } from './query';
@@ -43,7 +44,7 @@ export const scanBodySchema = z.object({
    * serving all of a day's sends the day it loaded. A booking of another day answers WRONG_SESSION
    * (overridable) instead of checking in; without it, the booking's own session whatever its day.
    */
-  day: opt(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')),
+  day: opt(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD').refine((day) => DateTime.fromISO(day).isValid, 'must be a date that exists, as YYYY-MM-DD')),
 });
 export type ScanBody = z.infer<typeof scanBodySchema>;
 

@@ -241,7 +241,7 @@ describe('POST /v1/manifest/scan: day (a scanner serving all of a day’s depart
   it('answers 400 in the envelope for a day that is not YYYY-MM-DD, and changes nothing', async () => {
     const b = await aBookingOn('2030-01-05T02:00:00Z');
     const before = t.snapshot(...STATE_TABLES, 'checkin_events');
-    for (const day of ['05/01/2030', 20300105, '2030-1-5']) {
+    for (const day of ['05/01/2030', 20300105, '2030-1-5', '2030-13-45', '2030-02-30']) {
       const res = await scan({ code: b.participantCodes[0], day });
       expect(res.status).toBe(400);
       expect(res.body.requestStatus).toMatchObject({ success: false, error: { errorCode: 'VALIDATION_ERROR' } });
