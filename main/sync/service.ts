@@ -166,17 +166,17 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
         const opsToSend = p.peer_vector === null ? p.ops_to_send : missingCount(JSON.parse(p.peer_vector) as Vector, ours);
         const waiting = opsToSend ? ` · ${opsToSend} ${opsToSend === 1 ? 'change' : 'changes'} waiting to send` : '';
         return {
-        url: p.url,
-        origin: p.peer_origin,
-        instanceNo: p.peer_instance_no,
-        lastSuccessAt: iso(p.last_success_at),
-        lastAttemptAt: iso(p.last_attempt_at),
-        lastError: p.last_error,
-        clockSkewMs: p.skew_ms,
-        // Counted now from the peer's vector as last heard: a desk offline all morning says how much waits.
-        opsToSend,
-        opsToReceive: p.ops_to_receive,
-        summary: `${p.last_success_at === null ? 'Never synced' : `${p.last_error ? 'Not synced since' : 'Synced at'} ${at(p.last_success_at)}`}${waiting}${p.last_error ? ` (last try: ${p.last_error})` : ''}`,
+          url: p.url,
+          origin: p.peer_origin,
+          instanceNo: p.peer_instance_no,
+          lastSuccessAt: iso(p.last_success_at),
+          lastAttemptAt: iso(p.last_attempt_at),
+          lastError: p.last_error,
+          clockSkewMs: p.skew_ms,
+          // Counted now from the peer's vector as last heard: a desk offline all morning says how much waits.
+          opsToSend,
+          opsToReceive: p.ops_to_receive,
+          summary: `${p.last_success_at === null ? 'Never synced' : `${p.last_error ? 'Not synced since' : 'Synced at'} ${at(p.last_success_at)}`}${waiting}${p.last_error ? ` (last try: ${p.last_error})` : ''}`,
         };
       });
     },
