@@ -5,6 +5,7 @@ import { savedKey, takeKeyFromFragment, useConnection } from './store/connection
 import { useNav, type Screen } from './store/nav';
 import { startQueueRetry, useQueue } from './store/queue';
 import { usePrefs } from './store/prefs';
+import { mayBook, useInstance } from './store/instance';
 import { KeyForm } from './screens/KeyForm';
 import { DepartureBoard } from './screens/DepartureBoard';
 import { SessionScreen } from './screens/SessionScreen';
@@ -32,9 +33,9 @@ declare global {
 takeKeyFromFragment();
 
 /** The header's places; the current one is marked for screen readers and by an underline. */
-const PLACES: { label: string; screen: Screen; matches: Screen['name'][]; shortcut: string }[] = [
+const PLACES: { label: string; screen: Screen; matches: Screen['name'][]; shortcut: string; booking?: true }[] = [
   { label: 'Departures', screen: { name: 'board' }, matches: ['board', 'session', 'walkup'], shortcut: 'g d' },
-  { label: 'Bookings', screen: { name: 'bookings', q: '', date: null }, matches: ['bookings', 'booking'], shortcut: 'g b' },
+  { label: 'Bookings', screen: { name: 'bookings', q: '', date: null }, matches: ['bookings', 'booking'], shortcut: 'g b', booking: true },
   { label: 'Scanner', screen: { name: 'scan', sessionId: null }, matches: ['scan'], shortcut: 'g c' },
   { label: 'Settings', screen: { name: 'settings' }, matches: ['settings', 'pair'], shortcut: 'g s' },
 ];
@@ -42,6 +43,7 @@ const PLACES: { label: string; screen: Screen; matches: Screen['name'][]; shortc
 function Header() {
   const { config, device, setDevice, disconnect } = useConnection();
   const screen = useNav((s) => s.screen);
+  const booking = useInstance((s) => mayBook(s.instance?.key.role));
   return (
     <header className="top">
       <Link to={{ name: 'board' }} className="brand">
@@ -50,7 +52,7 @@ function Header() {
       {config && (
         <>
           <nav aria-label="Main">
-            {PLACES.map((p) => (
+            {PLACES.filter((p) => booking || !p.booking).map((p) => (
               <Link key={p.label} to={p.screen} aria-current={p.matches.includes(screen.name) ? 'page' : undefined} title={`${p.label} (${p.shortcut})`}>
                 {p.label}
               </Link>

@@ -278,6 +278,13 @@ describe('settings', () => {
     await page.getByText(/signed in with a checkin key/).waitFor();
     expect(await page.getByRole('table', { name: 'API keys' }).count()).toBe(0);
     await page.getByRole('contentinfo', { name: 'Status' }).getByText('Instance 1').waitFor();
+    // A guide's key books nothing: no Bookings place, no Walk-up booking on a manifest (both would only be refused).
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect.poll(() => nav.innerText()).toMatch(/Departures[\s\S]*Scanner[\s\S]*Settings/);
+    expect(await nav.getByRole('link', { name: 'Bookings' }).count()).toBe(0);
+    await page.goto(`${baseUrl}/sessions/${sessionId}`);
+    await page.getByRole('button', { name: 'Open scanner' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Walk-up booking' }).count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { recordedCheckin } from '../api/answers';
 import { POLL_MS, useManifest } from '../store/manifest';
 import { useNav } from '../store/nav';
+import { mayBook, useInstance } from '../store/instance';
 import { useQueue } from '../store/queue';
 import { applyEvents, deskBookings, personName, rowsOf, searchBookings, type DeskBooking, type DeskParticipant, type Refusal } from '../store/manifestModel';
 import { ManifestList, type ManifestActions } from '../components/ManifestList';
@@ -87,6 +88,7 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
   };
 
   const s = manifest?.session;
+  const mayBookHere = useInstance((state) => mayBook(state.instance?.key.role));
   const totals = manifest?.totals;
   return (
     <section className="manifest" aria-labelledby="session-title">
@@ -108,9 +110,11 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
             <button type="button" className="secondary" onClick={() => go({ name: 'scan', sessionId })}>
               Open scanner
             </button>
-            <button type="button" className="secondary" onClick={() => go({ name: 'walkup', sessionId })}>
-              Walk-up booking
-            </button>
+            {mayBookHere && (
+              <button type="button" className="secondary" onClick={() => go({ name: 'walkup', sessionId })}>
+                Walk-up booking
+              </button>
+            )}
             {s.checkinClosed ? (
               <button type="button" className="secondary" onClick={() => void record([{ kind: 'REOPEN' }])}>
                 Reopen check-in

@@ -72,6 +72,15 @@ export function isOfficeKey(role: string | undefined): boolean {
   return role === 'supplier' || role === 'system';
 }
 
+/**
+ * Whether a key may book and look bookings up (every role but a guide's check-in key and a peer's
+ * sync key): the desk shows Bookings and Walk-up booking to those only, rather than a form that is
+ * refused once filled in. Unknown yet (the first answer not in): shown, as before.
+ */
+export function mayBook(role: string | undefined): boolean {
+  return role !== 'checkin' && role !== 'sync';
+}
+
 /** Whether this instance follows a hub's catalogue (a desk), as its sync status says. */
 export function followsHub(sync: SyncStatus | null): boolean {
   return !!sync?.instance.catalogueOwner && sync.instance.catalogueOwner !== sync.instance.origin;
