@@ -51,6 +51,15 @@ describe('POST /v1/manifest/scan: CHECKIN_CLOSED', () => {
     expect(participant.history).toEqual([expect.objectContaining({ kind: 'CHECK_IN', device: 'Pier tablet', by: 'Test checkin', override: expect.objectContaining({ rules: ['CHECKIN_CLOSED'] }) })]);
   });
 
+  it('answers ALREADY_CHECKED_IN, not CHECKIN_CLOSED, for someone checked in before the close', async () => {
+    const b = await aBooking();
+    expect((await scan({ code: b.participantCodes[0] })).body.scan).toMatchObject({ result: 'CHECKED_IN', checkedIn: true });
+    await t.call('POST', '/v1/manifest/events', { body: { events: [{ eventId: randomUUID(), kind: 'CLOSE', sessionId: b.sessionId, occurredAt: '2030-01-02T23:05:00Z' }] } });
+    expect((await scan({ code: b.participantCodes[0] })).body.scan).toMatchObject({ result: 'ALREADY_CHECKED_IN', checkedIn: false });
+    // Anyone not in yet is still refused by the close.
+    expect((await scan({ code: b.participantCodes[1] })).body.scan).toMatchObject({ result: 'CHECKIN_CLOSED', checkedIn: false });
+  });
+
   it('scans normally again once the session is reopened', async () => {
     const b = await aBooking();
     await t.call('POST', '/v1/manifest/events', {

@@ -70,7 +70,7 @@ describe('the local verdict', () => {
   const manifests = new Map([
     [1, aManifest(1, '2030-01-01 14:00:00', [aBookingOf('T1-1', [grace]), aBookingOf('T1-2', [alan]), aBookingOf('T1-3', family), aBookingOf('T1-4', [unpaid], 40), orderBooking])],
     [2, aManifest(2, '2030-01-01 18:00:00', [aBookingOf('T1-5', [later])])],
-    [3, aManifest(3, '2030-01-01 09:00:00', [aBookingOf('T1-6', [aParticipant('Closed Out', 'C1')])], true)],
+    [3, aManifest(3, '2030-01-01 09:00:00', [aBookingOf('T1-6', [aParticipant('Closed Out', 'C1')]), aBookingOf('T1-7', [aParticipant('In Before', 'C2', 'CHECKED_IN')])], true)],
   ]);
   const index = buildIndex(manifests.values());
   const verdict = (code: string, sessionFilter: number | null = null) => decide({ code, manifests, index, sessionFilter });
@@ -100,6 +100,8 @@ describe('the local verdict', () => {
 
   it('refuses a closed session, and an unknown code without a booking', () => {
     expect(verdict('C1')).toMatchObject({ kind: 'CHECKIN_CLOSED', tone: 'red', override: { rule: 'CHECKIN_CLOSED' } });
+    // Someone in before the close is answered as in, not refused.
+    expect(verdict('C2')).toMatchObject({ kind: 'ALREADY_CHECKED_IN', tone: 'amber' });
     expect(verdict('NOPE')).toMatchObject({ kind: 'UNKNOWN_CODE', tone: 'red', admit: false, override: null, booking: null });
   });
 

@@ -91,7 +91,8 @@ export async function decideScan(s: ScanSituation): Promise<ScanDecision> {
   refuseRevokedCode(s, rules);
   refuseCancelledBooking(s, rules);
   const belongsTo = checkScannedSession(s, rules);
-  if (!rules.refusal && (await s.isClosed())) checkinClosed(s, rules);
+  // Closing check-in stops new check-ins; someone already in is answered ALREADY_CHECKED_IN (below), not refused.
+  if (!rules.refusal && s.fresh.length > 0 && (await s.isClosed())) checkinClosed(s, rules);
   checkOpeningTime(s, rules);
   const readmit = checkAlreadyCheckedIn(s, rules);
   const admitting = readmit ? s.targets : s.fresh;

@@ -130,7 +130,8 @@ export function decide({ code, manifests, index, sessionFilter }: DecideInput): 
     const at = hhmm(manifest.session.startTimeLocal);
     return refuse('WRONG_SESSION', 'red', 'WRONG SESSION', `Booked for ${manifest.session.productName} at ${at}`, 'WRONG_SESSION', `Admit anyway (booked ${at})`);
   }
-  if (manifest.session.checkinClosed) {
+  // Someone already in is already in, closed or not (as the engine decides): "ALREADY IN", not a red refusal.
+  if (manifest.session.checkinClosed && fresh.length > 0) {
     return refuse('CHECKIN_CLOSED', 'red', 'CHECK-IN CLOSED', `Check-in is closed for ${sessionLabelOf(manifest)}`, 'CHECKIN_CLOSED', 'Admit anyway (check-in closed)');
   }
   if (fresh.length === 0) {
