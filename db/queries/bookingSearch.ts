@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema';
-import { containsText, phoneContainsDigits } from './search';
+import { containsText, phoneContainsDigits, phoneSearchDigits } from './search';
 
 /** A booking search (GET /v1/bookings); times are epoch ms, every field left out filters nothing. */
 export interface BookingFilter {
@@ -20,9 +20,6 @@ export interface BookingFilter {
   offset: number;
 }
 
-/** The digits of a search that looks like a phone number ("0400 123 757", "+61 (4) 00-123"), else none. */
-const phoneDigitsOf = (text: string) => (/^[+\d\s().-]+$/.test(text) ? text.replace(/\D/g, '') : '');
-
 /** The order numbers of one page of matching bookings, oldest first. */
 export async function searchBookingOrderNumbers(db: Kysely<Database>, filter: BookingFilter): Promise<string[]> {
   let q = db.selectFrom('bookings').leftJoin('customers', 'customers.id', 'bookings.customer_id').select('bookings.order_number');
@@ -34,13 +31,14 @@ export async function searchBookingOrderNumbers(db: Kysely<Database>, filter: Bo
   if (filter.maxDateCreated !== undefined) q = q.where('bookings.created_at', '<=', filter.maxDateCreated);
   if (filter.search) {
     const text = filter.search.trim();
+    const phone = phoneSearchDigits(text);
     q = q.where((eb) =>
       eb.or([
         containsText('bookings.order_number', text),
         containsText(sql<string>`coalesce(customers.first_name, '') || ' ' || coalesce(customers.last_name, '')`, text),
         ...['customers.last_name', 'customers.email', 'customers.phone', 'customers.mobile'].map((column) => containsText(column, text)),
         // Typed as a phone number (local or international, any spacing): compared digit by digit.
-        ...(phoneDigitsOf(text).length >= 6 ? ['customers.phone', 'customers.mobile'].map((column) => phoneContainsDigits(column, phoneDigitsOf(text))) : []),
+        ...(phone.length >= 6 ? ['customers.phone', 'customers.mobile'].map((column) => phoneContainsDigits(column, phone)) : []),
       ]),
     );
   }

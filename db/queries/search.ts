@@ -12,13 +12,28 @@ export function containsText(column: string | RawBuilder<string>, text: string):
 }
 
 /**
- * A phone column's digits contain these digits: "+61 400 123 757" is found by "400123757", and by
- * the local "0400 123 757" (a leading trunk 0 is dropped: the number as written at home is the
- * international one without its country code). Spaces, dashes, dots, brackets and + are ignored.
+ * The digits of a search typed as a phone number ("0400 123 757", "+61 (4) 00-123"), else none: a
+ * text with letters ("T1-00003" has digits too) searches no phone. Shared by the bookings search
+ * (SQL) and the manifest search (in memory), so both take the same texts as phone numbers.
+ */
+export function phoneSearchDigits(text: string): string {
+  return /^[+\d\s().-]+$/.test(text) ? text.replace(/\D/g, '') : '';
+}
+
+/**
+ * The digits to look for in a stored number: a leading trunk 0 dropped, since the number as written
+ * at home ("0400 123 757") is the international one ("+61 400 123 757") without its country code.
+ */
+export function nationalDigits(digits: string): string {
+  return digits.startsWith('0') ? digits.slice(1) : digits;
+}
+
+/**
+ * A phone column's digits contain these digits (nationalDigits: the local form finds the
+ * international one). Spaces, dashes, dots, brackets and + are ignored.
  */
 export function phoneContainsDigits(column: string, wantedDigits: string): RawBuilder<boolean> {
   let digitsOnly: RawBuilder<string> = sql<string>`coalesce(${sql.ref(column)}, '')`;
   for (const separator of [' ', '-', '.', '(', ')', '+']) digitsOnly = sql<string>`replace(${digitsOnly}, ${separator}, '')`;
-  const national = wantedDigits.startsWith('0') ? wantedDigits.slice(1) : wantedDigits;
-  return containsText(digitsOnly, national);
+  return containsText(digitsOnly, nationalDigits(wantedDigits));
 }

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { loadSessionRows } from '../../../db/queries/manifest';
 import { sessionsStartingBetween } from '../../../db/queries/departures';
+import { nationalDigits, phoneSearchDigits } from '../../../db/queries/search';
 import type { CustomersTable, ParticipantsTable, SessionsTable } from '../../../db/schema';
 import type { EngineContext } from '../context';
 import type { CompaniesService } from '../platform/companies';
@@ -34,8 +35,8 @@ interface SearchQuery {
 }
 
 function searchQuery(q: string): SearchQuery {
-  // Only a query that looks like a phone number searches phones ("T1-00003" has digits too).
-  return { wanted: fold(q), wantedDigits: /^[+\d\s().-]+$/.test(q) ? digits(q) : '' };
+  // Only a query that looks like a phone number searches phones, as the bookings search takes it.
+  return { wanted: fold(q), wantedDigits: phoneSearchDigits(q) };
 }
 
 /** What of a booking the query matches, and which of its participants by name. */
@@ -44,8 +45,7 @@ function matchBooking({ wanted, wantedDigits }: SearchQuery, orderNumber: string
   const matchedOn: MatchedOn[] = [];
   if (fold(orderNumber).includes(wanted)) matchedOn.push('ORDER_NUMBER');
   if ([customer.name, customer.firstName, customer.lastName].some((name) => name && fold(name).includes(wanted))) matchedOn.push('CUSTOMER_NAME');
-  // A local number ("0400 123 757") is the international one without its country code: its trunk 0 is dropped.
-  const national = wantedDigits.startsWith('0') ? wantedDigits.slice(1) : wantedDigits;
+  const national = nationalDigits(wantedDigits);
   if (wantedDigits.length >= 3 && [customerRow?.phone, customerRow?.mobile].some((phone) => digits(phone).includes(national))) matchedOn.push('PHONE');
   const matchedParticipants = participants.filter((p) => fold(participantName(parseFields(p.fields_json))).includes(wanted));
   if (matchedParticipants.length) matchedOn.push('PARTICIPANT_NAME');

@@ -27,9 +27,12 @@ export function StatusBar() {
   const clock = clockWarning(sync?.peers ?? []);
   // A hub (no peers of its own): the instances that sync here but have gone quiet.
   const now = Date.now();
-  const quiet = sync && sync.peers.length === 0 ? sync.seenBy.filter((s) => quietFor(s.lastSeenAt, now) !== null) : [];
+  const quiet = (sync && sync.peers.length === 0 ? sync.seenBy : []).flatMap((s) => {
+    const quietSince = quietFor(s.lastSeenAt, now);
+    return quietSince === null ? [] : [`Instance ${s.instanceNo}: not seen for ${quietSince} (last exchange ${when(s.lastSeenAt)})`];
+  });
   const warn = failing.length > 0 || quiet.length > 0;
-  const hover = [...failing.map((p) => `${p.url}: ${p.lastError}`), ...quiet.map((s) => `Instance ${s.instanceNo}: not seen for ${quietFor(s.lastSeenAt, now)} (last exchange ${when(s.lastSeenAt)})`)].join('\n');
+  const hover = [...failing.map((p) => `${p.url}: ${p.lastError}`), ...quiet].join('\n');
   return (
     <footer className="status-bar" aria-label="Status">
       <span>{instance ? `Instance ${instance.instanceNo}` : 'Instance …'}</span>
