@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sessionOversoldSchema } from './manifest';
 
 /*
  * GET /v1/sync/status's answer. Types only at run time (the sync service builds it, nothing re-parses
@@ -63,3 +64,18 @@ export type SyncRun = z.infer<typeof syncRunSchema>;
 /** POST /v1/sync/peers: the peer as paired (its address as stored, who it is, whether it is this instance's hub now). */
 export const peerAddedSchema = z.object({ url: z.string(), origin: z.string(), instanceNo: z.number(), hub: z.boolean() });
 export type PeerAdded = z.infer<typeof peerAddedSchema>;
+
+/**
+ * GET /v1/sync/conflicts' `conflicts[]`: a session the merge left holding more seats than it has,
+ * the bookings involved, and whether a person acknowledged this set (sessionOversoldSchema is the
+ * same notice as the manifest carries it).
+ */
+export const syncConflictSchema = sessionOversoldSchema.extend({
+  sessionId: z.number(),
+  productCode: z.string(),
+  productName: z.string(),
+  startTime: z.string(),
+  /** The start in the product's (or company's) time: a Sydney 07:30 departure is the day before in UTC. */
+  startTimeLocal: z.string(),
+});
+export type SyncConflict = z.infer<typeof syncConflictSchema>;

@@ -13,7 +13,7 @@ import { SYNCED_ENTITIES } from './entities';
 import { keyValuesOf } from './op';
 import { isDataRefusal } from '../../db/refusals';
 import { missingCount, type Vector } from './vector';
-import type { PeerAdded, PeerStatus, SyncStatus } from '../contract/sync';
+import type { PeerAdded, PeerStatus, SyncConflict, SyncStatus } from '../contract/sync';
 import { seal, unseal } from './secret';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -233,11 +233,11 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       };
     },
     /** Sessions holding more seats than they have, with the bookings involved; acknowledged ones say so. */
-    async conflicts() {
+    async conflicts(): Promise<SyncConflict[]> {
       const rows = await oversoldSessions(db);
       const acks = await acknowledgedSets(db, [...new Set(rows.map((r) => r.session_id))]);
       const companyZone = rows.length > 0 ? ((await supplierTimezone(db)) ?? 'UTC') : 'UTC';
-      const bySession = new Map<number, { sessionId: number; productCode: string; productName: string; startTime: string; startTimeLocal: string; capacity: number; seatsHeld: number; bookings: { orderNumber: string; seats: number }[] }>();
+      const bySession = new Map<number, Omit<SyncConflict, 'bookingSet' | 'acknowledged'>>();
       for (const r of rows) {
         const entry = bySession.get(r.session_id) ?? {
           sessionId: r.session_id,
