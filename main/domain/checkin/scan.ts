@@ -12,6 +12,7 @@ import { DomainError } from '../errors';
 import { bookingView, historyView, parseFields, participantName, participantView, toEvent, type ViewContext } from './manifestView';
 import { attentionOf, isSessionClosed, missingFieldsOf, opensAt, requiredParticipantLabels } from './scanRules';
 import { decideScan, type ScanDecision } from './scanDecision';
+import { codeCandidates } from './scanOutcome';
 import type { ManifestsService, ResolvedSession } from './manifests';
 import { fromIso, toLocal } from '../time';
 
@@ -43,9 +44,11 @@ interface Resolved {
  * an imported code that differs from another only in case is still found exactly).
  */
 async function resolveCode(db: Kysely<Database>, code: string): Promise<Resolved | null> {
-  const exact = await resolveExactCode(db, code);
-  if (exact || code.toUpperCase() === code) return exact;
-  return resolveExactCode(db, code.toUpperCase());
+  for (const candidate of codeCandidates(code)) {
+    const resolved = await resolveExactCode(db, candidate);
+    if (resolved) return resolved;
+  }
+  return null;
 }
 
 async function resolveExactCode(db: Kysely<Database>, code: string): Promise<Resolved | null> {
