@@ -1,11 +1,12 @@
 import type { BookingContext, Manifest, ManifestBooking, ManifestParticipant, OverridableRule, ScanAnswer } from '../api/types';
 import { recordedCheckin, type RecordedCheckin } from '../api/answers';
+import { alreadyInSentence, codeCandidates, decideScanOutcome, type ScanRule } from '../../../main/domain/checkin/scanOutcome';
 
 /**
- * The scanner's local decision: a code looked up in the device's copy of the day's manifests,
- * weighed with the same rules the engine's scan applies, in the same order (wrong session,
- * check-in closed, already in, unpaid). Pure and synchronous, so a verdict is on screen in a
- * frame; the engine's answer follows and corrects it when they disagree.
+ * The scanner's local decision: a code looked up in the device's copy of the day's manifests and
+ * weighed by the engine's own scan rules (main/domain/checkin/scanOutcome.ts) over the facts that
+ * copy holds (wrong session, check-in closed, already in, unpaid). Pure and synchronous, so a
+ * verdict is on screen in a frame; the engine's answer follows and corrects it when they disagree.
  */
 export type Tone = 'green' | 'amber' | 'red' | 'blue';
 
@@ -84,8 +85,7 @@ export interface DecideInput {
 }
 
 export function decide({ code, manifests, index, sessionFilter }: DecideInput): Verdict {
-  // A code typed from a ticket in lower case is the upper-case code it spells (as the engine finds it).
-  const entry = index.get(code) ?? index.get(code.toUpperCase());
+  const entry = codeCandidates(code).map((candidate) => index.get(candidate)).find((found) => found !== undefined);
   const manifest = entry ? manifests.get(entry.sessionId) : undefined;
   const booking = manifest?.bookings.find((b) => b.orderNumber === entry!.orderNumber);
   if (!entry || !manifest || !booking) {
@@ -107,6 +107,22 @@ export function decide({ code, manifests, index, sessionFilter }: DecideInput): 
   }
   const targets: ManifestParticipant[] = entry.participantId === null ? booking.participants : booking.participants.filter((p) => p.id === entry.participantId);
   const fresh = targets.filter((p) => p.checkin.state !== 'CHECKED_IN');
+  const outcome = decideScanOutcome({
+    override: false,
+    // Revoked codes and cancelled bookings' codes are not in the device's copy: they scan as unknown here, and the engine answers them.
+    revoked: false,
+    cancelled: false,
+    elsewhere: sessionFilter !== null && sessionFilter !== manifest.session.id ? 'session' : null,
+    closed: manifest.session.checkinClosed,
+    people: targets.map((p) => ({ checkedIn: p.checkin.state === 'CHECKED_IN', incomplete: false })),
+    unpaid: !booking.payment.paid,
+    // The manifest carries neither when check-in opens, nor whether the product lets an unpaid booking
+    // board, nor its required fields: the device refuses any balance due with "Admit anyway", and the
+    // engine's answer corrects the rest.
+    early: false,
+    paymentRequired: true,
+    fieldsEnforced: false,
+  });
   const base = {
     code,
     sessionId: manifest.session.id,
@@ -116,36 +132,14 @@ export function decide({ code, manifests, index, sessionFilter }: DecideInput): 
     participantIds: fresh.map((p) => p.id),
     others: [] as { id: number; name: string }[],
   };
-  const refuse = (kind: VerdictKind, tone: Tone, word: string, message: string, rule: OverridableRule, label: string): Verdict => ({
-    ...base,
-    kind,
-    tone,
-    word,
-    message,
-    admit: false,
-    override: { rule, label },
-  });
-
-  if (sessionFilter !== null && sessionFilter !== manifest.session.id) {
-    const at = hhmm(manifest.session.startTimeLocal);
-    return refuse('WRONG_SESSION', 'red', 'WRONG SESSION', `Booked for ${manifest.session.productName} at ${at}`, 'WRONG_SESSION', `Admit anyway (booked ${at})`);
-  }
-  // Someone already in is already in, closed or not (as the engine decides): "ALREADY IN", not a red refusal.
-  if (manifest.session.checkinClosed && fresh.length > 0) {
-    return refuse('CHECKIN_CLOSED', 'red', 'CHECK-IN CLOSED', `Check-in is closed for ${sessionLabelOf(manifest)}`, 'CHECKIN_CLOSED', 'Admit anyway (check-in closed)');
-  }
-  if (fresh.length === 0) {
-    const first = targets[0];
-    const event = first ? recordedCheckin(first.checkin) : null;
-    const when = first ? `${hhmm(event?.atLocal)} by ${who(event)}` : '';
-    return {
-      ...refuse('ALREADY_CHECKED_IN', 'amber', 'ALREADY IN', `Already checked in at ${when}`, 'ALREADY_CHECKED_IN', 'Admit again'),
-      participantIds: targets.map((p) => p.id),
-    };
-  }
-  if (!booking.payment.paid) {
-    const due = money(booking.payment.totalDue, booking.payment.totalCurrency);
-    return refuse('NOT_PAID', 'amber', 'NOT PAID', `${due} still to pay`, 'NOT_PAID', `Admit anyway (${due} unpaid)`);
+  if (outcome.refusedBy) {
+    const { message, label } = refusalWords(outcome.refusedBy, manifest, booking, targets);
+    const [tone, word] = WORDS[outcome.refusedBy];
+    // Refused by an overridable rule: the override is a deliberate second action naming it (every such rule is an OverridableRule).
+    const override = outcome.overridable ? { rule: outcome.refusedBy as OverridableRule, label } : null;
+    // Someone already in is admitted again by the override: all of them, not only those not in.
+    const participantIds = outcome.refusedBy === 'ALREADY_CHECKED_IN' ? targets.map((p) => p.id) : base.participantIds;
+    return { ...base, kind: outcome.refusedBy, tone, word, message, admit: false, participantIds, override };
   }
   if (entry.participantId === null && fresh.length > 1) {
     return { ...base, kind: 'GROUP', tone: 'blue', word: `BOOKING OF ${targets.length}`, message: `Tick who is here, then check them in`, admit: false, override: null };
@@ -164,7 +158,31 @@ export function decide({ code, manifests, index, sessionFilter }: DecideInput): 
   };
 }
 
-const WORDS: Record<string, [Tone, string]> = {
+/** The sentence a refusal shows on the device, and its override's label. */
+function refusalWords(rule: ScanRule, manifest: Manifest, booking: ManifestBooking, targets: readonly ManifestParticipant[]): { message: string; label: string } {
+  switch (rule) {
+    case 'WRONG_SESSION': {
+      const at = hhmm(manifest.session.startTimeLocal);
+      return { message: `Booked for ${manifest.session.productName} at ${at}`, label: `Admit anyway (booked ${at})` };
+    }
+    case 'CHECKIN_CLOSED':
+      return { message: `Check-in is closed for ${sessionLabelOf(manifest)}`, label: 'Admit anyway (check-in closed)' };
+    case 'ALREADY_CHECKED_IN': {
+      const event = targets.length ? recordedCheckin(targets[0].checkin) : null;
+      const message = targets.length ? alreadyInSentence(hhmm(event?.atLocal), who(event)) : `Booking ${booking.orderNumber} has nobody to check in`;
+      return { message, label: 'Admit again' };
+    }
+    case 'NOT_PAID': {
+      const due = money(booking.payment.totalDue, booking.payment.totalCurrency);
+      return { message: `${due} still to pay`, label: `Admit anyway (${due} unpaid)` };
+    }
+    default:
+      // Rules on facts the device's copy does not hold (see decide): the engine words them.
+      return { message: WORDS[rule][1], label: 'Admit anyway' };
+  }
+}
+
+const WORDS: Record<ScanRule | 'CHECKED_IN' | 'UNKNOWN_CODE', [Tone, string]> = {
   CHECKED_IN: ['green', 'CHECKED IN'],
   NOT_PAID: ['amber', 'NOT PAID'],
   INCOMPLETE: ['amber', 'INCOMPLETE'],
