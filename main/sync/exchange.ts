@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wholeHlc } from '../../db/queries/syncLog';
+import { wholeHlc } from '../../db/syncEncoding';
 import { opSchema, type Op, type WireOp } from './op';
 import { measureSkew } from './hlc';
 import { advanceVector, missingCount, type Vector } from './vector';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StoredValues } from '../../db/queries/syncLog';
+import type { StoredValues } from '../../db/syncStore';
 
 /**
  * One op: a change to one row, as it resulted on the instance that made it (ids, codes and prices

@@ -1,8 +1,10 @@
 import type { DbHandle } from '../../db/connection';
 import { inWriteTransaction, setBeforeCommit } from '../../db/transaction';
 import { migrations } from '../../db/migrations';
-import { columnsOfChange, shortHlc, sqliteSyncStores, type CaptureRow, type NewOpRow, type NewRowInsert, type OpRow, type StoredRowState, type SyncStore, type SyncStores } from '../../db/queries/syncLog';
-import { postgresSyncStores } from '../../db/postgres/syncLog';
+import { sqliteSyncStores } from '../../db/queries/sync';
+import { postgresSyncStores } from '../../db/postgres/sync';
+import { columnsOfChange, shortHlc } from '../../db/syncEncoding';
+import type { CaptureRow, NewOpRow, NewRowInsert, OpRow, StoredRowState, SyncStore, SyncStores } from '../../db/syncStore';
 import { DomainError } from '../domain/errors';
 import { createHlcClock, decodeHlc, DEFAULT_MAX_FUTURE_MS, encodeHlc } from './hlc';
 import { canonicalJson, completeOp, keyOf, opFingerprint, type Op, type WireOp } from './op';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/connection';
 import { migrationFixture } from '../fixtures/migrations';
 import { migrations } from '../../db/migrations';
-import { syncLogQueries } from '../../db/queries/syncLog';
+import { sqliteSyncStore } from '../../db/queries/sync';
 
 const { databaseBefore } = migrationFixture('compact');
 
@@ -23,7 +23,7 @@ describe('20261129_99_sync_ops_compact', () => {
     const handle = await openDatabase(file, { migrate: true });
     expect(handle.sqlite.pragma('user_version', { simple: true })).toBe(migrations.length);
     expect(handle.sqlite.prepare('SELECT hlc FROM sync_ops ORDER BY seq').all()).toEqual([{ hlc: '001894665600000-000000' }, { hlc: RELAYED }, { hlc: '001894665600001-000000' }]);
-    const q = syncLogQueries(handle.sqlite);
+    const q = sqliteSyncStore(handle.sqlite);
     q.beginWork();
     const rows = q.opsAfter(0, 10);
     expect(rows.map((r) => r.hlc)).toEqual([OWN, RELAYED, '001894665600001-000000-AAAA']);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/connection';
 import { migrationFixture } from '../fixtures/migrations';
 import { migrations } from '../../db/migrations';
-import { syncLogQueries } from '../../db/queries/syncLog';
+import { sqliteSyncStore } from '../../db/queries/sync';
 
 const { databaseBefore } = migrationFixture('stamps');
 
@@ -23,7 +23,7 @@ describe('20261126_92_sync_row_stamps', () => {
 
     const handle = await openDatabase(file, { migrate: true });
     expect(handle.sqlite.pragma('user_version', { simple: true })).toBe(migrations.length);
-    const q = syncLogQueries(handle.sqlite);
+    const q = sqliteSyncStore(handle.sqlite);
     q.beginWork();
     expect(q.rowState('customers', '[1]')).toEqual({ clocks: { id: A, email: B }, born: A, deleted: null, erased: null });
     expect(q.rowState('customers', '[2]')).toEqual({ clocks: { id: A, email: B, phone: A }, born: A, deleted: B, erased: B });

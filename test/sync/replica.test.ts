@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
-import { syncLogQueries, wholeHlc } from '../../db/queries/syncLog';
+import { sqliteSyncStore } from '../../db/queries/sync';
+import { wholeHlc } from '../../db/syncEncoding';
 import { inWriteTransaction } from '../../db/transaction';
 import { exchangeWith } from '../../main/sync/exchange';
 import { SCHEMA_VERSION } from '../../main/sync/replica';
@@ -125,7 +126,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const stateRows = desk.sql.prepare('SELECT count(*) AS n FROM sync_rows WHERE entity = ? AND entity_id = ?');
     for (const o of inserted) expect(stateRows.get(o.entity, o.entity_id)).toEqual({ n: 0 });
     // Read back, the state is what merging the insert gives: every column with its stamp, born then.
-    const q = syncLogQueries(desk.sql);
+    const q = sqliteSyncStore(desk.sql);
     const op = desk.sql.prepare("SELECT origin, hlc FROM sync_ops WHERE entity = 'bookings' AND entity_id = ? AND kind = 'insert'").get(id) as { origin: string; hlc: string };
     const stamp = wholeHlc(op.hlc, op.origin);
     const columns = (desk.sql.prepare('SELECT name FROM pragma_table_info(?)').all('bookings') as { name: string }[]).map((c) => c.name);
@@ -155,7 +156,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     // The same key again: its state says deleted (and, for a customer, erased), so the merge removes it again.
     await write("INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (4242998, 'Kim', 2, 2)");
     expect(desk.sql.prepare('SELECT count(*) AS n FROM customers WHERE id = 4242998').get()).toEqual({ n: 0 });
-    const q = syncLogQueries(desk.sql);
+    const q = sqliteSyncStore(desk.sql);
     q.beginWork();
     expect(q.rowState('customers', '[4242998]')?.deleted).not.toBeNull();
     await exchange(desk, hub);

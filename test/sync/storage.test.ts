@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../../db/connection';
-import { syncLogQueries } from '../../db/queries/syncLog';
+import { sqliteSyncStore } from '../../db/queries/sync';
 import { inWriteTransaction } from '../../db/transaction';
 
 const dirs: string[] = [];
@@ -25,7 +25,7 @@ const B = '001894665600999-000002-BBBB';
 describe('stored merge states', () => {
   it('read back exactly as saved: one stamp, several, none, and column names that do not split on commas', async () => {
     const { sqlite } = await aDatabase();
-    const q = syncLogQueries(sqlite);
+    const q = sqliteSyncStore(sqlite);
     const states = {
       '[1]': { clocks: { id: A, first_name: A, email: A }, born: A, deleted: null, erased: null },
       '[2]': { clocks: { id: A, first_name: B, email: A, phone: B }, born: A, deleted: B, erased: B },
@@ -44,7 +44,7 @@ describe('stored merge states', () => {
 
   it('keep the state of a row one remote insert made in that op, and in sync_rows from its first later change', async () => {
     const { sqlite } = await aDatabase();
-    const q = syncLogQueries(sqlite);
+    const q = sqliteSyncStore(sqlite);
     q.beginWork();
     const op = { origin: 'AAAA', seq: 1, hlc: A, entity: 'customers', entity_id: '[7]', kind: 'insert' as const, change: { id: 7, first_name: 'Ann', created_at: 1, updated_at: 1 }, schema: 1, nulls: ['email'] };
     q.insertNewRows([{ op, table: 'customers', pk: ['id'] }]);
@@ -64,7 +64,7 @@ describe('stored merge states', () => {
 
   it('keep a local insert\'s state in its op, and tell which rows of several entities have a state in one question', async () => {
     const { sqlite } = await aDatabase();
-    const q = syncLogQueries(sqlite);
+    const q = sqliteSyncStore(sqlite);
     q.beginWork();
     const own = { origin: 'AAAA', seq: 1, hlc: A, entity: 'customers', entity_id: '[7]', kind: 'insert' as const, change: { id: 7, first_name: 'Ann', email: null, created_at: 1, updated_at: 1 }, schema: 1 };
     q.insertOwnNewRows([own, { ...own, seq: 2, entity: 'participants', entity_id: '[7]', change: { id: 7, item_id: 1, position: 0 } }]);
@@ -88,7 +88,7 @@ describe('stored merge states', () => {
 
   it('does not remember a shape whose transaction rolled back', async () => {
     const handle = await aDatabase();
-    const q = syncLogQueries(handle.sqlite);
+    const q = sqliteSyncStore(handle.sqlite);
     await expect(
       inWriteTransaction(handle.db, async () => {
         q.beginWork();
@@ -108,7 +108,7 @@ describe('stored merge states', () => {
 
   it('pauses the capture triggers only inside the transaction that paused them', async () => {
     const handle = await aDatabase();
-    const q = syncLogQueries(handle.sqlite);
+    const q = sqliteSyncStore(handle.sqlite);
     const insert = handle.sqlite.prepare("INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, 'Ada', 0, 0)");
     await expect(
       inWriteTransaction(handle.db, async () => {
@@ -124,7 +124,7 @@ describe('stored merge states', () => {
 
   it('store an op without its null columns and give it back whole, as an object and as JSON text', async () => {
     const { sqlite } = await aDatabase();
-    const q = syncLogQueries(sqlite);
+    const q = sqliteSyncStore(sqlite);
     const op = { origin: 'AAAA', seq: 1, hlc: A, entity: 'customers', entity_id: '[1]', kind: 'insert' as const, schema: 1 };
     const change = { id: 1, first_name: 'Ada', middle_name: null, email: null, marketing: 0 };
     q.beginWork();
@@ -147,7 +147,7 @@ describe('stored merge states', () => {
 
   it('write a row with its null columns left out of the values, set to NULL on a row already there', async () => {
     const { sqlite } = await aDatabase();
-    const q = syncLogQueries(sqlite);
+    const q = sqliteSyncStore(sqlite);
     const read = () => sqlite.prepare('SELECT first_name, email, phone FROM customers WHERE id = 1').get();
     sqlite.prepare("INSERT INTO customers (id, first_name, email, phone, created_at, updated_at) VALUES (1, 'Ada', 'ada@example.com', '+61', 0, 0)").run();
     q.upsertRow('customers', ['id'], { id: 1, first_name: 'Augusta', created_at: 0, updated_at: 0 }, ['email']);
@@ -161,7 +161,7 @@ describe('stored merge states', () => {
 
   it('store a stamp without the origin the op names already, and give it back whole', async () => {
     const { sqlite } = await aDatabase();
-    const q = syncLogQueries(sqlite);
+    const q = sqliteSyncStore(sqlite);
     q.beginWork();
     const ownStamp = '001894665600000-000000-AAAA';
     const otherStamp = '001894665600000-000001-BBBB'; // never made by a real op; stored as it came
@@ -175,7 +175,7 @@ describe('stored merge states', () => {
 
   it('store a new row\'s op from its page\'s value array as from its change', async () => {
     const { sqlite } = await aDatabase();
-    const q = syncLogQueries(sqlite);
+    const q = sqliteSyncStore(sqlite);
     q.beginWork();
     const columns = ['id', 'first_name', 'created_at', 'updated_at'];
     const values = [7, 'Ann', 1, 1];
@@ -211,7 +211,7 @@ describe('stored merge states', () => {
 
   it('keep a booking op its change as an object, which erasure reads in SQL, and find its customer through it', async () => {
     const { sqlite } = await aDatabase();
-    const q = syncLogQueries(sqlite);
+    const q = sqliteSyncStore(sqlite);
     q.beginWork();
     q.insertOp({ origin: 'AAAA', seq: 1, hlc: A, entity: 'bookings', entity_id: '["B1-1"]', kind: 'insert', schema: 1, change: { order_number: 'B1-1', customer_id: 7001, comments: null } });
     expect((sqlite.prepare('SELECT change_json, change_shape FROM sync_ops').get() as { change_json: string; change_shape: number | null })).toEqual({ change_json: '{"order_number":"B1-1","customer_id":7001}', change_shape: null });

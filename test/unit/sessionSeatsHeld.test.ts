@@ -41,7 +41,7 @@ function writer(sqlite: BetterSqlite3.Database) {
   const s = {
     booking: sqlite.prepare("INSERT INTO bookings (order_number, id, status, currency, total_amount_minor, created_at, updated_at) VALUES (?, ?, ?, 'AUD', 0, 0, 0)"),
     item: sqlite.prepare('INSERT INTO booking_items (id, order_number, position, product_code, session_id, start_at, end_at, amount_minor, subtotal_minor, total_quantity, seats_held) VALUES (?, ?, 0, ?, ?, 0, 1, 0, 0, ?, ?)'),
-    // Sync applies a row as an upsert of its whole image (db/queries/syncLog.ts upsertRow).
+    // Sync applies a row as an upsert of its whole image (db/queries/sync/rows.ts upsertRow).
     upsertItem: sqlite.prepare(
       `INSERT INTO booking_items (id, order_number, position, product_code, session_id, start_at, end_at, amount_minor, subtotal_minor, total_quantity, seats_held) VALUES (?, ?, 0, 'P1', ?, 0, 1, 0, 0, ?, ?)
        ON CONFLICT (id) DO UPDATE SET order_number = excluded.order_number, session_id = excluded.session_id, seats_held = excluded.seats_held`,

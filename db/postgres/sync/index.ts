@@ -1,0 +1,61 @@
+import type { Kysely } from 'kysely';
+import type { DbHandle } from '../../connection';
+import type { SyncStore, SyncStores } from '../../syncStore';
+import { columnsOfChange } from '../../syncEncoding';
+import { postgresErasure } from './erasure';
+import { postgresInstance } from './instance';
+import { postgresOps } from './ops';
+import { postgresQuery, type SharedSyncState } from './query';
+import { postgresRowState } from './rowState';
+import { postgresRows } from './rows';
+import { postgresShapes } from './shapes';
+
+/**
+ * The sync store on the PostgreSQL hub: the same calls as SQLite's (db/syncStore.ts), answering with
+ * promises. Every statement runs on the write transaction's connection (`at(conn)`), or on the pool
+ * for reads outside one (`outside`).
+ */
+export function postgresSyncStores(handle: DbHandle): SyncStores {
+  const instance = handle.postgres?.syncInstance;
+  if (!instance) throw new Error('The PostgreSQL database has no sync_instance yet: open it with migrate first');
+  const shared: SharedSyncState = { hubOrigin: instance.hubOrigin, shapeIds: new Map(), shapeColumns: new Map(), tableColumns: new Map() };
+  const byConnection = new WeakMap<object, SyncStore>();
+  const outside = postgresSyncStore(handle.db, shared);
+  return {
+    origin: instance.origin,
+    at(conn) {
+      // One store per transaction's connection: the fold (before commit) sees the shapes its work added.
+      let store = byConnection.get(conn as object);
+      if (!store) byConnection.set(conn as object, (store = postgresSyncStore(conn as Kysely<any>, shared)));
+      return store;
+    },
+    outside,
+  };
+}
+
+function postgresSyncStore(conn: Kysely<any>, shared: SharedSyncState): SyncStore {
+  const query = postgresQuery(conn);
+  const shapes = postgresShapes(query, shared);
+  const store: SyncStore = {
+    ...postgresInstance(query, shared),
+    ...postgresOps(query, shapes),
+    ...postgresRowState(query, shapes),
+    ...postgresErasure(query),
+    ...postgresRows(query, shared),
+    /** One at a time: SQLite's store writes these in multi-row statements; the hub rarely catches up. */
+    async insertNewRows(rows) {
+      for (const { op, table, pk } of rows) {
+        await store.insertOwnNewRows([op]);
+        await store.upsertRow(table, pk, op.change, op.nulls);
+      }
+    },
+    /** The op and its row's merge state, one at a time (the hub keeps states in sync_rows only). */
+    async insertOwnNewRows(ops) {
+      for (const op of ops) {
+        await store.insertOp(op);
+        await store.saveInsertedRowState(op.entity, op.entity_id, columnsOfChange(op.change, op.nulls), op.hlc);
+      }
+    },
+  };
+  return store;
+}

@@ -1,0 +1,33 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteSyncStore, SyncStores } from '../../syncStore';
+import { sqliteErasure } from './erasure';
+import { sqliteInstance } from './instance';
+import { sqliteHeld, sqliteOps } from './ops';
+import { sqliteRowState } from './rowState';
+import { sqliteRows } from './rows';
+import { sqliteShapes } from './shapes';
+
+/**
+ * The sync store on SQLite: its statements prepared once on the shared connection, because sync
+ * runs them per op (100,000 ops catching up) inside the caller's IMMEDIATE transaction. Table and
+ * column names in the dynamic row statements come only from SQLite's own table_info, never from an op.
+ */
+export function sqliteSyncStore(sqlite: BetterSqlite3.Database): SqliteSyncStore {
+  const shapes = sqliteShapes(sqlite);
+  const { plans, rows } = sqliteRows(sqlite);
+  return {
+    ...sqliteInstance(sqlite),
+    beginWork: shapes.forgetShapesAddedHere,
+    ...sqliteOps(sqlite, shapes, plans),
+    ...sqliteHeld(sqlite),
+    ...sqliteRowState(sqlite, shapes),
+    ...sqliteErasure(sqlite),
+    ...rows,
+  };
+}
+
+/** SQLite: one connection, so one store, its statements prepared once. */
+export function sqliteSyncStores(sqlite: BetterSqlite3.Database): SyncStores {
+  const store = sqliteSyncStore(sqlite);
+  return { origin: store.instance().origin, at: () => store, outside: store };
+}

@@ -1,0 +1,140 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { HeldOp, NewOpRow, NewRowInsert, OpRow, SqliteSyncStore } from '../../syncStore';
+import { CHANGE_READ_IN_SQL, shortHlc, storedChange, storedChangeJson, storedChangeJsonLength, storedObjectJson, wholeHlc } from '../../syncEncoding';
+import type { SqliteRowPlans } from './rows';
+import type { SqliteShapes } from './shapes';
+
+/** sync_ops' columns as an insert binds them (opArgs). */
+type OpArgs = [string, number, string, string, string, string, string | null, number, number | null, number | null, number | null];
+
+/**
+ * The columns of sync_ops in the order opRowOf reads them. Read as arrays (better-sqlite3's raw
+ * mode) and made into objects here: setting 13 properties per row from C++ cost more than reading the
+ * row (about 10 µs against 4 per op a hub serves).
+ */
+const OP_COLUMNS = 'arrival, origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, row_state, write_continues, change_shape';
+type OpColumns = [number, string, number, string, string, string, OpRow['kind'], string | null, number, number | null, number | null, number | null, number | null];
+
+/** A stored op as its row, its stamp whole again (stored without the op's own origin, shortHlc). */
+function opRowOf(r: OpColumns): OpRow {
+  return {
+    arrival: r[0],
+    origin: r[1],
+    seq: r[2],
+    hlc: wholeHlc(r[3], r[1]),
+    entity: r[4],
+    entity_id: r[5],
+    kind: r[6],
+    change_json: r[7],
+    schema: r[8],
+    null_columns: r[9],
+    row_state: r[10],
+    write_continues: r[11],
+    change_shape: r[12],
+  };
+}
+
+/** Ops that are their rows' whole merge state (row_state = 1, migration 95). */
+const stateOpsSql = (rows: number) =>
+  `INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues, change_shape, row_state) VALUES ${Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)').join(', ')}`;
+
+type SqliteOps = Pick<
+  SqliteSyncStore,
+  | 'insertOp' | 'insertNewRows' | 'insertOwnNewRows' | 'changeOf' | 'changeJsonOf' | 'changeJsonLengthOf' | 'storedChangeJsonOf' | 'nullColumnsOf'
+  | 'opAt' | 'opsAfter' | 'arrivalOf' | 'opsOfEntity' | 'rewriteChange'
+>;
+
+/** The op log (sync_ops) on SQLite. */
+export function sqliteOps(sqlite: BetterSqlite3.Database, shapes: SqliteShapes, rows: SqliteRowPlans): SqliteOps {
+  const s = {
+    insertOp: sqlite.prepare<OpArgs>(
+      'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues, change_shape) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    opAt: sqlite.prepare<[string, number], OpColumns>(`SELECT ${OP_COLUMNS} FROM sync_ops WHERE origin = ? AND seq = ?`).raw(true),
+    opsFrom: sqlite.prepare<[number, number], OpColumns>(`SELECT ${OP_COLUMNS} FROM sync_ops WHERE arrival > ? ORDER BY arrival LIMIT ?`).raw(true),
+    arrivalOf: sqlite.prepare<[string, number], { arrival: number }>('SELECT arrival FROM sync_ops WHERE origin = ? AND seq = ?'),
+    opsOfEntity: sqlite.prepare<[string, string], OpColumns>(`SELECT ${OP_COLUMNS} FROM sync_ops WHERE entity = ? AND entity_id = ?`).raw(true),
+    rewriteChange: sqlite.prepare<[string | null, number | null, number | null, number]>('UPDATE sync_ops SET change_json = ?, null_columns = ?, change_shape = ? WHERE arrival = ?'),
+  };
+  const { columnsOfShape, keysOf, nullText } = shapes;
+
+  /**
+   * An op as sync_ops stores it: its change without null columns (which a shape names), its stamp
+   * without its origin. `stored`: the change as a page's value array, with its null columns named
+   * (op.nulls): what encodeChange would make of it, so it is stored as it is.
+   */
+  function opArgs(op: NewOpRow, stored?: NewRowInsert['stored']): OpArgs {
+    if (stored !== undefined && op.nulls !== undefined && stored.columns.length > 0 && !CHANGE_READ_IN_SQL.has(op.entity)) {
+      const nulls = shapes.shapeOfNulls(op.nulls as string[]);
+      const shape = shapes.shapeOfValues(stored.columns as string[]);
+      return [op.origin, op.seq, shortHlc(op.hlc, op.origin), op.entity, op.entity_id, op.kind, JSON.stringify(stored.values), op.schema, nulls, op.write_continues ?? null, shape];
+    }
+    const { json, nulls, shape } = shapes.encodeChange(op.entity, op.change, op.change === null ? undefined : op.nulls);
+    return [op.origin, op.seq, shortHlc(op.hlc, op.origin), op.entity, op.entity_id, op.kind, json, op.schema, nulls, op.write_continues ?? null, shape];
+  }
+
+  return {
+    insertOp(op) {
+      s.insertOp.run(...opArgs(op));
+    },
+    // What saveInsertedRowState would write to sync_rows is said once, by the op (row_state = 1); the
+    // rows are written as upsertRow would, in a few multi-row statements.
+    insertNewRows(newRows) {
+      rows.insertMany('state-ops', stateOpsSql, newRows.map((r) => opArgs(r.op, r.stored)));
+      // Consecutive rows of one table and column list share a statement.
+      for (let from = 0; from < newRows.length; ) {
+        const first = newRows[from];
+        const plan = rows.upsertPlan(first.table, first.pk, first.op.change, first.op.nulls);
+        const args: unknown[][] = [];
+        let to = from;
+        for (; to < newRows.length; to++) {
+          const row = newRows[to];
+          if (row.table !== first.table) break;
+          // A page's ops of one shape share its lists (the same arrays): the same plan, without making it again.
+          const sameLists = row.stored !== undefined && row.stored.columns === first.stored?.columns && row.op.nulls === first.op.nulls;
+          if (to !== from && !sameLists && rows.upsertPlan(row.table, row.pk, row.op.change, row.op.nulls) !== plan) break;
+          args.push(row.stored === undefined ? plan.argsOf(row.op.change) : rows.argsOfValues(plan, row.stored));
+        }
+        rows.insertMany(plan.key, plan.sql, args);
+        from = to;
+      }
+    },
+    insertOwnNewRows(ops) {
+      rows.insertMany('state-ops', stateOpsSql, ops.map((op) => opArgs(op)));
+    },
+    changeOf: (row) => storedChange(row, columnsOfShape),
+    // Without parsing the stored text (it was written by JSON.stringify).
+    changeJsonOf: (row) => storedChangeJson(row, nullText, keysOf),
+    changeJsonLengthOf: (row) => storedChangeJsonLength(row, nullText, keysOf),
+    storedChangeJsonOf: (row) => storedObjectJson(row, keysOf),
+    nullColumnsOf: (row) => (row.null_columns === null ? [] : columnsOfShape(row.null_columns)),
+    opAt: (origin, seq) => {
+      const row = s.opAt.get(origin, seq);
+      return row && opRowOf(row);
+    },
+    opsAfter: (arrival, limit) => s.opsFrom.all(arrival, limit).map(opRowOf),
+    arrivalOf: (origin, seq) => s.arrivalOf.get(origin, seq)?.arrival ?? null,
+    opsOfEntity: (entity, entityId) => s.opsOfEntity.all(entity, entityId).map(opRowOf),
+    // `entity` decides the form the change is stored in (CHANGE_READ_IN_SQL).
+    rewriteChange(arrival, change, entity) {
+      const { json, nulls, shape } = shapes.encodeChange(entity, change);
+      s.rewriteChange.run(json, nulls, shape, arrival);
+    },
+  };
+}
+
+/** The ops held back (sync_held) on SQLite. */
+export function sqliteHeld(sqlite: BetterSqlite3.Database): Pick<SqliteSyncStore, 'hold' | 'heldCount' | 'held' | 'release'> {
+  const s = {
+    hold: sqlite.prepare<[string, number, string, string]>('INSERT OR IGNORE INTO sync_held (origin, seq, op_json, reason) VALUES (?, ?, ?, ?)'),
+    heldCount: sqlite.prepare<[], { n: number }>('SELECT count(*) AS n FROM sync_held'),
+    held: sqlite.prepare<[], HeldOp>('SELECT s.origin, s.seq, h.op_json FROM sync_held h JOIN sync_ops s ON s.origin = h.origin AND s.seq = h.seq ORDER BY s.arrival'),
+    release: sqlite.prepare<[string, number]>('DELETE FROM sync_held WHERE origin = ? AND seq = ?'),
+  };
+  return {
+    hold: (origin, seq, opJson, reason) => void s.hold.run(origin, seq, opJson, reason),
+    heldCount: () => s.heldCount.get()!.n,
+    held: () => s.held.all(),
+    release: (origin, seq) => void s.release.run(origin, seq),
+  };
+}
