@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../domain/context';
 import type { Role } from '../domain/platform/apiKeys';
 import { DomainError } from '../domain/errors';
+import { FailedAttempts } from '../domain/failedAttempts';
 
 /** What a route needs. Roles map to rights here, in one table. */
 export type Right =
@@ -47,29 +48,21 @@ export function keyFrom(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Slows down key guessing: after 30 wrong keys from one address in a minute, that address's
- * wrong keys are refused with 429 until the minute is over. A right key is never held back
- * (the caller checks the key first and consults the limiter only for a wrong one), so a page
- * or process that sends wrong keys cannot lock the holder of a right key out.
+ * Slows down key guessing: after 30 wrong keys from one address in a sliding minute, that
+ * address's wrong keys are refused with 429 until the first of those 30 is a minute old. A right
+ * key is never held back (the caller checks the key first and consults the limiter only for a
+ * wrong one), so a page or process that sends wrong keys cannot lock the holder of a right key out.
  */
 export class FailedKeyLimiter {
-  private readonly failures = new Map<string, { count: number; since: number }>();
-  constructor(
-    private readonly maxFailures = 30,
-    private readonly windowMs = 60_000,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly attempts: FailedAttempts;
+  constructor(maxFailures = 30, windowMs = 60_000, now: () => number = Date.now) {
+    this.attempts = new FailedAttempts(maxFailures, windowMs, now);
+  }
 
-  /** Counts one wrong key; answers the seconds to wait when the address has used up its attempts, else 0. */
+  /** One wrong key: counted while the address may still try (answers 0), else the seconds it must wait. */
   fail(address: string): number {
-    const now = this.now();
-    let entry = this.failures.get(address);
-    if (!entry || now - entry.since >= this.windowMs) {
-      if (this.failures.size >= 10_000) this.failures.clear();
-      entry = { count: 0, since: now };
-      this.failures.set(address, entry);
-    }
-    entry.count++;
-    return entry.count > this.maxFailures ? Math.max(1, Math.ceil((entry.since + this.windowMs - now) / 1000)) : 0;
+    const wait = this.attempts.waitSeconds(address);
+    if (wait === 0) this.attempts.fail(address);
+    return wait;
   }
 }
