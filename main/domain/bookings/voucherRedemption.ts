@@ -17,6 +17,19 @@ interface PricedItem {
 }
 
 /**
+ * The one answer for a code that cannot be used: unknown, expired, used up, or not valid for this
+ * booking's products or currency. An agent may redeem any code a customer hands it, so "not yours"
+ * means not usable here; telling these apart would tell a guesser which of its guesses exist. The
+ * code is echoed as sent (not as stored), so even its case tells nothing. Each one counts as a
+ * failed guess (voucherGuessing.ts).
+ */
+export class VoucherNotUsable extends DomainError {
+  constructor(code: string) {
+    super('BUSINESS_RULE', `vouchers: voucher ${code} cannot be used for this booking (unknown, expired, used up, or not valid for these products or this currency)`);
+  }
+}
+
+/**
  * Applies voucher codes in the order given, each on what the booking still owes after the ones
  * before it. VALUE*: up to the voucher's remaining balance (a remainder stays on the voucher);
  * PERCENT*: that percent of each eligible item, rounded half-up per item; PRODUCT: pays the first
@@ -30,14 +43,13 @@ export async function applyVouchers(db: Kysely<Database>, codes: string[], items
   const unique = [...new Set(codes.map((c) => c.trim()).filter(Boolean))];
   for (const code of unique) {
     const voucher = await findVoucherAnyCase(db, code);
-    if (!voucher) throw new DomainError('VALIDATION_ERROR', `vouchers: there is no voucher ${code}`);
+    if (!voucher) throw new VoucherNotUsable(code);
+    // The same voucher typed twice in other cases is applied once, as the same code twice is.
+    if (uses.some((use) => use.code === voucher.code)) continue;
     const used = await liveRedemptionTotals(db, voucher.code);
     const state = voucherState(voucher, used.minor, used.n, now);
-    if (state.status === 'EXPIRED') throw new DomainError('BUSINESS_RULE', `vouchers: voucher ${voucher.code} has expired`);
-    if (state.status === 'REDEEMED') throw new DomainError('BUSINESS_RULE', `vouchers: voucher ${voucher.code} is used up`);
-    if (isValueVoucher(voucher.value_type) && voucher.currency && voucher.currency !== currency) {
-      throw new DomainError('BUSINESS_RULE', `vouchers: voucher ${voucher.code} is in ${voucher.currency}, the booking in ${currency}`);
-    }
+    if (state.status === 'EXPIRED' || state.status === 'REDEEMED') throw new VoucherNotUsable(code);
+    if (isValueVoucher(voucher.value_type) && voucher.currency && voucher.currency !== currency) throw new VoucherNotUsable(code);
     let categoryProducts: string[] = [];
     if (voucher.value_type.endsWith('_LIMITCATALOG') && voucher.category_id !== null) {
       categoryProducts = await listCategoryProductCodes(db, voucher.category_id);
@@ -58,7 +70,7 @@ export async function applyVouchers(db: Kysely<Database>, codes: string[], items
       take = due.map((d, i) => (eligible[i] ? Math.min(d, roundMinor((d * (voucher.value_percent ?? 0)) / 100)) : 0));
     }
     const amountMinor = take.reduce((a, b) => a + b, 0);
-    if (amountMinor <= 0) throw new DomainError('BUSINESS_RULE', `vouchers: voucher ${voucher.code} applies to nothing in this booking`);
+    if (amountMinor <= 0) throw new VoucherNotUsable(code);
     take.forEach((t, i) => {
       due[i] -= t;
       discountByItem[i] += t;
