@@ -1,6 +1,7 @@
 import type { FastifyError } from 'fastify';
 import { ZodError } from 'zod';
 import { DomainError } from '../domain/errors';
+import { TooManyAttempts } from '../domain/failedAttempts';
 
 export const VERSION = 'v1';
 
@@ -36,6 +37,19 @@ export function withWarning<T extends object>(payload: T, warning: string | unde
   return payload;
 }
 export const warningOf = (payload: object): string | undefined => (payload as Record<symbol, string>)[WARNING];
+
+/**
+ * Runs a handler's work; when it fails with a wait (429 TOO_MANY_ATTEMPTS), the reply carries that
+ * wait in seconds as Retry-After, and the error goes on to be mapped to the envelope as any other.
+ */
+export async function withRetryAfter<T>(reply: { header(name: string, value: string): unknown }, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof TooManyAttempts) reply.header('retry-after', String(error.retryAfterSeconds));
+    throw error;
+  }
+}
 
 function describeZod(error: ZodError): string {
   return error.issues

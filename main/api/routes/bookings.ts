@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import { z } from 'zod';
 import { defineRoute, RawResponse, type RouteHost } from '../route';
-import { withWarning } from '../envelope';
+import { withRetryAfter, withWarning } from '../envelope';
 import { bookingSchema, bookingUpdateSchema, type Booking, type BookingList, type BookingQuote } from '../../contract/bookings';
 import { paging, qBool, qList, qString, qTime } from '../../contract/query';
 import { BOOKING_STATUSES } from '../../contract/enums';
@@ -32,7 +32,7 @@ export function registerBookingRoutes(host: RouteHost): void {
     tag: 'Bookings',
     right: 'bookings',
     body: bookingSchema,
-    handler: async ({ body, actor, engine }): Promise<{ booking: Booking }> => answer(await engine.bookings.create(body, actor)),
+    handler: async ({ body, actor, engine, reply }): Promise<{ booking: Booking }> => answer(await withRetryAfter(reply, () => engine.bookings.create(body, actor))),
   });
   defineRoute(host, {
     method: 'POST',
@@ -41,7 +41,7 @@ export function registerBookingRoutes(host: RouteHost): void {
     tag: 'Bookings',
     right: 'bookings',
     body: bookingSchema,
-    handler: async ({ body, actor, engine }): Promise<{ booking: BookingQuote }> => answer(await engine.bookings.quote(body, actor)),
+    handler: async ({ body, actor, engine, reply }): Promise<{ booking: BookingQuote }> => answer(await withRetryAfter(reply, () => engine.bookings.quote(body, actor))),
   });
   defineRoute(host, {
     method: 'GET',
@@ -84,7 +84,8 @@ export function registerBookingRoutes(host: RouteHost): void {
     right: 'bookings',
     params: orderParams,
     body: bookingUpdateSchema,
-    handler: async ({ params, body, actor, engine }): Promise<{ booking: Booking }> => answer(await engine.bookings.update(params.orderNumber, body, actor)),
+    handler: async ({ params, body, actor, engine, reply }): Promise<{ booking: Booking }> =>
+      answer(await withRetryAfter(reply, () => engine.bookings.update(params.orderNumber, body, actor))),
   });
   defineRoute(host, {
     method: 'DELETE',

@@ -12,6 +12,7 @@ import { DomainError } from '../errors';
 import { agentResellerOf, createBookingRows, type CreateOptions } from './create';
 import { loadBookings } from './view';
 import { cancelRows, updateBookingRows } from './update';
+import { createVoucherGuessing } from './voucherGuessing';
 
 /** GET /v1/bookings: every filter but the reseller (an agent key's own reseller is added here). */
 export type BookingSearch = Omit<BookingFilter, 'resellerId'>;
@@ -86,6 +87,7 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
    * leaves it, sent only once the COMMIT that holds it is durable, as every write's answer is.
    */
   const readInWrite = async (tx: Tx, orderNumber: string, company: Company) => (await loadBookings(tx.db, [orderNumber], company, tx.now))[0];
+  const voucherGuessing = createVoucherGuessing(ctx.clock);
 
   const service = {
     async get(orderNumber: string, actor: Actor): Promise<Booking> {
@@ -95,20 +97,24 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
 
     async create(body: BookingBody, actor: Actor): Promise<Result> {
       const company = await deps.companies.supplier();
-      const { booking, warnings } = await ctx.write(actor, async (tx) => {
-        const created = await createBookingRows(tx, body, company, options(false));
-        return { booking: await readInWrite(tx, created.orderNumber, company), warnings: created.warnings };
-      });
+      const { booking, warnings } = await voucherGuessing.guard(actor, body.vouchers, () =>
+        ctx.write(actor, async (tx) => {
+          const created = await createBookingRows(tx, body, company, options(false));
+          return { booking: await readInWrite(tx, created.orderNumber, company), warnings: created.warnings };
+        }),
+      );
       return { booking: forActor(booking, actor), warnings };
     },
 
     /** Runs the whole create as a dry run (the transaction is rolled back by design): the same numbers, nothing kept. */
     async quote(body: BookingBody, actor: Actor): Promise<QuoteResult> {
       const company = await deps.companies.supplier();
-      const { booking, warnings } = await ctx.dryRun(actor, async (tx) => {
-        const created = await createBookingRows(tx, body, company, options(true));
-        return { booking: (await loadBookings(tx.db, [created.orderNumber], company, tx.now))[0], warnings: created.warnings };
-      });
+      const { booking, warnings } = await voucherGuessing.guard(actor, body.vouchers, () =>
+        ctx.dryRun(actor, async (tx) => {
+          const created = await createBookingRows(tx, body, company, options(true));
+          return { booking: (await loadBookings(tx.db, [created.orderNumber], company, tx.now))[0], warnings: created.warnings };
+        }),
+      );
       return { booking: forActor(asQuote(booking), actor), warnings };
     },
 
@@ -121,13 +127,16 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
 
     async update(orderNumber: string, body: BookingUpdateBody, actor: Actor): Promise<Result> {
       const company = await deps.companies.supplier();
-      const { booking, warnings } = await ctx.write(actor, async (tx) => {
-        const row = await visibleBooking(tx.db, orderNumber, actor);
-        // What the body must repeat of the parts PUT cannot change: the booking as this key reads it.
-        const asRead = forActor(await readInWrite(tx, orderNumber, company), actor);
-        const changed = await updateBookingRows(tx, row, body, company, () => ctx.ids.nextId(), asRead);
-        return { booking: await readInWrite(tx, orderNumber, company), warnings: changed };
-      });
+      // PUT looks no code up (its codes must be the booking's own), but a key held back sends none.
+      const { booking, warnings } = await voucherGuessing.guard(actor, body.vouchers, () =>
+        ctx.write(actor, async (tx) => {
+          const row = await visibleBooking(tx.db, orderNumber, actor);
+          // What the body must repeat of the parts PUT cannot change: the booking as this key reads it.
+          const asRead = forActor(await readInWrite(tx, orderNumber, company), actor);
+          const changed = await updateBookingRows(tx, row, body, company, () => ctx.ids.nextId(), asRead);
+          return { booking: await readInWrite(tx, orderNumber, company), warnings: changed };
+        }),
+      );
       return { booking: forActor(booking, actor), warnings };
     },
 
