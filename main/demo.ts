@@ -165,7 +165,7 @@ export async function loadDemoCommerce(engine: Engine): Promise<void> {
     { code: 'WELCOME50', valueType: 'VALUE', value: 50, expiryDate: inAYear, internalNotes: 'Welcome gift for returning guests' },
     { code: 'CRUISE20', valueType: 'VALUE_LIMITPRODUCT', value: 20, productCode: cruise, expiryDate: inAYear },
     { code: 'SPRING10', valueType: 'PERCENT', value: 10, expiryDate: inAYear, internalReference: 'HARBOURVIEW' },
-    { code: 'RAIN15', valueType: 'PERCENT_LIMITPRODUCT', value: 15, productCode: rainforest },
+    { code: 'RAINFOREST15', valueType: 'PERCENT_LIMITPRODUCT', value: 15, productCode: rainforest },
     { code: 'MUSEUMFREE', valueType: 'PRODUCT', productCode: museum, internalNotes: 'Prize for the school quiz' },
   ] as const;
   for (const voucher of vouchers) await engine.vouchers.create(voucher, SYSTEM_ACTOR);

@@ -106,19 +106,19 @@ describe('caches of what rarely changes', () => {
   });
 
   it('answers a voucher search with a redemption or a voucher another process wrote, and with the time passing its expiry', async () => {
-    await app.t.engine.vouchers.create({ code: 'CACHE1', valueType: 'VALUE', value: 100, currency: 'AUD', expiryDate: '2030-06-30' } as never, SYSTEM_ACTOR);
+    await app.t.engine.vouchers.create({ code: 'CACHE100', valueType: 'VALUE', value: 100, currency: 'AUD', expiryDate: '2030-06-30' } as never, SYSTEM_ACTOR);
     const find = async (code: string) => ((await app.t.call('GET', '/v1/vouchers?limit=100')).body.vouchers as { code: string; status: string; remainingValue?: number }[]).find((v) => v.code === code);
-    expect(await find('CACHE1')).toMatchObject({ status: 'ISSUED', remainingValue: 100 });
+    expect(await find('CACHE100')).toMatchObject({ status: 'ISSUED', remainingValue: 100 });
     app.other.prepare("INSERT INTO bookings (order_number, id, status, currency, total_amount_minor, created_at, updated_at) VALUES ('CACHE-B1', 990001, 'CONFIRMED', 'AUD', 0, 0, 0)").run();
-    app.other.prepare("INSERT INTO voucher_redemptions (id, voucher_code, order_number, amount_minor, created_at) VALUES (990002, 'CACHE1', 'CACHE-B1', 2500, 0)").run();
-    expect(await find('CACHE1')).toMatchObject({ status: 'PARTIALLY_REDEEMED', remainingValue: 75 });
+    app.other.prepare("INSERT INTO voucher_redemptions (id, voucher_code, order_number, amount_minor, created_at) VALUES (990002, 'CACHE100', 'CACHE-B1', 2500, 0)").run();
+    expect(await find('CACHE100')).toMatchObject({ status: 'PARTIALLY_REDEEMED', remainingValue: 75 });
     app.other.prepare("INSERT INTO vouchers (code, value_type, value_minor, currency, issue_at, created_at, updated_at) VALUES ('CACHE2', 'VALUE', 5000, 'AUD', 1900000000000, 0, 0)").run();
     expect(await find('CACHE2')).toMatchObject({ status: 'ISSUED', remainingValue: 50 });
     app.t.clock.set('2030-08-01T00:00:00Z');
-    expect(await find('CACHE1')).toMatchObject({ status: 'EXPIRED', remainingValue: 75 });
+    expect(await find('CACHE100')).toMatchObject({ status: 'EXPIRED', remainingValue: 75 });
     // A kept answer holds only between the expiries around it: a clock set back sees the voucher live again.
     app.t.clock.set('2030-06-01T00:00:00Z');
-    expect(await find('CACHE1')).toMatchObject({ status: 'PARTIALLY_REDEEMED', remainingValue: 75 });
+    expect(await find('CACHE100')).toMatchObject({ status: 'PARTIALLY_REDEEMED', remainingValue: 75 });
   });
 
   it('rebuilds a polled manifest after any write, here or by another process, and reuses it while nothing changed', async () => {

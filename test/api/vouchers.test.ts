@@ -106,6 +106,9 @@ describe('creating vouchers', () => {
     ['an expiry in the past', { valueType: 'VALUE', value: 5, expiryDate: '2029-12-31T23:59:59Z' }],
     ['an expiry that is not a time', { valueType: 'VALUE', value: 5, expiryDate: 'next summer' }, 'INVALID_TIME'],
     ['a code with spaces', { valueType: 'VALUE', value: 5, code: 'NO SPACES' }],
+    ['a code chosen by hand with fewer than 8 letters or digits', { valueType: 'VALUE', value: 5, code: 'SALE-10' }],
+    ['a code chosen by hand of digits only', { valueType: 'VALUE', value: 5, code: '20300101' }],
+    ['a code chosen by hand with fewer than 5 different characters', { valueType: 'VALUE', value: 5, code: 'ABAB-ABAB-1' }],
     ['an unknown currency', { valueType: 'VALUE', value: 5, currency: 'XXX' }],
     ['a value that is not a number', { valueType: 'VALUE', value: 'lots' }],
   ];
@@ -113,10 +116,19 @@ describe('creating vouchers', () => {
     await expectRefused(400, () => t.call('POST', '/v1/vouchers', { body }), code);
   });
 
+  it('names the rule when it refuses a code chosen by hand, and takes strong and generated codes', async () => {
+    for (const code of ['SALE10', 'AAAA-AAAA-AAAA', '12345678', 'ab-ab-ab-ab-ab']) {
+      const message = await expectRefused(400, () => t.call('POST', '/v1/vouchers', { body: aVoucher({ code }) }));
+      expect(message).toMatch(/at least 8 letters or digits .* at least 5 of them different, and not only digits/);
+    }
+    expect((await create(aVoucher({ code: 'Harbour-2030' }))).code).toBe('HARBOUR-2030');
+    for (let i = 0; i < 20; i++) expect((await create(aVoucher())).code).toMatch(/^[0-9A-Z]{10}$/);
+  });
+
   it('refuses a code that exists already (in any case) with 409 and writes nothing', async () => {
-    await create(aVoucher({ code: 'TAKEN01' }));
-    await expectRefused(409, () => t.call('POST', '/v1/vouchers', { body: aVoucher({ code: 'taken01', value: 99 }) }), 'DUPLICATE');
-    expect((await get('TAKEN01')).value).toBe(50);
+    await create(aVoucher({ code: 'TAKEN0123' }));
+    await expectRefused(409, () => t.call('POST', '/v1/vouchers', { body: aVoucher({ code: 'taken0123', value: 99 }) }), 'DUPLICATE');
+    expect((await get('TAKEN0123')).value).toBe(50);
   });
 
   it('also finds a code another writer stored in lower case', async () => {

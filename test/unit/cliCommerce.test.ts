@@ -54,17 +54,17 @@ describe('tourdesk keys create --rate', () => {
 
 describe('tourdesk vouchers create', () => {
   it('creates a voucher with the same rules as the API and prints its code', async () => {
-    const { code, text } = await run('vouchers', 'create', '--type', 'VALUE', '--value', '25.50', '--code', 'cli-gift', '--reference', 'FRONT-DESK', '--expiry', '2099-12-31');
+    const { code, text } = await run('vouchers', 'create', '--type', 'VALUE', '--value', '25.50', '--code', 'cli-gift-1', '--reference', 'FRONT-DESK', '--expiry', '2099-12-31');
     expect(code).toBe(0);
-    expect(text).toMatch(/^Created voucher CLI-GIFT \(VALUE, 25.5 USD, expires 2099-12-31T/);
-    const voucher = await inspect((engine) => engine.vouchers.get('CLI-GIFT', SYSTEM_ACTOR));
+    expect(text).toMatch(/^Created voucher CLI-GIFT-1 \(VALUE, 25.5 USD, expires 2099-12-31T/);
+    const voucher = await inspect((engine) => engine.vouchers.get('CLI-GIFT-1', SYSTEM_ACTOR));
     expect(voucher).toMatchObject({ status: 'ISSUED', value: 25.5, internalReference: 'FRONT-DESK' });
   });
 
   it('refuses an invalid voucher with a clear message and writes nothing', async () => {
     await expect(run('vouchers', 'create', '--type', 'PERCENT', '--value', '150')).rejects.toThrow(/percentage above 0 and at most 100/);
     await expect(run('vouchers', 'create', '--type', 'GOLD', '--value', '5')).rejects.toThrow(/valueType/);
-    await expect(run('vouchers', 'create', '--type', 'VALUE', '--value', '5', '--code', 'CLI-GIFT')).rejects.toThrow(/already exists/);
+    await expect(run('vouchers', 'create', '--type', 'VALUE', '--value', '5', '--code', 'CLI-GIFT-1')).rejects.toThrow(/already exists/);
     expect(await inspect(async (engine) => (await engine.vouchers.search({ limit: 100, offset: 0 }, SYSTEM_ACTOR)).length)).toBe(1);
   });
 });

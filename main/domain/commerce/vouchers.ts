@@ -22,6 +22,7 @@ import { DomainError } from '../errors';
 import { fromMinor, toMinor } from '../money';
 import { parseTimeParam, toIso } from '../time';
 import { isValueVoucher, voucherState, type VoucherStatus } from './voucherBalance';
+import { weakCodeReason } from './voucherCodeStrength';
 import { sharedAnswer } from '../sharedAnswers';
 
 /** The spec's voucher, plus TourDesk's remainingValue, currency, productCode and categoryId. */
@@ -207,6 +208,8 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
     },
 
     async create(body: VoucherBody, actor: Actor, options: CreateOptions = {}): Promise<Voucher> {
+      const weak = body.code === undefined ? undefined : weakCodeReason(body.code);
+      if (weak !== undefined) throw new DomainError('VALIDATION_ERROR', weak);
       const company = await companies.supplier();
       const currency = body.currency ?? company.currency;
       const expiryAt = body.expiryDate === undefined ? null : parseTimeParam(body.expiryDate, company.timezone, 'upper', 'expiryDate');
