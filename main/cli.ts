@@ -14,6 +14,7 @@ import { BackupError, createBackup, restoreBackup, startDailyBackups } from './b
 import BetterSqlite3 from 'better-sqlite3';
 import { readCertificate, selfSignedCertificate } from './tls';
 import { isPostgresUrl } from '../db/dialect';
+import { claimServerLock } from './serverLock';
 
 const HELP = `tourdesk — offline-first check-in and manifests for tour operators
 
@@ -90,6 +91,8 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
   if (instanceNo !== undefined && !(Number.isInteger(instanceNo) && instanceNo >= 1 && instanceNo <= 999)) throw new UsageError('--instance must be 1..999');
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   const database = databaseOf(values);
+  // One server per SQLite data folder; hub processes on PostgreSQL share their database by design (docs/hub.md).
+  const lock = database ? null : claimServerLock(dataDir, 'serve');
   const { engine } = await bootEngine({ dataDir, database, demo: values.demo, instanceNo, apiKey: process.env.TOURDESK_API_KEY, say: out });
   if (database) out(`Database: PostgreSQL at ${describeUrl(database)} (several hub processes may share it; back it up with pg_dump or base backups)`);
 
@@ -116,6 +119,7 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
       await app.close();
       await dailyBackups.stop();
       await engine.close();
+      lock?.release();
       resolveStop();
     };
     process.once('SIGINT', () => void stop('SIGINT'));
@@ -126,7 +130,9 @@ async function serve(args: string[], out: (line: string) => void): Promise<numbe
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const shownHost = values.host!.includes(':') ? `[${values.host}]` : values.host;
-  out(`TourDesk listening on ${tls ? 'https' : 'http'}://${shownHost}:${boundPort}`);
+  const listeningOn = `${tls ? 'https' : 'http'}://${shownHost}:${boundPort}`;
+  lock?.listening(listeningOn);
+  out(`TourDesk listening on ${listeningOn}`);
   await stopped;
   return 0;
 }

@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, Menu, safeStorage, screen, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, screen, session, shell } from 'electron';
 import { join } from 'node:path';
 import { claimSingleInstance } from './electron/singleInstance';
 import { DESKTOP_KEY_FILE, obtainDesktopKey, safeStorageSecrets } from './electron/desktopKey';
@@ -8,6 +8,7 @@ import { registerBridge } from './electron/bridge';
 import { printContents } from './electron/printing';
 import type { ApiConfig } from './electron/channels';
 import { bootEngine } from './boot';
+import { claimServerLock, DataFolderInUseError, type ServerLock } from './serverLock';
 import { startBackgroundSync } from './sync/background';
 import { tuneV8ForServing } from './runtime';
 import { defaultDataDir } from './config';
@@ -30,6 +31,8 @@ async function start(): Promise<void> {
   tuneV8ForServing();
   // The same folder as `tourdesk serve` (README's table), so the desktop app and a headless server share one database.
   const dataDir = defaultDataDir();
+  const lock = claimFolderOrExplain(dataDir);
+  if (!lock) return;
   const { engine } = await bootEngine({ dataDir, demo: process.argv.includes('--demo') });
   const { key } = await obtainDesktopKey({
     file: join(dataDir, DESKTOP_KEY_FILE),
@@ -43,6 +46,7 @@ async function start(): Promise<void> {
   await server.listen({ host: '127.0.0.1', port: devServerUrl ? DEV_ENGINE_PORT : 0 });
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  lock.listening(`http://127.0.0.1:${port}`);
   const page = appPage(port, devServerUrl);
   apiConfig = { baseUrl: page.apiBaseUrl, apiKey: key };
   // As `tourdesk serve` does: exchange with every paired peer every few seconds, backing off while one fails.
@@ -106,8 +110,20 @@ async function start(): Promise<void> {
 
   app.on('before-quit', () => {
     background.stop();
-    void server.close().then(() => engine.close());
+    void server.close().then(() => engine.close()).then(() => lock.release());
   });
+}
+
+/** The data folder for this app's engine, or null after telling the user which server has it (it then exits 1). */
+function claimFolderOrExplain(dataDir: string): ServerLock | null {
+  try {
+    return claimServerLock(dataDir, 'desktop');
+  } catch (error) {
+    if (!(error instanceof DataFolderInUseError)) throw error;
+    dialog.showErrorBox('TourDesk is already running on this data folder', error.message);
+    app.exit(1);
+    return null;
+  }
 }
 
 // A second launch only brings the first window forward; it must not open the database a second time.

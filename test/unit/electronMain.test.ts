@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { claimServerLock, SERVER_INFO_FILE } from '../../main/serverLock';
 
 /**
  * main/index.ts run under plain Node against a fake Electron: the real engine, the real API on a real
@@ -11,6 +12,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
  */
 interface FakeWorld {
   app: EventEmitter & Record<string, any>;
+  errorBoxes: { title: string; content: string }[];
   windows: FakeWindow[];
   handlers: Map<string, (event: unknown) => unknown>;
   menu: { label?: string; submenu?: { label?: string; role?: string }[] }[] | null;
@@ -43,7 +45,7 @@ vi.mock('../../main/sync/background', async (importOriginal) => {
 
 vi.mock('electron', async () => {
   const { EventEmitter } = await import('node:events');
-  const world: FakeWorld = { app: null as never, windows: [], handlers: new Map(), menu: null };
+  const world: FakeWorld = { app: null as never, errorBoxes: [], windows: [], handlers: new Map(), menu: null };
   worlds.current = world;
   const app = Object.assign(new EventEmitter(), {
     name: 'TourDesk',
@@ -87,6 +89,7 @@ vi.mock('electron', async () => {
   return {
     app,
     BrowserWindow,
+    dialog: { showErrorBox: (title: string, content: string) => void world.errorBoxes.push({ title, content }) },
     ipcMain: { handle: (channel: string, listener: (event: unknown) => unknown) => world.handlers.set(channel, listener) },
     Menu: { buildFromTemplate: (template: unknown) => template, setApplicationMenu: (menu: FakeWorld['menu']) => void (world.menu = menu) },
     safeStorage: {
@@ -119,10 +122,12 @@ async function importMain(): Promise<FakeWorld> {
   const world = worlds.current;
   if (world) {
     world.windows.length = 0;
+    world.errorBoxes.length = 0;
     world.handlers.clear();
     world.menu = null;
     world.app.removeAllListeners();
     world.app.quit.mockClear();
+    world.app.exit.mockClear();
   }
   await import('../../main/index');
   return worlds.current;
@@ -136,7 +141,8 @@ async function launch(): Promise<FakeWorld> {
 async function quit(world: FakeWorld) {
   world.windows[0].emit('close');
   world.app.emit('before-quit');
-  await new Promise((resolve) => setTimeout(resolve, 200)); // server.close() then engine.close()
+  // server.close(), engine.close(), then the data folder is freed for the next server (main/serverLock.ts).
+  await vi.waitFor(() => expect(existsSync(join(dir, SERVER_INFO_FILE))).toBe(false), { timeout: 20_000 });
 }
 
 describe('the desktop app syncs as serve does', () => {
@@ -202,4 +208,23 @@ describe('the desktop app, launched twice', () => {
       worlds.lockFree = true;
     }
   });
+});
+
+describe('the desktop app on a data folder a server has', () => {
+  it('starts nothing and exits 1, telling the user which server has the folder, where it listens and since when', async () => {
+    const serve = claimServerLock(dir, 'serve', new Date('2030-03-05T08:00:00Z'));
+    serve.listening('http://127.0.0.1:8080');
+    try {
+      const world = await importMain();
+      await vi.waitFor(() => expect(world.app.exit).toHaveBeenCalledWith(1), { timeout: 20_000 });
+      expect(world.errorBoxes).toHaveLength(1);
+      expect(world.errorBoxes[0].content).toContain(`\`tourdesk serve\` (pid ${process.pid}), listening on http://127.0.0.1:8080, since 2030-03-05T08:00:00.000Z`);
+      expect(world.windows).toEqual([]);
+      expect(world.handlers.size).toBe(0);
+    } finally {
+      serve.release();
+    }
+    // Once that server has stopped, the app starts on the folder.
+    await quit(await launch());
+  }, 90_000);
 });
