@@ -127,6 +127,41 @@ describe('tourdesk serve', () => {
   });
 });
 
+describe('one server per data folder', () => {
+  it('refuses a second serve on the folder at once, naming the first, while a serve on another folder and the other commands work beside it', async () => {
+    const dir = dataDir();
+    const first = await startServe(['--data-dir', dir]);
+    const port = new URL(first.baseUrl).port;
+    const second = await runCli(['serve', '--port', '0', '--data-dir', dir]);
+    expect(second.code).toBe(1);
+    expect(second.out).toContain(`The data folder ${dir} is in use by \`tourdesk serve\` (pid ${first.child.pid}), listening on http://127.0.0.1:${port}, since `);
+    expect(second.out).toContain('stop it first');
+    // Refused before booting: nothing but the refusal (a boot would have said where the key is).
+    expect(second.out.trim().split('\n')).toHaveLength(1);
+
+    const elsewhere = await startServe(['--data-dir', dataDir()]);
+    const backup = await runCli(['backup', join(dataDir(), 'beside.sqlite'), '--data-dir', dir]);
+    expect(backup.code, backup.out).toBe(0);
+    expect((await runCli(['keys', 'list', '--data-dir', dir])).code).toBe(0);
+    // The first one served on throughout.
+    expect((await fetch(`${first.baseUrl}/v1/products`)).status).toBe(401);
+    for (const server of [first, elsewhere]) server.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    await elsewhere.exited;
+  });
+
+  it('lets a serve start on the folder of one that was killed outright', async () => {
+    const dir = dataDir();
+    const first = await startServe(['--data-dir', dir]);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const next = await startServe(['--data-dir', dir]);
+    expect(next.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    next.child.kill('SIGTERM');
+    expect(await next.exited).toBe(0);
+  });
+});
+
 describe('tourdesk keys', () => {
   it('creates, lists and revokes keys; a revoked key stops working', async () => {
     const dir = dataDir();
