@@ -22,6 +22,8 @@ export function tryLockFile(file: string): HeldFileLock | null {
   const sqlite = new BetterSqlite3(file);
   try {
     sqlite.pragma('busy_timeout = 0');
+    // Nothing is ever written: a journal in memory leaves no `-journal` file beside it, even after a SIGKILL.
+    sqlite.pragma('journal_mode = MEMORY');
     sqlite.exec('BEGIN EXCLUSIVE');
   } catch (error) {
     sqlite.close();

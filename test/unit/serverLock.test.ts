@@ -96,6 +96,7 @@ describe('one server per data folder', () => {
     // Its note is still there, naming a process that is gone: it says nothing, and blocks nothing.
     expect(JSON.parse(readFileSync(join(dir, SERVER_INFO_FILE), 'utf8')).pid).toBe(holder.pid);
     expect(runningServer(dir)).toBeNull();
+    expect(existsSync(join(dir, `${SERVER_LOCK_FILE}-journal`))).toBe(false); // nothing for SQLite to roll back either
     const next = claimServerLock(dir, 'serve');
     expect(runningServer(dir)?.pid).toBe(process.pid);
     next.release();
