@@ -3,7 +3,7 @@ import { useNav, type Screen } from '../store/nav';
 import { Button, Dialog } from './ui';
 
 /** Two-key "go to" shortcuts, as in mail and issue trackers: g then a letter. */
-export const GO_TO: { key: string; label: string; screen: Screen }[] = [
+const GO_TO: { key: string; label: string; screen: Screen }[] = [
   { key: 'd', label: 'Departures', screen: { name: 'board' } },
   { key: 'b', label: 'Bookings', screen: { name: 'bookings', q: '', date: null } },
   { key: 'c', label: 'Scanner (check-in)', screen: { name: 'scan', sessionId: null } },

@@ -16,25 +16,4 @@ export function ErrorText({ error }: { error: string | null }) {
   ) : null;
 }
 
-/** Booked / checked-in / no-show / remaining, with a bar of the share checked in. */
-export function Counts({ booked, checkedIn, noShow, remaining, label }: { booked: number; checkedIn: number; noShow: number; remaining: number; label: string }) {
-  return (
-    <div className="counts" aria-label={label}>
-      <span>
-        <b>{booked}</b> booked
-      </span>
-      <span className="ok">
-        <b>{checkedIn}</b> checked in
-      </span>
-      <span className="bad">
-        <b>{noShow}</b> no-show
-      </span>
-      <span>
-        <b>{remaining}</b> remaining
-      </span>
-      <progress max={Math.max(booked, 1)} value={checkedIn} aria-label={`${checkedIn} of ${booked} checked in`} />
-    </div>
-  );
-}
-
 export const timeOf = (local: string) => local.slice(11, 16);

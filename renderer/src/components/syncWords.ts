@@ -1,9 +1,9 @@
 import type { PeerStatus } from '../../../main/contract/sync';
 
 /** Below this a clock difference is network noise and rounding: the clocks are in step. */
-export const IN_STEP_MS = 30_000;
+const IN_STEP_MS = 30_000;
 /** From here the status bar warns: ops are stamped with this computer's clock, and sync compares stamps. */
-export const WARN_MS = 60_000;
+const WARN_MS = 60_000;
 /** A peer refuses ops stamped further than this ahead of its own clock (main/sync/hlc.ts, DEFAULT_MAX_FUTURE_MS). */
 export const REFUSED_AHEAD_MS = 5 * 60_000;
 
@@ -50,7 +50,7 @@ export function clockWarning(peers: readonly Pick<PeerStatus, 'url' | 'clockSkew
  * A desk that syncs with this hub exchanges every few seconds (main/sync/background.ts), and every
  * two minutes at the most while it is failing: one not seen for longer is off, offline or stuck.
  */
-export const QUIET_AFTER_MS = 3 * 60_000;
+const QUIET_AFTER_MS = 3 * 60_000;
 
 /** How long an instance that syncs here has been quiet ("2 h"), or null while it keeps exchanging. */
 export function quietFor(lastSeenAt: string, now: number): string | null {

@@ -11,7 +11,7 @@ export type OutboxItem =
   | { eventId: string; kind: 'event'; body: CheckinEventBody; local: LocalOutcome; queuedAt: string; attempts: number; lastError?: string };
 
 /** What the device showed and did, to compare with the engine's answer. */
-export interface LocalOutcome {
+interface LocalOutcome {
   admit: boolean;
   result: string;
   label: string;

@@ -38,4 +38,3 @@ export const idbGet = <T>(store: Store, key: IDBValidKey) => run<T | undefined>(
 export const idbAll = <T>(store: Store) => run<T[]>(store, 'readonly', (s) => s.getAll());
 export const idbPut = (store: Store, key: IDBValidKey, value: unknown) => run(store, 'readwrite', (s) => s.put(value, key)).then(() => undefined);
 export const idbDelete = (store: Store, key: IDBValidKey) => run(store, 'readwrite', (s) => s.delete(key)).then(() => undefined);
-export const idbClear = (store: Store) => run(store, 'readwrite', (s) => s.clear()).then(() => undefined);

@@ -3,12 +3,12 @@
  * Tab. A burst with every key at most `maxGapMs` apart and more than `minLength - 1` characters is
  * a scan; a person typing is slower and never makes one. Pure: the screen feeds it key events.
  */
-export interface WedgeOptions {
+interface WedgeOptions {
   maxGapMs?: number;
   minLength?: number;
 }
 
-export interface Wedge {
+interface Wedge {
   /** One keydown (`key` as KeyboardEvent.key, `time` in ms); returns the code when this key ended a scan. */
   key(key: string, time: number): string | null;
   reset(): void;

@@ -29,7 +29,7 @@ export function nextDeparture(sessions: readonly DayBoardSession[], now: number)
 }
 
 /** From this long before a departure, closing its check-in is most likely a slip of the finger. */
-export const EARLY_CLOSE_MS = 30 * 60_000;
+const EARLY_CLOSE_MS = 30 * 60_000;
 
 /**
  * The question before closing a departure's check-in: which departure, how many become no-shows,

@@ -6,11 +6,11 @@ import { onAnswers, useQueue } from './queue';
 import { applyEvents } from './manifestModel';
 
 /** How long the undo toast stays after a check-in. */
-export const UNDO_TOAST_MS = 10_000;
+const UNDO_TOAST_MS = 10_000;
 /** How often the desk asks whether the manifest changed (a few aggregates, not the manifest). */
 export const POLL_MS = 5_000;
 
-export interface UndoToast {
+interface UndoToast {
   id: string;
   label: string;
   eventIds: string[];

@@ -94,7 +94,7 @@ export function applyEvents(manifest: Manifest, events: readonly CheckinEventBod
   return { ...manifest, session: { ...manifest.session, checkinClosed: closed }, bookings, cancelled, totals: totalsOf(bookings) };
 }
 
-export function totalsOf(bookings: readonly ManifestBooking[]): Counts {
+function totalsOf(bookings: readonly ManifestBooking[]): Counts {
   let booked = 0;
   let checkedIn = 0;
   let noShow = 0;

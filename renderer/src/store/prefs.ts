@@ -20,7 +20,7 @@ const stored = (): ThemeChoice => {
 const darkQuery = () => (typeof matchMedia === 'undefined' ? null : matchMedia('(prefers-color-scheme: dark)'));
 
 /** The theme the page shows now: the choice, with "system" read from prefers-color-scheme. */
-export function effectiveTheme(choice: ThemeChoice): 'light' | 'dark' | 'sunlight' {
+function effectiveTheme(choice: ThemeChoice): 'light' | 'dark' | 'sunlight' {
   if (choice !== 'system') return choice;
   return darkQuery()?.matches ? 'dark' : 'light';
 }

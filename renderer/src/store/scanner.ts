@@ -22,7 +22,7 @@ export interface ShownVerdict extends Verdict {
   checking?: boolean;
 }
 
-export interface RecentScan {
+interface RecentScan {
   key: string;
   eventId: string | null;
   tone: Verdict['tone'];
