@@ -1,3 +1,5 @@
+import { requestOf, type CallArgs, type Route, type Routes } from './routes';
+
 /** The renderer's API client: plain fetch against /v1 with the key in the apiKey header. */
 export interface ApiConfig {
   baseUrl: string;
@@ -40,9 +42,13 @@ async function failure(response: Response): Promise<ApiError> {
   return new ApiError(response.status, error?.errorCode ?? 'HTTP', error?.errorMessage ?? `Request failed (${response.status})`);
 }
 
-/** A JSON call; resolves with the whole envelope (requestStatus included), throws ApiError otherwise. */
-export async function api<T>(config: ApiConfig, method: string, path: string, body?: unknown, timeoutMs?: number): Promise<T & { requestStatus: { success: boolean; warning?: string } }> {
-  const response = await send(config, method, path, body, timeoutMs);
+/**
+ * A JSON call to one of the routes the renderer knows (api/routes.ts names its answer); resolves with
+ * the whole envelope (requestStatus included), throws ApiError otherwise.
+ */
+export async function api<R extends Route>(config: ApiConfig, route: R, ...[options]: CallArgs<R>): Promise<Routes[R] & { requestStatus: { success: boolean; warning?: string } }> {
+  const { method, path } = requestOf(route, options);
+  const response = await send(config, method, path, options?.body, options?.timeoutMs);
   const json = await response
     .clone()
     .json()

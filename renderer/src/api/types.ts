@@ -21,12 +21,11 @@ export type {
   ScanAnswer,
   ScanBody,
   ScanParticipant,
-  SearchHit,
 } from '../../../main/contract/manifest';
 export type { Booking, BookingQuote } from '../../../main/contract/bookings';
 export type { PriceOptionAnswer } from '../../../main/contract/products';
 export type { SessionAnswer } from '../../../main/contract/availability';
-export type { PickupLocationAnswer, ProductPickupsAnswer } from '../../../main/contract/pickups';
+export type { PickupLocationAnswer } from '../../../main/contract/pickups';
 
 /** A participant as the manifest lists them (with their check-in and its history). */
 export type ManifestParticipant = ManifestBooking['participants'][number];

@@ -25,7 +25,7 @@ export function OversoldNotice({ sessionId, oversold, onAcknowledged }: { sessio
     setBusy(true);
     setError(null);
     try {
-      await api(config, 'POST', `/v1/sync/conflicts/${sessionId}/acknowledge`, { bookingSet: oversold.bookingSet });
+      await api(config, 'POST /v1/sync/conflicts/:sessionId/acknowledge', { params: { sessionId }, body: { bookingSet: oversold.bookingSet } });
       onAcknowledged();
     } catch (e) {
       setError(plainWords(e));

@@ -39,7 +39,7 @@ export function ScanBox({ sessionId }: { sessionId: number }) {
     setBusy(true);
     setError(null);
     try {
-      const { scan } = await api<{ scan: ScanAnswer }>(config, 'POST', '/v1/manifest/scan', { code: text.trim(), sessionId, eventId: newEventId(), device: device || undefined });
+      const { scan } = await api(config, 'POST /v1/manifest/scan', { body: { code: text.trim(), sessionId, eventId: newEventId(), device: device || undefined } });
       setAnswer(scan);
       if (scan.checkedIn) void reload(sessionId);
     } catch (e) {

@@ -54,7 +54,7 @@ export function BookingDetail({ orderNumber }: { orderNumber: string }) {
 
   const load = useCallback(() => {
     setError(null);
-    api<{ booking: Booking }>(config, 'GET', `/v1/bookings/${encodeURIComponent(orderNumber)}`)
+    api(config, 'GET /v1/bookings/:orderNumber', { params: { orderNumber } })
       .then((r) => setBooking(r.booking))
       .catch((e) => setError(plainWords(e)));
   }, [config, orderNumber]);
@@ -65,7 +65,7 @@ export function BookingDetail({ orderNumber }: { orderNumber: string }) {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api<{ booking: Booking }>(config, 'PUT', `/v1/bookings/${encodeURIComponent(orderNumber)}`, updateBody(booking, editing));
+      const answer = await api(config, 'PUT /v1/bookings/:orderNumber', { params: { orderNumber }, body: updateBody(booking, editing) });
       setBooking(answer.booking);
       setEditing(null);
       toast(answer.requestStatus.warning ? `Saved, but note: ${(answer.requestStatus.warning as unknown as { warningMessage?: string }).warningMessage ?? answer.requestStatus.warning}` : 'Booking saved');
@@ -80,7 +80,7 @@ export function BookingDetail({ orderNumber }: { orderNumber: string }) {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api<{ booking: Booking }>(config, 'DELETE', `/v1/bookings/${encodeURIComponent(orderNumber)}`);
+      const answer = await api(config, 'DELETE /v1/bookings/:orderNumber', { params: { orderNumber } });
       setBooking(answer.booking);
       toast(`Booking ${orderNumber} cancelled; seats released${answer.booking.totalPaid < 0 || answer.booking.payments.some((p) => p.refund) ? ' and the payment refunded' : ''}`);
     } catch (e) {

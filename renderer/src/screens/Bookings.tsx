@@ -57,7 +57,7 @@ export function Bookings({ q, date }: { q: string; date: string | null }) {
       }
       const mine = ++asked.current;
       setBusy(true);
-      api<{ bookings: Booking[] }>(config, 'GET', `/v1/bookings?${query}`)
+      api(config, 'GET /v1/bookings', { query })
         .then((r) => mine === asked.current && (setResults(r.bookings), setError(null)))
         .catch((e) => mine === asked.current && setError(plainWords(e)))
         .finally(() => mine === asked.current && setBusy(false));

@@ -25,7 +25,7 @@ export function DepartureBoard() {
     setError(null);
     // Without a date the engine answers today in the company's timezone, whatever this device's clock says.
     const load = () =>
-      api<{ sessions: DayBoardSession[] }>(config, 'GET', `/v1/manifest/day?limit=200${boardDate ? `&date=${boardDate}` : ''}`)
+      api(config, 'GET /v1/manifest/day', { query: { limit: 200, date: boardDate || undefined } })
         .then((r) => live && (setSessions(r.sessions), setError(null)))
         .catch((e) => live && setError(messageOf(e)));
     void load();
@@ -42,7 +42,7 @@ export function DepartureBoard() {
   }, [sessions, boardDate, today]);
   useEffect(() => {
     if (today || !boardDate) return;
-    void api<{ sessions: DayBoardSession[] }>(config, 'GET', '/v1/manifest/day?limit=1')
+    void api(config, 'GET /v1/manifest/day', { query: { limit: 1 } })
       .then((r) => r.sessions[0] && setToday(r.sessions[0].startTimeLocal.slice(0, 10)))
       .catch(() => undefined);
   }, [config, boardDate, today]);

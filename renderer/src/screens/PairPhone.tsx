@@ -21,7 +21,7 @@ export function PairPhone({ embedded = false }: { embedded?: boolean }) {
   async function create() {
     setError(null);
     try {
-      const answer = await api<{ pairing: Pairing }>(config, 'POST', '/v1/pairing/checkin', { name, origin: origin.trim() || undefined });
+      const answer = await api(config, 'POST /v1/pairing/checkin', { body: { name, origin: origin.trim() || undefined } });
       setPairing(answer.pairing);
     } catch (e) {
       setError(messageOf(e));

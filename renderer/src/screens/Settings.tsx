@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ApiKeyAnswer, ApiKeyCreated } from '../../../main/contract/apiKeys';
 import type { BackupsAnswer as Backups, CompanyAnswer } from '../../../main/contract/settings';
-import type { PeerAdded, SyncRun } from '../../../main/contract/sync';
 import { api } from '../api/client';
 import { plainWords } from '../api/plainWords';
 import { useConnection } from '../store/connection';
@@ -26,7 +25,7 @@ function CompanySettings() {
   // A desk that follows a hub shows the hub's company and cannot change it (the engine refuses).
   const readOnly = useInstance((s) => followsHub(s.sync));
   useEffect(() => {
-    api<{ company: CompanyAnswer }>(config, 'GET', '/v1/company')
+    api(config, 'GET /v1/company')
       .then((r) => setForm(r.company))
       .catch((e) => setError(plainWords(e)));
   }, [config]);
@@ -41,7 +40,7 @@ function CompanySettings() {
           setError(null);
           try {
             const blank = (v: string | null) => (v?.trim() ? v.trim() : null);
-            const answer = await api<{ company: CompanyAnswer }>(config, 'PUT', '/v1/company', { companyName: form.companyName, timezone: form.timezone.trim(), currency: form.currency.trim().toUpperCase(), email: blank(form.email), phone: blank(form.phone), website: blank(form.website) });
+            const answer = await api(config, 'PUT /v1/company', { body: { companyName: form.companyName, timezone: form.timezone.trim(), currency: form.currency.trim().toUpperCase(), email: blank(form.email), phone: blank(form.phone), website: blank(form.website) } });
             setForm(answer.company);
             toast('Company saved');
           } catch (err) {
@@ -88,7 +87,7 @@ function ApiKeys({ ownKeyId }: { ownKeyId: number | null }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const load = useCallback(() => {
-    api<{ apiKeys: ApiKeyAnswer[] }>(config, 'GET', '/v1/apiKeys')
+    api(config, 'GET /v1/apiKeys')
       .then((r) => setKeys(r.apiKeys))
       .catch((e) => setError(plainWords(e)));
   }, [config]);
@@ -98,7 +97,7 @@ function ApiKeys({ ownKeyId }: { ownKeyId: number | null }) {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api<ApiKeyCreated>(config, 'POST', '/v1/apiKeys', { name: name.trim(), role });
+      const answer = await api(config, 'POST /v1/apiKeys', { body: { name: name.trim(), role } });
       setCreated({ apiKey: answer.apiKey, key: answer.key });
       setName('');
       load();
@@ -112,7 +111,7 @@ function ApiKeys({ ownKeyId }: { ownKeyId: number | null }) {
     setBusy(true);
     setError(null);
     try {
-      await api(config, 'DELETE', `/v1/apiKeys/${key.id}`);
+      await api(config, 'DELETE /v1/apiKeys/:keyId', { params: { keyId: key.id } });
       toast(`Key “${key.name}” revoked: it stops working at once`);
       load();
     } catch (e) {
@@ -238,7 +237,7 @@ function InstanceAndSync() {
     setPairing(true);
     setPairError(null);
     try {
-      const answer = await api<{ peer: PeerAdded }>(config, 'POST', '/v1/sync/peers', { url: pairUrl.trim(), key: pairKey.trim() });
+      const answer = await api(config, 'POST /v1/sync/peers', { body: { url: pairUrl.trim(), key: pairKey.trim() } });
       setPairUrl('');
       setPairKey('');
       toast(`Paired with ${answer.peer.url} (instance ${answer.peer.instanceNo})${answer.peer.hub ? ': its catalogue arrives with the first sync' : ''}`);
@@ -252,7 +251,7 @@ function InstanceAndSync() {
   async function unpair(url: string) {
     setError(null);
     try {
-      await api(config, 'DELETE', `/v1/sync/peers?url=${encodeURIComponent(url)}`);
+      await api(config, 'DELETE /v1/sync/peers', { query: { url } });
       toast(`${url} removed: no more exchanges with it`);
       await useInstance.getState().refresh();
     } catch (e) {
@@ -267,7 +266,7 @@ function InstanceAndSync() {
     setSyncing(true);
     setError(null);
     try {
-      const answer = await api<SyncRun>(config, 'POST', '/v1/sync/run');
+      const answer = await api(config, 'POST /v1/sync/run');
       useInstance.setState({ sync: answer.status });
       const failed = answer.peers.filter((p) => p.error !== null);
       if (failed.length > 0) setError(failed.map((p) => `${p.url}: ${p.error}`).join('; '));
@@ -416,7 +415,7 @@ function BackupsCard({ dataFolder }: { dataFolder: string | null | undefined }) 
   const [backups, setBackups] = useState<Backups | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    api<Backups>(config, 'GET', '/v1/system/backups')
+    api(config, 'GET /v1/system/backups')
       .then(setBackups)
       .catch((e) => setError(plainWords(e)));
   }, [config]);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api, messageOf } from '../api/client';
-import type { Booking, BookingQuote, PickupLocationAnswer, ProductPickupsAnswer, SessionAnswer } from '../api/types';
+import type { Booking, BookingQuote, PickupLocationAnswer, SessionAnswer } from '../api/types';
 import { useConnection } from '../store/connection';
 import { useManifest } from '../store/manifest';
 import { useNav } from '../store/nav';
@@ -30,10 +30,10 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
   useEffect(() => {
     if (!session) return;
     const end = new Date(Date.parse(session.startTime) + 60_000).toISOString();
-    api<{ sessions: SessionAnswer[] }>(config, 'GET', `/v1/availability?productCode=${encodeURIComponent(session.productCode)}&startTime=${session.startTime}&endTime=${end}`)
+    api(config, 'GET /v1/availability', { query: { productCode: session.productCode, startTime: session.startTime, endTime: end } })
       .then((r) => setAvailable(r.sessions.find((x) => x.id === sessionId || x.startTime === session.startTime) ?? null))
       .catch((e) => setError(messageOf(e)));
-    api<ProductPickupsAnswer>(config, 'GET', `/v1/products/${encodeURIComponent(session.productCode)}/pickups`)
+    api(config, 'GET /v1/products/:productCode/pickups', { params: { productCode: session.productCode } })
       .then((r) => setPickups(r.pickupLocations))
       .catch((e) => setError(messageOf(e)));
   }, [config, session, sessionId]);
@@ -52,7 +52,7 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
     }
     let live = true;
     const timer = setTimeout(() => {
-      api<{ booking: BookingQuote }>(config, 'POST', '/v1/bookings/quote', { items: body.items })
+      api(config, 'POST /v1/bookings/quote', { body: { items: body.items } })
         .then((r) => live && (setQuote(r.booking), setQuoteError(null)))
         .catch((e) => live && (setQuote(null), setQuoteError(messageOf(e))));
     }, 250);
@@ -100,7 +100,7 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
         if (!body || problem) return;
         setBusy(true);
         setError(null);
-        api<{ booking: Booking }>(config, 'POST', '/v1/bookings', body)
+        api(config, 'POST /v1/bookings', { body })
           .then((r) => setBooked(r.booking))
           .catch((err) => setError(messageOf(err)))
           .finally(() => setBusy(false));

@@ -27,7 +27,7 @@ export const useConnection = create<ConnectionState>((set, get) => ({
     set({ connecting: true, error: null });
     try {
       // The cheapest call every key role may make that proves the key.
-      await api(config, 'GET', '/v1/manifest/day?limit=1');
+      await api(config, 'GET /v1/manifest/day', { query: { limit: 1 } });
       if (!window.tourdesk) localStorage.setItem(KEY_STORAGE, config.apiKey);
       set({ config, connecting: false });
     } catch (error) {
@@ -36,7 +36,7 @@ export const useConnection = create<ConnectionState>((set, get) => ({
   },
   restore(config) {
     set({ config, error: null });
-    api(config, 'GET', '/v1/manifest/day?limit=1', undefined, 5_000).catch((error) => {
+    api(config, 'GET /v1/manifest/day', { query: { limit: 1 }, timeoutMs: 5_000 }).catch((error) => {
       // Only the engine saying no (a revoked key) signs the device out; unreachable is just offline.
       if (error instanceof ApiError && error.status === 401 && get().config?.apiKey === config.apiKey) {
         get().disconnect();

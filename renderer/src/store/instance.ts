@@ -37,11 +37,11 @@ export const useInstance = create<InstanceState>((set, get) => ({
       .catch(() => undefined);
     if (!config) return;
     try {
-      const { instance } = await api<InstanceAnswer>(config, 'GET', '/v1/system/instance', undefined, 5_000);
+      const { instance } = await api(config, 'GET /v1/system/instance', { timeoutMs: 5_000 });
       set({ instance, online: true, lastHeard: new Date().toISOString() });
       // Only keys allowed to read sync status ask for it (others would only collect a 403).
       if (isOfficeKey(instance.key.role)) {
-        const sync = await api<SyncStatus>(config, 'GET', '/v1/sync/status', undefined, 5_000);
+        const sync = await api(config, 'GET /v1/sync/status', { timeoutMs: 5_000 });
         set({ sync: { instance: sync.instance, peers: sync.peers, seenBy: sync.seenBy ?? [], exchanging: sync.exchanging ?? null } });
         // While an exchange runs (a long catch-up), the bar follows it every few seconds, not every 15.
         if (sync.exchanging && !followTimer) {

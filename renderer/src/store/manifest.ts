@@ -64,7 +64,7 @@ export const useManifest = create<ManifestState>((set, get) => ({
       if (get().sessionId !== sessionId) set({ manifest: null, toast: null, refused: [] });
       set({ sessionId, loading: true, error: null });
       try {
-        const { manifest } = await api<{ manifest: Manifest }>(config, 'GET', `/v1/manifest?sessionId=${sessionId}`);
+        const { manifest } = await api(config, 'GET /v1/manifest', { query: { sessionId } });
         if (get().sessionId === sessionId) set({ manifest, loading: false });
       } catch (error) {
         set({ loading: false, error: messageOf(error) });
@@ -80,7 +80,7 @@ export const useManifest = create<ManifestState>((set, get) => ({
     const config = useConnection.getState().config;
     if (!config || sessionId === null || loading) return;
     try {
-      const { manifestVersion } = await api<{ manifestVersion: { version: string } }>(config, 'GET', `/v1/manifest/version?sessionId=${sessionId}`);
+      const { manifestVersion } = await api(config, 'GET /v1/manifest/version', { query: { sessionId } });
       if (manifestVersion.version !== get().manifest?.version || !manifest) await get().load(sessionId);
     } catch {
       // Offline: the status bar says so; the copy on screen stays.

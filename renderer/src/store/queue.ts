@@ -36,7 +36,7 @@ export const useQueue = create<QueueState>((set, get) => ({
     set({ sending: true });
     const batch = nextBatch(get().queue);
     try {
-      const answer = await api<EventsAnswer>(config, 'POST', '/v1/manifest/events', { events: batch });
+      const answer = await api(config, 'POST /v1/manifest/events', { body: { events: batch } });
       // Before the queue drops them: the manifest applies its own answered events (no refetch).
       for (const listener of answerListeners) listener(batch, answer);
       const { queue, rejected } = settle(get().queue, answer.events);

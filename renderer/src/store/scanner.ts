@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { api, ApiError, messageOf, newEventId } from '../api/client';
-import type { CheckinEventBody, DayBoardSession, EventAnswer, Manifest, ScanAnswer, ScanBody } from '../api/types';
+import type { CheckinEventBody, DayBoardSession, Manifest, ScanBody } from '../api/types';
 import { buildIndex, decide, fromAnswer, markCheckedIn, type IndexEntry, type Verdict } from '../scanner/verdict';
 import { addToOutbox, bumpCheckedIn, changedSessions, correctionOf, localStamp, markAttempt, removeFromOutbox, signatureOf, withPending, type Correction, type OutboxItem } from '../scanner/outbox';
 import { createSuppressor, SUPPRESS_MS, type ScanSource } from '../scanner/wedge';
@@ -131,7 +131,7 @@ export const useScanner = create<ScannerState>((set, get) => {
   async function fetchManifest(id: number, signature: string) {
     const c = config();
     if (!c) return;
-    const { manifest } = await api<{ manifest: Manifest }>(c, 'GET', `/v1/manifest?sessionId=${id}`, undefined, 10_000);
+    const { manifest } = await api(c, 'GET /v1/manifest', { query: { sessionId: id }, timeoutMs: 10_000 });
     const h: Held = { manifest, signature, fetchedAt: Date.now() };
     await idbPut('manifests', id, h);
     const held = { ...get().held, [id]: h };
@@ -189,7 +189,7 @@ export const useScanner = create<ScannerState>((set, get) => {
       const c = config();
       if (!c) return;
       try {
-        const { sessions } = await api<{ sessions: DayBoardSession[] }>(c, 'GET', '/v1/manifest/day?limit=200', undefined, 5_000);
+        const { sessions } = await api(c, 'GET /v1/manifest/day', { query: { limit: 200 }, timeoutMs: 5_000 });
         const lastHeard = new Date().toISOString();
         set({ sessions, online: true, lastHeard });
         void idbPut('meta', 'day', sessions);
@@ -320,7 +320,7 @@ export const useScanner = create<ScannerState>((set, get) => {
           const item = get().outbox[0];
           try {
             if (item.kind === 'scan') {
-              const { scan } = await api<{ scan: ScanAnswer }>(c, 'POST', '/v1/manifest/scan', item.body, 5_000);
+              const { scan } = await api(c, 'POST /v1/manifest/scan', { body: item.body, timeoutMs: 5_000 });
               // Only a scan of a session's code checks anyone in (an unknown or unscheduled code names no session).
               const sessionScan = 'booking' in scan ? scan : null;
               absorb(item.local.sessionId ?? sessionScan?.belongsTo?.sessionId ?? null, sessionScan?.checkedInParticipantIds ?? [], (pid) => `${item.eventId}.${pid}`, item.body.occurredAt, item.body.device);
@@ -339,7 +339,7 @@ export const useScanner = create<ScannerState>((set, get) => {
                 } else setRecent(item.eventId, 'sent');
               }
             } else {
-              const { events } = await api<{ events: EventAnswer[] }>(c, 'POST', '/v1/manifest/events', { events: [item.body] }, 5_000);
+              const { events } = await api(c, 'POST /v1/manifest/events', { body: { events: [item.body] }, timeoutMs: 5_000 });
               const rejected = events.find((e) => e.result === 'REJECTED');
               if (rejected) {
                 set({ corrections: [{ eventId: item.eventId, label: item.local.label, local: 'checked in on this device', server: 'not recorded', message: rejected.message ?? 'Refused', at: new Date().toISOString() }, ...get().corrections] });
