@@ -14,7 +14,7 @@ import { ScannerScreen } from './screens/ScannerScreen';
 import { PairPhone } from './screens/PairPhone';
 import { Bookings } from './screens/Bookings';
 import { BookingDetail } from './screens/BookingDetail';
-import { Settings } from './screens/Settings';
+import { Settings } from './screens/settings/Settings';
 import { QueueIndicator } from './components/QueueIndicator';
 import { StatusBar } from './components/StatusBar';
 import { Shortcuts } from './components/Shortcuts';
