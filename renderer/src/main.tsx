@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import type { TourDeskBridge } from '../../preload/index';
 import { savedKey, takeKeyFromFragment, useConnection } from './store/connection';
 import { useNav, type Screen } from './store/nav';
-import { startQueueRetry, useQueue } from './store/queue';
+import { startOutbox, useOutbox } from './store/outbox';
 import { usePrefs } from './store/prefs';
 import { mayBook, useInstance } from './store/instance';
 import { KeyForm } from './screens/KeyForm';
@@ -122,11 +122,11 @@ function App() {
       const key = savedKey();
       if (key) restore({ baseUrl: window.location.origin, apiKey: key });
     }
-    startQueueRetry();
+    startOutbox();
   }, [restore]);
   // Events left from before a reload go out as soon as there is a key.
   useEffect(() => {
-    if (config) void useQueue.getState().flush();
+    if (config) void useOutbox.getState().flush();
   }, [config]);
   // Kiosk pins the address to the scanner, so a reload or a typed URL lands there too.
   useEffect(() => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createSuppressor, createWedge } from '../../renderer/src/scanner/wedge';
 import { buildIndex, decide, disagrees } from '../../renderer/src/scanner/verdict';
-import { addToOutbox, bumpCheckedIn, changedSessions, correctionOf, removeFromOutbox, signatureOf, withPending, type OutboxItem } from '../../renderer/src/scanner/outbox';
+import { bumpCheckedIn, changedSessions, correctionOf, signatureOf, withPending } from '../../renderer/src/scanner/pending';
+import { addToOutbox, removeFromOutbox, type OutboxItem } from '../../renderer/src/outbox/items';
 import { parseRoute, urlOf } from '../../renderer/src/store/nav';
 import type { Manifest, ManifestBooking, ParticipantCheckin } from '../../renderer/src/api/types';
 import { aManifestAnswer, aManifestBooking, aManifestParticipant, aManifestSession, aRecordedCheckin, aSessionScan } from '../fixtures/manifestAnswers';
@@ -167,7 +168,7 @@ describe('the outbox', () => {
     outbox = addToOutbox(outbox, scanItem('e2', true, [2]));
     outbox = addToOutbox(outbox, scanItem('e1', true, [1]));
     expect(outbox.map((q) => q.eventId)).toEqual(['e1', 'e2']);
-    expect(removeFromOutbox(outbox, 'e1').map((q) => q.eventId)).toEqual(['e2']);
+    expect(removeFromOutbox(outbox, ['e1']).map((q) => q.eventId)).toEqual(['e2']);
   });
 
   it('names a correction when the engine did not admit what the device admitted, and none when they agree', () => {

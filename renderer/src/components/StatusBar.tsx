@@ -1,27 +1,26 @@
 import { useEffect } from 'react';
 import { lastSync, startInstanceChecks, useInstance } from '../store/instance';
 import { useConnection } from '../store/connection';
-import { useQueue } from '../store/queue';
+import { useOutbox } from '../store/outbox';
 import { when } from './ui';
 import { clockWarning, quietFor } from './syncWords';
 import type { SyncStatus } from '../../../main/contract/sync';
 
 /**
  * The line at the foot of every screen: which instance this is, whether the engine answers, what
- * waits to be sent (desk check-ins and scanner scans), the sync changes waiting and the last sync,
+ * waits to be sent (this device's outbox), the sync changes waiting and the last sync,
  * or, when a peer's last exchange failed, since when this instance has not synced.
  */
 export function StatusBar() {
   const config = useConnection((s) => s.config);
-  const { instance, sync, online, lastHeard, scannerWaiting } = useInstance();
-  const deskWaiting = useQueue((s) => s.queue.length);
+  const { instance, sync, online, lastHeard } = useInstance();
+  const waiting = useOutbox((s) => s.items.length);
   useEffect(() => {
     startInstanceChecks();
   }, []);
   useEffect(() => {
     if (config) void useInstance.getState().refresh();
   }, [config]);
-  const waiting = deskWaiting + scannerWaiting;
   // A peer whose last exchange failed: the bar says so in words, with each peer's reason on hover.
   const failing = (sync?.peers ?? []).filter((p) => p.lastError);
   const clock = clockWarning(sync?.peers ?? []);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useScanner, type ShownVerdict } from '../store/scanner';
+import { useScanner } from '../store/scanner';
+import type { ShownVerdict } from '../scanner/recent';
 
 const ICON = { green: '✓', amber: '!', red: '✕', blue: '👥' } as const;
 

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { useOutbox } from '../store/outbox';
 import { useScanner } from '../store/scanner';
 import { useConnection } from '../store/connection';
 import { useNav } from '../store/nav';
@@ -79,7 +80,8 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
 
 /** Online or not, how many scans wait to be sent, and when the engine last answered: always in view. */
 function ConnectionStatus() {
-  const { online, outbox, lastHeard, problem, sending } = useScanner();
+  const { online, lastHeard, problem } = useScanner();
+  const { items: outbox, sending } = useOutbox();
   const heard = lastHeard ? new Date(lastHeard).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : 'never';
   return (
     <div className={`conn ${online ? 'online' : 'offline'}`} role="status" aria-label="Connection">
@@ -160,7 +162,7 @@ function RecentStrip() {
 
 function DeviceSettings() {
   const { device, setDevice, disconnect } = useConnection();
-  const outbox = useScanner((s) => s.outbox);
+  const outbox = useOutbox((s) => s.items);
   const signOut = useMemo(
     () => () => {
       if (outbox.length && !window.confirm(`${outbox.length} scans have not been sent yet. Sign out anyway? They stay on this device.`)) return;

@@ -3,7 +3,8 @@ import { recordedCheckin } from '../api/answers';
 import { POLL_MS, useManifest } from '../store/manifest';
 import { useNav } from '../store/nav';
 import { mayBook, useInstance } from '../store/instance';
-import { useQueue } from '../store/queue';
+import { useOutbox } from '../store/outbox';
+import { waitingEvents } from '../outbox/items';
 import { applyEvents, deskBookings, personName, rowsOf, searchBookings, type DeskBooking, type DeskParticipant, type Refusal } from '../store/manifestModel';
 import { ManifestList, type ManifestActions } from '../components/ManifestList';
 import { ManifestOverrideDialog, type PendingOverride } from '../components/ManifestOverrideDialog';
@@ -22,7 +23,7 @@ const wide = () => typeof window !== 'undefined' && window.matchMedia?.('(min-wi
 /** A session's manifest at departure: scan, search as you type, check people in by booking or one by one. */
 export function SessionScreen({ sessionId }: { sessionId: number }) {
   const { manifest: held, loading, error, load, poll, checkIn, record, refused, dismissRefused } = useManifest();
-  const queue = useQueue((s) => s.queue);
+  const outbox = useOutbox((s) => s.items);
   const go = useNav((s) => s.go);
   const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
@@ -44,8 +45,8 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
     return () => clearTimeout(timer);
   }, [typed]);
 
-  // Events still waiting in the queue are laid over the copy, so the screen shows what was done here.
-  const waiting = useMemo(() => queue.map((q) => q.event).filter((e) => e.sessionId === sessionId), [queue, sessionId]);
+  // Events still waiting in the outbox are laid over the copy, so the screen shows what was done here.
+  const waiting = useMemo(() => waitingEvents(outbox).filter((e) => e.sessionId === sessionId), [outbox, sessionId]);
   const manifest = useMemo(() => (held ? applyEvents(held, waiting) : null), [held, waiting]);
   const pendingIds = useMemo(() => new Set(waiting.flatMap((e) => (e.participantId !== undefined ? [e.participantId] : []))), [waiting]);
   const bookings = useMemo(() => (manifest ? deskBookings(manifest) : []), [manifest]);

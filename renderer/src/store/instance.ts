@@ -2,7 +2,6 @@ import { create } from 'zustand';
 import type { InstanceAnswer } from '../../../main/contract/settings';
 import type { SyncStatus } from '../../../main/contract/sync';
 import { api, ApiError } from '../api/client';
-import { idbAll } from '../scanner/storage';
 import { useConnection } from './connection';
 
 export type Instance = InstanceAnswer['instance'];
@@ -14,8 +13,6 @@ interface InstanceState {
   /** Whether the engine answered the last check (the browser's own online flag alone says nothing about a LAN server). */
   online: boolean;
   lastHeard: string | null;
-  /** Scans the scanner took offline and has not delivered yet (its IndexedDB outbox). */
-  scannerWaiting: number;
   refresh(): Promise<void>;
 }
 
@@ -29,12 +26,8 @@ export const useInstance = create<InstanceState>((set, get) => ({
   sync: null,
   online: typeof navigator === 'undefined' ? true : navigator.onLine,
   lastHeard: null,
-  scannerWaiting: 0,
   async refresh() {
     const config = useConnection.getState().config;
-    idbAll('outbox')
-      .then((items) => set({ scannerWaiting: items.length }))
-      .catch(() => undefined);
     if (!config) return;
     try {
       const { instance } = await api(config, 'GET /v1/system/instance', { timeoutMs: 5_000 });

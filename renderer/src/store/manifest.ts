@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import { api, messageOf, newEventId } from '../api/client';
 import type { CheckinEventBody, EventOverridableRule, Manifest } from '../api/types';
 import { useConnection } from './connection';
-import { onAnswers, useQueue } from './queue';
+import { onSendOutcome, useOutbox } from './outbox';
 import { applyEvents } from './manifestModel';
 
 /** How long the undo toast stays after a check-in. */
@@ -96,8 +96,9 @@ export const useManifest = create<ManifestState>((set, get) => ({
     // A check-in undone from its row: its toast goes too (its Undo would undo nothing, and it still said "checked in").
     const undone = new Set(partials.map((p) => p.undoesEventId).filter(Boolean));
     if (get().toast?.eventIds.some((id) => undone.has(id))) set({ toast: null });
-    // Each add persists its event at once; the first starts sending and the rest follow as one batch.
-    await Promise.all(events.map((event) => useQueue.getState().add(event)));
+    // Persisted at once, then sent as one batch.
+    const queuedAt = new Date().toISOString();
+    await useOutbox.getState().add(events.map((body) => ({ eventId: body.eventId, kind: 'event' as const, body, queuedAt, attempts: 0 })));
     return events.map((e) => e.eventId);
   },
   async checkIn(participantIds, label, override) {
@@ -119,9 +120,11 @@ export const useManifest = create<ManifestState>((set, get) => ({
 
 // The engine answered a batch: apply what it recorded to our copy and adopt its new version when
 // nothing else changed in between; a refused check-in is shown, naming who and why.
-onAnswers((sent, answer) => {
+onSendOutcome((outcome) => {
   const { manifest } = useManifest.getState();
-  if (!manifest) return;
+  if (!manifest || outcome.kind !== 'events') return;
+  const { answer } = outcome;
+  const sent = outcome.items.map((q) => q.body);
   const recorded = new Set(answer.events.filter((a) => a.result === 'RECORDED').map((a) => a.eventId));
   const refused = answer.events.filter((a) => a.result === 'REJECTED');
   const versions = answer.manifestVersions?.find((v) => v.sessionId === manifest.session.id);

@@ -1,6 +1,6 @@
 import type { CheckinEventBody, Counts, EventOverridableRule, Manifest, ManifestBooking, ManifestParticipant, ParticipantCheckin } from '../api/types';
 import { buildIndex, decide, nameOf } from '../scanner/verdict';
-import { localStamp } from '../scanner/outbox';
+import { localStamp } from '../scanner/pending';
 import { recordedCheckin, type RecordedCheckin } from '../api/answers';
 
 /**

@@ -1,36 +1,16 @@
 import { create } from 'zustand';
 import { api, ApiError, messageOf, newEventId } from '../api/client';
-import type { CheckinEventBody, DayBoardSession, Manifest, ScanBody } from '../api/types';
+import type { CheckinEventBody, DayBoardSession, EventAnswer, Manifest, ScanAnswer, ScanBody } from '../api/types';
 import { buildIndex, decide, fromAnswer, markCheckedIn, type IndexEntry, type Verdict } from '../scanner/verdict';
-import { addToOutbox, bumpCheckedIn, changedSessions, correctionOf, localStamp, markAttempt, removeFromOutbox, signatureOf, withPending, type Correction, type OutboxItem } from '../scanner/outbox';
+import { bumpCheckedIn, changedSessions, correctionOf, localStamp, rejectionOf, signatureOf, withPending, type Correction } from '../scanner/pending';
+import type { EventItem, OutboxItem, ScanItem } from '../outbox/items';
+import type { SendOutcome } from '../outbox/sender';
 import { createSuppressor, SUPPRESS_MS, type ScanSource } from '../scanner/wedge';
-import { idbAll, idbDelete, idbGet, idbPut } from '../scanner/storage';
+import { dropCopy, loadCopies, saveCopy, saveDay, saveLastHeard, type Held } from '../scanner/copies';
 import { signal } from '../scanner/feedback';
+import { withRecent, withStatus, type RecentScan, type ShownVerdict } from '../scanner/recent';
 import { useConnection } from './connection';
-
-/** A manifest as the engine last sent it, with the day-summary counts it matched (to tell whether it changed). */
-interface Held {
-  manifest: Manifest;
-  signature: string;
-  fetchedAt: number;
-}
-
-export interface ShownVerdict extends Verdict {
-  eventId: string | null;
-  shownAt: number;
-  /** The device does not hold this code and asked the engine; the answer is on its way. */
-  checking?: boolean;
-}
-
-interface RecentScan {
-  key: string;
-  eventId: string | null;
-  tone: Verdict['tone'];
-  word: string;
-  label: string;
-  at: string;
-  status: 'waiting' | 'sent' | 'corrected' | 'not sent';
-}
+import { onSendOutcome, useOutbox } from './outbox';
 
 interface ScannerState {
   ready: boolean;
@@ -41,10 +21,8 @@ interface ScannerState {
   /** What the device shows: the engine's copies with the outbox laid over them. */
   manifests: Map<number, Manifest>;
   index: Map<string, IndexEntry>;
-  outbox: OutboxItem[];
   online: boolean;
   lastHeard: string | null;
-  sending: boolean;
   problem: string | null;
   verdict: ShownVerdict | null;
   recent: RecentScan[];
@@ -59,11 +37,11 @@ interface ScannerState {
   checkIn(participantIds: number[]): void;
   dismiss(): void;
   dismissCorrection(eventId: string): void;
-  flush(): Promise<void>;
+  /** What came of a send from the outbox: the engine's answer goes into the copies, the verdict or a correction. */
+  receive(outcome: SendOutcome): void;
 }
 
 const REFRESH_MS = 15_000;
-const RETRY_MS = 3_000;
 const MAX_AGE_MS = 5 * 60_000;
 const ASK_TIMEOUT_MS = 1_500;
 const suppressor = createSuppressor();
@@ -72,33 +50,24 @@ let timers: ReturnType<typeof setInterval>[] = [];
 const config = () => useConnection.getState().config;
 const device = () => useConnection.getState().device || undefined;
 
-function shown(held: Record<number, Held>, outbox: readonly OutboxItem[]) {
+function shown(held: Record<number, Held>, outbox: readonly OutboxItem[] = useOutbox.getState().items) {
   const manifests = new Map<number, Manifest>();
   for (const [id, h] of Object.entries(held)) manifests.set(Number(id), withPending(h.manifest, outbox));
   return { manifests, index: buildIndex(manifests.values()) };
 }
 
 const isUnreachable = (error: unknown) => error instanceof ApiError && (error.offline || error.status >= 500 || error.status === 429 || error.status === 401 || error.status === 403);
+const SCANNED_NOW = { queuedAt: '', attempts: 0 };
 
 export const useScanner = create<ScannerState>((set, get) => {
-  function remember(verdict: Verdict, eventId: string | null, status: RecentScan['status']) {
-    const label = verdict.people.length ? verdict.people.map((p) => p.name).join(', ') : verdict.code;
-    const entry: RecentScan = { key: eventId ?? `${verdict.code}-${Date.now()}`, eventId, tone: verdict.tone, word: verdict.word, label, at: localStamp(new Date()).slice(11, 19), status };
-    set({ recent: [entry, ...get().recent].slice(0, 12) });
-  }
-  function setRecent(eventId: string, status: RecentScan['status']) {
-    // A corrected scan turns red in the strip: what the device showed no longer stands.
-    set({ recent: get().recent.map((r) => (r.eventId === eventId ? { ...r, status, ...(status === 'corrected' ? { tone: 'red' as const, word: 'CORRECTED' } : {}) } : r)) });
-  }
+  const remember = (verdict: Verdict, eventId: string | null, status: RecentScan['status']) => set({ recent: withRecent(get().recent, verdict, eventId, status, new Date()) });
+  const setRecent = (eventId: string, status: RecentScan['status']) => set({ recent: withStatus(get().recent, eventId, status) });
   function show(verdict: Verdict, eventId: string | null, checking = false) {
     set({ verdict: { ...verdict, eventId, shownAt: Date.now(), checking }, ignored: null });
     if (!checking) signal(verdict.tone);
   }
-  async function enqueue(item: OutboxItem) {
-    const outbox = addToOutbox(get().outbox, item);
-    set({ outbox, ...shown(get().held, outbox) });
-    await idbPut('outbox', item.eventId, item);
-    void get().flush();
+  function enqueue(item: OutboxItem) {
+    void useOutbox.getState().add([{ ...item, queuedAt: new Date().toISOString() }]);
   }
   /**
    * Serving all of today's departures, a scan is for the day they are on (the engine's today, as the
@@ -110,9 +79,9 @@ export const useScanner = create<ScannerState>((set, get) => {
     const first = get().sessions[0];
     return { day: first ? first.startTimeLocal.slice(0, 10) : localStamp(new Date()).slice(0, 10) };
   }
-  function scanItem(body: Omit<ScanBody, 'eventId' | 'occurredAt' | 'device'>, local: OutboxItem['local']): OutboxItem {
+  function scanItem(body: Omit<ScanBody, 'eventId' | 'occurredAt' | 'device'>, local: NonNullable<OutboxItem['local']>): ScanItem {
     const eventId = newEventId();
-    return { eventId, kind: 'scan', body: { ...body, eventId, occurredAt: new Date().toISOString(), device: device() }, local, queuedAt: new Date().toISOString(), attempts: 0 };
+    return { eventId, kind: 'scan', body: { ...body, eventId, occurredAt: new Date().toISOString(), device: device() }, local, ...SCANNED_NOW };
   }
   /**
    * What the engine recorded goes into the device's copy of its manifest, and the copy's day
@@ -124,18 +93,49 @@ export const useScanner = create<ScannerState>((set, get) => {
     const fresh = participantIds.filter((id) => h.manifest.bookings.some((b) => b.participants.some((p) => p.id === id && p.checkin.state !== 'CHECKED_IN')));
     const manifest = markCheckedIn(h.manifest, fresh, { at, atLocal: localStamp(new Date(at)), device: deviceName ?? null, eventIdOf });
     const next = { ...h, manifest, signature: bumpCheckedIn(h.signature, fresh.length) };
-    void idbPut('manifests', sessionId!, next);
+    void saveCopy(sessionId!, next);
     const held = { ...get().held, [sessionId!]: next };
-    set({ held, ...shown(held, get().outbox) });
+    set({ held, ...shown(held) });
   }
   async function fetchManifest(id: number, signature: string) {
     const c = config();
     if (!c) return;
     const { manifest } = await api(c, 'GET /v1/manifest', { query: { sessionId: id }, timeoutMs: 10_000 });
     const h: Held = { manifest, signature, fetchedAt: Date.now() };
-    await idbPut('manifests', id, h);
+    await saveCopy(id, h);
     const held = { ...get().held, [id]: h };
-    set({ held, ...shown(held, get().outbox) });
+    set({ held, ...shown(held) });
+  }
+
+  function scanAnswered(item: ScanItem, scan: ScanAnswer) {
+    // Only a scan of a session's code checks anyone in (an unknown or unscheduled code names no session).
+    const sessionScan = 'booking' in scan ? scan : null;
+    absorb(item.local?.sessionId ?? sessionScan?.belongsTo?.sessionId ?? null, sessionScan?.checkedInParticipantIds ?? [], (pid) => `${item.eventId}.${pid}`, item.body.occurredAt, item.body.device);
+    const current = get().verdict;
+    if (current?.eventId === item.eventId && current.checking) {
+      // The answer came in time: it is the verdict (no correction, the device had not decided).
+      const verdict = fromAnswer(item.body.code, scan);
+      show(verdict, item.eventId);
+      remember(verdict, item.eventId, 'sent');
+      return;
+    }
+    const correction = correctionOf(item, scan, new Date());
+    if (correction) {
+      set({ corrections: [correction, ...get().corrections].slice(0, 20) });
+      setRecent(item.eventId, 'corrected');
+      signal('red');
+    } else setRecent(item.eventId, 'sent');
+  }
+  /** A check-in the scanner sent as an event (the desk's own events carry no local outcome and are the desk's business). */
+  function eventAnswered(item: EventItem, answer: EventAnswer | undefined) {
+    if (!item.local) return;
+    if (answer?.result === 'REJECTED') {
+      set({ corrections: [rejectionOf(item.eventId, item.local.label, answer.message, new Date()), ...get().corrections] });
+      setRecent(item.eventId, 'corrected');
+      return;
+    }
+    setRecent(item.eventId, 'sent');
+    absorb(item.local.sessionId, item.local.participantIds, () => item.eventId, item.body.occurredAt, item.body.device);
   }
 
   return {
@@ -145,10 +145,8 @@ export const useScanner = create<ScannerState>((set, get) => {
     held: {},
     manifests: new Map(),
     index: new Map(),
-    outbox: [],
     online: typeof navigator === 'undefined' ? true : navigator.onLine,
     lastHeard: null,
-    sending: false,
     problem: null,
     verdict: null,
     recent: [],
@@ -159,22 +157,14 @@ export const useScanner = create<ScannerState>((set, get) => {
       set({ sessionFilter });
       if (!get().ready) {
         // The device's copy first: the scanner works before (or without) the engine answering.
-        const [stored, outbox, day, lastHeard] = await Promise.all([
-          idbAll<Held>('manifests'),
-          idbAll<OutboxItem>('outbox'),
-          idbGet<DayBoardSession[]>('meta', 'day'),
-          idbGet<string>('meta', 'lastHeard'),
-        ]);
-        const held: Record<number, Held> = {};
-        for (const h of stored) held[h.manifest.session.id] = h;
-        outbox.sort((a, b) => a.queuedAt.localeCompare(b.queuedAt));
-        set({ held, outbox, sessions: day ?? [], lastHeard: lastHeard ?? null, ready: true, ...shown(held, outbox) });
+        const { held, sessions, lastHeard } = await loadCopies();
+        set({ held, sessions, lastHeard, ready: true, ...shown(held) });
       }
       get().stop();
-      timers = [setInterval(() => void get().refresh(), REFRESH_MS), setInterval(() => get().outbox.length && void get().flush(), RETRY_MS)];
+      timers = [setInterval(() => void get().refresh(), REFRESH_MS)];
       window.addEventListener('online', onOnline);
       window.addEventListener('offline', onOffline);
-      await get().flush();
+      await useOutbox.getState().flush();
       await get().refresh();
     },
     stop() {
@@ -192,8 +182,8 @@ export const useScanner = create<ScannerState>((set, get) => {
         const { sessions } = await api(c, 'GET /v1/manifest/day', { query: { limit: 200 }, timeoutMs: 5_000 });
         const lastHeard = new Date().toISOString();
         set({ sessions, online: true, lastHeard });
-        void idbPut('meta', 'day', sessions);
-        void idbPut('meta', 'lastHeard', lastHeard);
+        void saveDay(sessions);
+        void saveLastHeard(lastHeard);
         const held = get().held;
         const stale = sessions.filter((s) => held[s.id] && Date.now() - held[s.id].fetchedAt > MAX_AGE_MS).map((s) => s.id);
         const wanted = new Set([...changedSessions(sessions, new Map(Object.entries(held).map(([k, v]) => [Number(k), v]))), ...stale]);
@@ -210,11 +200,11 @@ export const useScanner = create<ScannerState>((set, get) => {
           const next = { ...get().held };
           for (const id of gone) {
             delete next[id];
-            void idbDelete('manifests', id);
+            void dropCopy(id);
           }
-          set({ held: next, ...shown(next, get().outbox) });
+          set({ held: next, ...shown(next) });
         }
-        if (get().outbox.length) void get().flush();
+        if (useOutbox.getState().items.length) void useOutbox.getState().flush();
       } catch (error) {
         if (error instanceof ApiError && !isUnreachable(error)) set({ problem: messageOf(error) });
         else set({ online: false });
@@ -299,7 +289,7 @@ export const useScanner = create<ScannerState>((set, get) => {
         const body: CheckinEventBody = { eventId, kind: 'CHECK_IN', sessionId, participantId, occurredAt: new Date().toISOString(), device: device() };
         const name = names[participantIds.indexOf(participantId)] ?? '';
         remember({ ...admitted, people: [{ id: participantId, name, checkedIn: true }] }, eventId, 'waiting');
-        void enqueue({ eventId, kind: 'event', body, local: { ...local, label: name, participantIds: [participantId] }, queuedAt: new Date().toISOString(), attempts: 0 });
+        void enqueue({ eventId, kind: 'event', body, local: { ...local, label: name, participantIds: [participantId] }, ...SCANNED_NOW });
       }
     },
 
@@ -310,75 +300,36 @@ export const useScanner = create<ScannerState>((set, get) => {
       set({ corrections: get().corrections.filter((c) => c.eventId !== eventId) });
     },
 
-    /** Sends the outbox in order, one item at a time; stops at the first failure and tries again later. */
-    async flush() {
-      const c = config();
-      if (!c || get().sending) return;
-      set({ sending: true });
-      try {
-        while (get().outbox.length) {
-          const item = get().outbox[0];
-          try {
-            if (item.kind === 'scan') {
-              const { scan } = await api(c, 'POST /v1/manifest/scan', { body: item.body, timeoutMs: 5_000 });
-              // Only a scan of a session's code checks anyone in (an unknown or unscheduled code names no session).
-              const sessionScan = 'booking' in scan ? scan : null;
-              absorb(item.local.sessionId ?? sessionScan?.belongsTo?.sessionId ?? null, sessionScan?.checkedInParticipantIds ?? [], (pid) => `${item.eventId}.${pid}`, item.body.occurredAt, item.body.device);
-              const current = get().verdict;
-              if (current?.eventId === item.eventId && current.checking) {
-                // The answer came in time: it is the verdict (no correction, the device had not decided).
-                const verdict = fromAnswer(item.body.code, scan);
-                show(verdict, item.eventId);
-                remember(verdict, item.eventId, 'sent');
-              } else {
-                const correction = correctionOf(item, scan, new Date());
-                if (correction) {
-                  set({ corrections: [correction, ...get().corrections].slice(0, 20) });
-                  setRecent(item.eventId, 'corrected');
-                  signal('red');
-                } else setRecent(item.eventId, 'sent');
-              }
-            } else {
-              const { events } = await api(c, 'POST /v1/manifest/events', { body: { events: [item.body] }, timeoutMs: 5_000 });
-              const rejected = events.find((e) => e.result === 'REJECTED');
-              if (rejected) {
-                set({ corrections: [{ eventId: item.eventId, label: item.local.label, local: 'checked in on this device', server: 'not recorded', message: rejected.message ?? 'Refused', at: new Date().toISOString() }, ...get().corrections] });
-                setRecent(item.eventId, 'corrected');
-              } else {
-                setRecent(item.eventId, 'sent');
-                absorb(item.local.sessionId, item.local.participantIds, () => item.eventId, item.body.occurredAt, item.body.device);
-              }
-            }
-            const outbox = removeFromOutbox(get().outbox, item.eventId);
-            await idbDelete('outbox', item.eventId);
-            const lastHeard = new Date().toISOString();
-            set({ outbox, online: true, lastHeard, problem: null });
-            void idbPut('meta', 'lastHeard', lastHeard);
-          } catch (error) {
-            if (isUnreachable(error)) {
-              const outbox = markAttempt(get().outbox, item.eventId, messageOf(error));
-              set({ outbox, online: !(error instanceof ApiError && error.offline), problem: error instanceof ApiError && !error.offline ? messageOf(error) : null });
-              void idbPut('outbox', item.eventId, outbox[0]);
-              break;
-            }
-            // The engine refused the item itself (malformed, eventId reused): resending cannot help.
-            const outbox = removeFromOutbox(get().outbox, item.eventId);
-            await idbDelete('outbox', item.eventId);
-            set({ outbox, problem: messageOf(error) });
-            setRecent(item.eventId, 'corrected');
-          }
-        }
-      } finally {
-        set({ sending: false });
+    receive(outcome) {
+      if (outcome.kind === 'unreachable') {
+        set({ online: !outcome.error.offline, problem: outcome.error.offline ? null : messageOf(outcome.error) });
+        return;
       }
+      if (outcome.kind === 'refused') {
+        // The engine refused the items themselves (malformed, eventId reused): resending cannot help.
+        set({ problem: outcome.message });
+        for (const item of outcome.items) setRecent(item.eventId, 'corrected');
+        return;
+      }
+      const lastHeard = new Date().toISOString();
+      set({ online: true, lastHeard, problem: null });
+      void saveLastHeard(lastHeard);
+      if (outcome.kind === 'scan') scanAnswered(outcome.item, outcome.scan);
+      else for (const item of outcome.items) eventAnswered(item, outcome.answer.events.find((a) => a.eventId === item.eventId));
     },
   };
 });
 
 function onOnline() {
-  void useScanner.getState().flush();
+  void useOutbox.getState().flush();
   void useScanner.getState().refresh();
 }
+
+onSendOutcome((outcome) => useScanner.getState().receive(outcome));
+// What the device shows is the engine's copies with the outbox laid over them, so it follows the outbox.
+useOutbox.subscribe((now, before) => {
+  if (now.items !== before.items && useScanner.getState().ready) useScanner.setState(shown(useScanner.getState().held, now.items));
+});
 function onOffline() {
   useScanner.setState({ online: false });
 }

@@ -1,24 +1,11 @@
-import type { CheckinEventBody, Manifest, QueuedScanBody, ScanAnswer } from '../api/types';
+import type { Manifest, ScanAnswer } from '../api/types';
+import type { OutboxItem } from '../outbox/items';
 import { disagrees, markCheckedIn } from './verdict';
 
 /**
- * What the scanner has done and the engine has not yet answered, oldest first. Each item keeps
- * the device's eventId and clock, so sending it twice (a lost answer, a reload mid-send) records
- * it once. Pure functions over a plain array; the store keeps the array in IndexedDB.
+ * The scanner's view of its outbox: what waits is laid over the engine's copies, and the engine's
+ * answers are compared with what the device showed. Also how the device tells which copies changed.
  */
-export type OutboxItem =
-  | { eventId: string; kind: 'scan'; body: QueuedScanBody; local: LocalOutcome; queuedAt: string; attempts: number; lastError?: string }
-  | { eventId: string; kind: 'event'; body: CheckinEventBody; local: LocalOutcome; queuedAt: string; attempts: number; lastError?: string };
-
-/** What the device showed and did, to compare with the engine's answer. */
-interface LocalOutcome {
-  admit: boolean;
-  result: string;
-  label: string;
-  sessionId: number | null;
-  participantIds: number[];
-}
-
 export interface Correction {
   eventId: string;
   label: string;
@@ -29,21 +16,9 @@ export interface Correction {
   at: string;
 }
 
-export function addToOutbox(outbox: readonly OutboxItem[], item: OutboxItem): OutboxItem[] {
-  return outbox.some((q) => q.eventId === item.eventId) ? [...outbox] : [...outbox, item];
-}
-
-export function removeFromOutbox(outbox: readonly OutboxItem[], eventId: string): OutboxItem[] {
-  return outbox.filter((q) => q.eventId !== eventId);
-}
-
-export function markAttempt(outbox: readonly OutboxItem[], eventId: string, error: string): OutboxItem[] {
-  return outbox.map((q) => (q.eventId === eventId ? { ...q, attempts: q.attempts + 1, lastError: error } : q));
-}
-
 /** The engine's answer to a queued scan, when it is not what the device showed. */
 export function correctionOf(item: OutboxItem, answer: ScanAnswer, now: Date): Correction | null {
-  if (item.kind !== 'scan' || !disagrees(item.local, answer)) return null;
+  if (item.kind !== 'scan' || !item.local || !disagrees(item.local, answer)) return null;
   return {
     eventId: item.eventId,
     label: item.local.label,
@@ -54,6 +29,11 @@ export function correctionOf(item: OutboxItem, answer: ScanAnswer, now: Date): C
   };
 }
 
+/** A check-in the device made that the engine refused (a race with another device, check-in closed meanwhile). */
+export function rejectionOf(eventId: string, label: string, message: string | undefined, now: Date): Correction {
+  return { eventId, label, local: 'checked in on this device', server: 'not recorded', message: message ?? 'Refused', at: now.toISOString() };
+}
+
 /**
  * A fresh copy of a manifest from the engine does not yet hold what waits in the outbox:
  * the device's check-ins are laid over it again, so nobody flips back to "expected".
@@ -61,8 +41,9 @@ export function correctionOf(item: OutboxItem, answer: ScanAnswer, now: Date): C
 export function withPending(manifest: Manifest, outbox: readonly OutboxItem[]): Manifest {
   let shown = manifest;
   for (const item of outbox) {
-    if (!item.local.admit || item.local.sessionId !== manifest.session.id) continue;
-    const at = item.kind === 'scan' ? item.body.occurredAt : item.body.occurredAt;
+    // The desk's own events carry no local outcome: the desk lays them over its copy itself.
+    if (!item.local?.admit || item.local.sessionId !== manifest.session.id) continue;
+    const at = item.body.occurredAt;
     const device = item.body.device ?? null;
     const ids = item.local.participantIds.filter((id) => manifest.bookings.some((b) => b.participants.some((p) => p.id === id && p.checkin.state !== 'CHECKED_IN')));
     shown = markCheckedIn(shown, ids, { at, atLocal: localStamp(new Date(at)), device, eventIdOf: (pid) => (item.kind === 'scan' ? `${item.eventId}.${pid}` : item.eventId) });
