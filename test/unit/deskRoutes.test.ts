@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRoute, urlOf, type Screen } from '../../renderer/src/store/nav';
+import { parseRoute, urlOf, type Screen } from '../../renderer/src/model/routes';
 import { APP_ROUTES } from '../../main/api/server';
 
 describe('the office screens’ URLs', () => {

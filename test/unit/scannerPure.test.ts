@@ -3,7 +3,7 @@ import { createSuppressor, createWedge } from '../../renderer/src/scanner/wedge'
 import { buildIndex, decide, disagrees } from '../../renderer/src/scanner/verdict';
 import { bumpCheckedIn, changedSessions, correctionOf, signatureOf, withPending } from '../../renderer/src/scanner/pending';
 import { addToOutbox, removeFromOutbox, type OutboxItem } from '../../renderer/src/outbox/items';
-import { parseRoute, urlOf } from '../../renderer/src/store/nav';
+import { parseRoute, urlOf } from '../../renderer/src/model/routes';
 import type { Manifest, ManifestBooking, ParticipantCheckin } from '../../renderer/src/api/types';
 import { aManifestAnswer, aManifestBooking, aManifestParticipant, aManifestSession, aRecordedCheckin, aSessionScan } from '../fixtures/manifestAnswers';
 

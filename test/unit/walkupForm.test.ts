@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyForm, formProblem, type WalkUpForm } from '../../renderer/src/store/walkup';
+import { emptyForm, formProblem, type WalkUpForm } from '../../renderer/src/model/walkupForm';
 
 const adult = { id: 1, seatsUsed: 1 };
 const family = { id: 2, seatsUsed: 4 };

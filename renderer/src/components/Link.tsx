@@ -1,5 +1,6 @@
 import type { AnchorHTMLAttributes, MouseEvent } from 'react';
-import { urlOf, useNav, type Screen } from '../store/nav';
+import { urlOf, type Screen } from '../model/routes';
+import { useNav } from '../store/nav';
 
 /** A real link to an app screen (copy, open in a new tab, bookmark), followed in place on a plain click. */
 export function Link({ to, className = '', children, ...props }: Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { to: Screen }) {

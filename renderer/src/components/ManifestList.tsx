@@ -2,7 +2,7 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { Manifest } from '../api/types';
 import { pickupLine, recordedCheckin } from '../api/answers';
-import { personName, refusalOf, type DeskBooking, type DeskParticipant, type ManifestRow, type Refusal } from '../store/manifestModel';
+import { personName, refusalOf, type DeskBooking, type DeskParticipant, type ManifestRow, type Refusal } from '../model/deskManifest';
 
 const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import type { DeskParticipant } from '../store/manifestModel';
-import { personName, type DeskBooking, type Refusal } from '../store/manifestModel';
+import type { DeskParticipant } from '../model/deskManifest';
+import { personName, type DeskBooking, type Refusal } from '../model/deskManifest';
 
 export interface PendingOverride {
   booking: DeskBooking;

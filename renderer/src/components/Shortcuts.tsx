@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useNav, type Screen } from '../store/nav';
+import type { Screen } from '../model/routes';
+import { useNav } from '../store/nav';
 import { Button, Dialog } from './ui';
 
 /** Two-key "go to" shortcuts, as in mail and issue trackers: g then a letter. */

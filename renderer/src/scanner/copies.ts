@@ -1,5 +1,5 @@
 import type { DayBoardSession, Manifest } from '../api/types';
-import { idbAll, idbDelete, idbGet, idbPut } from './storage';
+import { idbAll, idbDelete, idbGet, idbPut } from '../lib/deviceDb';
 
 /** A manifest as the engine last sent it, with the day-summary counts it matched (to tell whether it changed). */
 export interface Held {

@@ -5,7 +5,7 @@ import { useNav } from '../store/nav';
 import { mayBook, useInstance } from '../store/instance';
 import { useOutbox } from '../store/outbox';
 import { waitingEvents } from '../outbox/items';
-import { applyEvents, deskBookings, personName, rowsOf, searchBookings, type DeskBooking, type DeskParticipant, type Refusal } from '../store/manifestModel';
+import { applyEvents, deskBookings, personName, rowsOf, searchBookings, type DeskBooking, type DeskParticipant, type Refusal } from '../model/deskManifest';
 import { ManifestList, type ManifestActions } from '../components/ManifestList';
 import { ManifestOverrideDialog, type PendingOverride } from '../components/ManifestOverrideDialog';
 import { ManifestUndoToast } from '../components/ManifestUndoToast';

@@ -4,7 +4,7 @@ import type { Booking, BookingQuote, PickupLocationAnswer, SessionAnswer } from 
 import { useConnection } from '../store/connection';
 import { useManifest } from '../store/manifest';
 import { useNav } from '../store/nav';
-import { bookingBody, codesOf, emptyForm, formProblem, totalQuantity, type WalkUpForm } from '../store/walkup';
+import { bookingBody, codesOf, emptyForm, formProblem, totalQuantity, type WalkUpForm } from '../model/walkupForm';
 import { Busy, ErrorText, timeOf } from '../components/Status';
 import { QrCode } from '../components/QrCode';
 

@@ -3,7 +3,7 @@ import { api, messageOf, newEventId } from '../api/client';
 import type { CheckinEventBody, EventOverridableRule, Manifest } from '../api/types';
 import { useConnection } from './connection';
 import { onSendOutcome, useOutbox } from './outbox';
-import { applyEvents } from './manifestModel';
+import { applyEvents } from '../model/deskManifest';
 
 /** How long the undo toast stays after a check-in. */
 const UNDO_TOAST_MS = 10_000;

@@ -3,7 +3,7 @@ import { messageOf } from '../api/client';
 import { addToOutbox, inQueueOrder, markAttempt, removeFromOutbox, type OutboxItem } from '../outbox/items';
 import { migrateLegacyQueue } from '../outbox/legacyQueue';
 import { sendNext, type SendOutcome } from '../outbox/sender';
-import { idbAll, idbDelete, idbPut } from '../scanner/storage';
+import { idbAll, idbDelete, idbPut } from '../lib/deviceDb';
 import { useConnection } from './connection';
 
 interface OutboxState {

@@ -1,7 +1,8 @@
 /**
- * The scanner's copy on the device, in IndexedDB (it outlives a reload and a browser restart, and
- * a day's manifests are larger than localStorage likes): `manifests` by session id, `outbox` by
- * eventId, `meta` for the day summary.
+ * What this device keeps in IndexedDB (it outlives a reload and a browser restart, and a day's
+ * manifests are larger than localStorage likes): the scanner's `manifests` by session id, the
+ * device's `outbox` by eventId (the desk's events and the scanner's scans), `meta` for the scanner's
+ * day summary. The database keeps the name it had when only the scanner used it, so nothing stored is lost.
  */
 const NAME = 'tourdesk-scanner';
 const STORES = ['manifests', 'outbox', 'meta'] as const;

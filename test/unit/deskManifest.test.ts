@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Manifest, ManifestBooking } from '../../renderer/src/api/types';
-import { applyEvents, deskBookings, refusalOf, rowsOf, searchBookings } from '../../renderer/src/store/manifestModel';
+import { applyEvents, deskBookings, refusalOf, rowsOf, searchBookings } from '../../renderer/src/model/deskManifest';
 import { aCancelledBooking, aCustomerAnswer, aManifestAnswer, aManifestBooking, aManifestParticipant, aManifestSession, aRecordedCheckin } from '../fixtures/manifestAnswers';
 
 const person = (id: number, name: string, state: 'EXPECTED' | 'CHECKED_IN' | 'NO_SHOW' = 'EXPECTED', eventId?: string) =>
