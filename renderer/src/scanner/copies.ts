@@ -1,5 +1,6 @@
 import type { DayBoardSession, Manifest } from '../api/types';
 import { idbAll, idbDelete, idbGet, idbPut } from '../lib/deviceDb';
+import { changedSessions } from './pending';
 
 /** A manifest as the engine last sent it, with the day-summary counts it matched (to tell whether it changed). */
 export interface Held {
@@ -20,3 +21,23 @@ export const saveCopy = (sessionId: number, held: Held) => idbPut('manifests', s
 export const dropCopy = (sessionId: number) => idbDelete('manifests', sessionId);
 export const saveDay = (sessions: DayBoardSession[]) => idbPut('meta', 'day', sessions);
 export const saveLastHeard = (at: string) => idbPut('meta', 'lastHeard', at);
+
+/** A copy older than this is fetched again even when the day summary says nothing moved. */
+const MAX_AGE_MS = 5 * 60_000;
+
+/**
+ * Only what changed: the sessions whose copies the day summary says moved (or never fetched), the
+ * copies grown old, and the served session when it is not among the day's and not held.
+ */
+export function copiesToFetch(sessions: readonly DayBoardSession[], held: Readonly<Record<number, Held>>, served: number | null, now: number): number[] {
+  const stale = sessions.filter((s) => held[s.id] && now - held[s.id].fetchedAt > MAX_AGE_MS).map((s) => s.id);
+  const wanted = new Set([...changedSessions(sessions, new Map(Object.entries(held).map(([k, v]) => [Number(k), v]))), ...stale]);
+  if (served !== null && !sessions.some((s) => s.id === served) && !held[served]) wanted.add(served);
+  return [...wanted];
+}
+
+/** Yesterday's copies go; the served session stays even when it is not today's. */
+export function copiesToDrop(sessions: readonly DayBoardSession[], held: Readonly<Record<number, Held>>, served: number | null): number[] {
+  const keep = new Set([...sessions.map((s) => s.id), ...(served !== null ? [served] : [])]);
+  return Object.keys(held).map(Number).filter((id) => !keep.has(id));
+}

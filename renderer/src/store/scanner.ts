@@ -2,11 +2,11 @@ import { create } from 'zustand';
 import { api, ApiError, messageOf, newEventId } from '../api/client';
 import type { CheckinEventBody, DayBoardSession, EventAnswer, Manifest, ScanAnswer, ScanBody } from '../api/types';
 import { buildIndex, decide, fromAnswer, markCheckedIn, type IndexEntry, type Verdict } from '../scanner/verdict';
-import { bumpCheckedIn, changedSessions, correctionOf, localStamp, rejectionOf, signatureOf, withPending, type Correction } from '../scanner/pending';
+import { bumpCheckedIn, correctionOf, localStamp, rejectionOf, signatureOf, withPending, type Correction } from '../scanner/pending';
 import type { EventItem, OutboxItem, ScanItem } from '../outbox/items';
 import type { SendOutcome } from '../outbox/sender';
 import { createSuppressor, SUPPRESS_MS, type ScanSource } from '../scanner/wedge';
-import { dropCopy, loadCopies, saveCopy, saveDay, saveLastHeard, type Held } from '../scanner/copies';
+import { copiesToDrop, copiesToFetch, dropCopy, loadCopies, saveCopy, saveDay, saveLastHeard, type Held } from '../scanner/copies';
 import { signal } from '../scanner/feedback';
 import { withRecent, withStatus, type RecentScan, type ShownVerdict } from '../scanner/recent';
 import { useConnection } from './connection';
@@ -42,7 +42,6 @@ interface ScannerState {
 }
 
 const REFRESH_MS = 15_000;
-const MAX_AGE_MS = 5 * 60_000;
 const ASK_TIMEOUT_MS = 1_500;
 const suppressor = createSuppressor();
 let timers: ReturnType<typeof setInterval>[] = [];
@@ -184,18 +183,13 @@ export const useScanner = create<ScannerState>((set, get) => {
         set({ sessions, online: true, lastHeard });
         void saveDay(sessions);
         void saveLastHeard(lastHeard);
-        const held = get().held;
-        const stale = sessions.filter((s) => held[s.id] && Date.now() - held[s.id].fetchedAt > MAX_AGE_MS).map((s) => s.id);
-        const wanted = new Set([...changedSessions(sessions, new Map(Object.entries(held).map(([k, v]) => [Number(k), v]))), ...stale]);
         const filter = get().sessionFilter;
-        if (filter !== null && !sessions.some((s) => s.id === filter) && !held[filter]) wanted.add(filter);
+        const wanted = copiesToFetch(sessions, get().held, filter, Date.now());
         for (const id of wanted) {
           const summary = sessions.find((s) => s.id === id);
           await fetchManifest(id, summary ? signatureOf(summary) : 'other day');
         }
-        // Yesterday's copies go; the served session stays even when it is not today's.
-        const keep = new Set([...sessions.map((s) => s.id), ...(filter !== null ? [filter] : [])]);
-        const gone = Object.keys(get().held).map(Number).filter((id) => !keep.has(id));
+        const gone = copiesToDrop(sessions, get().held, filter);
         if (gone.length) {
           const next = { ...get().held };
           for (const id of gone) {
