@@ -49,7 +49,13 @@ export const useOutbox = create<OutboxState>((set, get) => ({
   },
   async flush() {
     const config = useConnection.getState().config;
-    if (!config || get().sending) return;
+    if (!config) return;
+    // A flush asked for while one runs is owed after it: what was added meanwhile goes now, not at the next retry tick.
+    if (get().sending) {
+      flushOwed = true;
+      return;
+    }
+    flushOwed = false;
     set({ sending: true });
     try {
       await loaded();
@@ -73,8 +79,11 @@ export const useOutbox = create<OutboxState>((set, get) => ({
     } finally {
       set({ sending: false });
     }
+    if (flushOwed) await get().flush();
   },
 }));
+
+let flushOwed = false;
 
 /** The items a send settled: answered, or refused as they are (resending them unchanged cannot succeed). */
 function answered(outcome: Exclude<SendOutcome, { kind: 'unreachable' }>): string[] {
