@@ -6,7 +6,7 @@ import { DomainError } from '../domain/errors';
 import { keyFrom, requireRight, type FailedKeyLimiter, type Right } from './auth';
 import { successStatus, toErrorResponse, warningOf } from './envelope';
 import { EMPTY_JSON_BODY } from './wire';
-import { catalogueOwnedByHub } from '../sync/replica';
+import { catalogueOwnedByHub } from '../sync/errors';
 import { isSharedAnswer } from '../domain/sharedAnswers';
 import type { Observed } from './observations';
 

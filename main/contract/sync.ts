@@ -79,3 +79,91 @@ export const syncConflictSchema = sessionOversoldSchema.extend({
   startTimeLocal: z.string(),
 });
 export type SyncConflict = z.infer<typeof syncConflictSchema>;
+
+/*
+ * The exchange between instances (POST /v1/sync/pull, /push, /snapshot): what a peer sends. Every
+ * request opens with the caller's hello (who it is, which schemas it reads); main/sync/wire.ts has
+ * the answers and their encodings.
+ */
+
+/** A pull page's default and largest sizes (the sender caps its pages too). */
+export const PAGE_LIMIT = 500;
+export const PAGE_MAX_BYTES = 512 * 1024;
+export const SNAPSHOT_PAGE_ROWS = 2000;
+
+const originSchema = z.string().regex(/^[A-Za-z0-9]{4,40}$/);
+const vectorSchema = z.record(originSchema, z.number().int().nonnegative());
+
+/** An op's entityId as its key values, or null when it is not a non-empty JSON array of strings and numbers. */
+export function keyValuesOf(entityId: string): (string | number)[] | null {
+  let key: unknown;
+  try {
+    key = JSON.parse(entityId);
+  } catch {
+    return null;
+  }
+  return Array.isArray(key) && key.length > 0 && key.every((v) => typeof v === 'string' || typeof v === 'number') ? key : null;
+}
+
+/** A column's value as a row holds it: text, a number, a flag or null (never an object). */
+const columnValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/**
+ * One op: a change to one row, as it resulted on the instance that made it (ids, codes and prices
+ * included), so any instance can replay it without the request that caused it.
+ * - op id = origin + seq: the origin's gapless sequence, never re-stamped by a relay;
+ * - hlc: the hybrid logical clock stamp (orders last-writer-wins);
+ * - entity: the table; entityId: its primary key as a JSON array;
+ * - kind: insert (the whole row), update (the changed columns only), delete (a tombstone);
+ * - schema: the writer's schema version (user_version), so a reader can hold what it cannot apply;
+ * - continues: set on every op of a write but its last, so pages carry a write whole.
+ */
+export const opSchema = z
+  .object({
+    origin: originSchema,
+    seq: z.number().int().positive(),
+    hlc: z.string().regex(/^\d{15}-\d{6}-[A-Za-z0-9]{4,40}$/),
+    entity: z.string().regex(/^[a-z_]{1,60}$/),
+    entityId: z.string().min(2).max(500),
+    kind: z.enum(['insert', 'update', 'delete']),
+    change: z.record(z.string(), columnValue).nullable(),
+    schema: z.number().int().positive(),
+    /** More ops of the same write follow this one: a page never ends after it (unless the write alone is over the cap). */
+    continues: z.literal(true).optional(),
+  })
+  .superRefine((op, ctx) => {
+    // The row's key as a JSON array of its key columns' values, as every op of this build writes it.
+    if (keyValuesOf(op.entityId) === null) ctx.addIssue({ code: 'custom', path: ['entityId'], message: 'must be a JSON array of the row’s key values, like [1001]' });
+    if ((op.kind === 'delete') !== (op.change === null)) ctx.addIssue({ code: 'custom', path: ['change'], message: op.kind === 'delete' ? 'must be null for a delete' : `must be the row's columns for an ${op.kind}` });
+  });
+
+export const helloSchema = z.object({
+  origin: originSchema,
+  instanceNo: z.number().int().min(1).max(999),
+  schema: z.object({ min: z.number().int().min(1), max: z.number().int().min(1) }).refine((range) => range.min <= range.max, 'min must not be above max'),
+});
+
+/**
+ * "Here is who I am and my vector; send what I lack": at most `limit` ops and about `maxBytes`,
+ * continuing after `after` (the previous page's cursor).
+ */
+export const pullRequestSchema = helloSchema.extend({
+  vector: vectorSchema,
+  limit: z.number().int().min(0).max(5000).default(PAGE_LIMIT),
+  maxBytes: z.number().int().min(1024).max(8 * 1024 * 1024).default(PAGE_MAX_BYTES),
+  after: z.number().int().nonnegative().optional(),
+  /** The newest pull encoding the caller reads (main/sync/wire.ts, WIRE_COMPACT); absent: the plain one (ops as objects). */
+  wire: z.number().int().min(1).optional(),
+});
+export type PullRequest = z.infer<typeof pullRequestSchema>;
+
+/** One page of the caller's ops, applied by the receiver in one transaction. */
+export const pushRequestSchema = helloSchema.extend({ ops: z.array(opSchema).max(5000) });
+
+/** A page of the receiver's synced rows with their merge states: `table` (index) and `offset` say where it starts. */
+export const snapshotRequestSchema = helloSchema.extend({
+  table: z.number().int().min(0).default(0),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(5000).default(SNAPSHOT_PAGE_ROWS),
+});
+export type SnapshotRequest = z.infer<typeof snapshotRequestSchema>;

@@ -1,4 +1,6 @@
-import type { CompactPullResponse, PeerTransport, PullRequest, PullResponse, PushRequest, PushResponse, SnapshotRequest, SnapshotResponse } from './exchange';
+import type { PullRequest, SnapshotRequest } from '../contract/sync';
+import type { PeerTransport } from './exchange';
+import type { CompactPullResponse, PullResponse, PushRequest, PushResponse, SnapshotResponse } from './wire';
 
 /** Every request has a deadline, so an exchange that stalls fails visibly instead of hanging. */
 export const REQUEST_TIMEOUT_MS = 30_000;

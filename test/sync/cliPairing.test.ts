@@ -7,7 +7,7 @@ import { aSyncNode, type SyncNode } from './nodes';
 import { main } from '../../main/cli';
 import { bootEngine } from '../../main/boot';
 import { TEST_COMPANY } from '../fixtures/app';
-import { peerUrl } from '../../main/sync/service';
+import { peerUrl } from '../../main/sync/peers';
 import { markSeen } from '../../db/queries/syncPeers';
 
 const cleanup: (() => Promise<void> | void)[] = [];

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
 import { aSyncNode, type SyncNode } from './nodes';
-import { pullOps, WIRE_COMPACT, WIRE_VALUES } from '../../main/sync/exchange';
+import { pullOps, WIRE_COMPACT, WIRE_VALUES } from '../../main/sync/wire';
 import { completeOp } from '../../main/sync/op';
 import { markSeen } from '../../db/queries/syncPeers';
-import { SCHEMA_VERSION } from '../../main/sync/replica';
+import { SCHEMA_VERSION } from '../../main/sync/core';
 
 const nodes: SyncNode[] = [];
 afterEach(async () => {

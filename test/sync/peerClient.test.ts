@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { httpTransport, PeerHttpError } from '../../main/sync/peerClient';
-import type { PushRequest } from '../../main/sync/exchange';
+import type { PushRequest } from '../../main/sync/wire';
 
 /** A peer that answers every request with `answer`, recording what it was sent. */
 async function aPeer(answer: (req: IncomingMessage, body: string, res: ServerResponse) => void) {

@@ -6,7 +6,7 @@ import { EMPTY_ROW, isVisible, joinStates, materialize, mergeAll, mergeOp, purge
 import type { MergeRule } from '../../main/sync/entities';
 import { bookingSetKey, oversoldOf } from '../../main/sync/oversell';
 import { canonicalJson } from '../../main/sync/op';
-import { pullOps, WIRE_VALUES, type CompactPullResponse } from '../../main/sync/exchange';
+import { pullOps, WIRE_VALUES, type CompactPullResponse } from '../../main/sync/wire';
 
 const stamp = (wall: number, counter = 0, origin = 'AAAA') => encodeHlc({ wall, counter, origin });
 

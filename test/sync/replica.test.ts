@@ -4,7 +4,7 @@ import { sqliteSyncStore } from '../../db/queries/sync';
 import { wholeHlc } from '../../db/syncEncoding';
 import { inWriteTransaction } from '../../db/transaction';
 import { exchangeWith } from '../../main/sync/exchange';
-import { SCHEMA_VERSION } from '../../main/sync/replica';
+import { SCHEMA_VERSION } from '../../main/sync/core';
 import { aSyncNode, directTransport, exchange, type SyncNode } from './nodes';
 
 const nodes: SyncNode[] = [];

@@ -3,14 +3,14 @@ import { defineRoute, RawResponse, type RouteHost } from '../route';
 import { successStatus } from '../envelope';
 import { idParam } from '../../contract/common';
 import type { SyncRun, SyncStatus } from '../../contract/sync';
-import { pullRequestSchema, pushRequestSchema, snapshotRequestSchema } from '../../sync/exchange';
+import { pullRequestSchema, pushRequestSchema, snapshotRequestSchema } from '../../contract/sync';
 import { DomainError } from '../../domain/errors';
-import { PairingError } from '../../sync/exchange';
 import { GapError } from '../../sync/vector';
 import { ClockAheadError } from '../../sync/hlc';
-import { CloneError } from '../../sync/replica';
+import { CloneError } from '../../sync/errors';
 import { PeerHttpError } from '../../sync/peerClient';
-import { PageRefusedError, PeerAddressError } from '../../sync/service';
+import { PairingError, PeerAddressError } from '../../sync/peers';
+import { PageRefusedError } from '../../sync/serving';
 
 /** A page a peer sends may be large (ops carry whole rows); pages are capped by the sender too. */
 const PAGE_BODY_LIMIT = 16 * 1024 * 1024;

@@ -1,0 +1,73 @@
+import type { SyncStore } from '../../db/syncStore';
+import { canonicalJson, keyOf } from './op';
+import { ERASED_BOOKING_VALUES, ERASED_PARTICIPANT_VALUES, SYNCED_ENTITIES } from './entities';
+import { purgePersonal } from './merge';
+
+/**
+ * A customer's erasure, applied where the merge finds it: their personal columns are blanked in
+ * every op of theirs, and in their bookings and participants (rows and ops) too.
+ */
+export async function erase(q: SyncStore, entityId: string): Promise<void> {
+  for (const row of await q.opsOfEntity('customers', entityId)) {
+    if (row.change_json !== null) await q.rewriteChange(row.arrival, purgePersonal(q.changeOf(row)), row.entity);
+  }
+  const customerId = (JSON.parse(entityId) as number[])[0];
+  await q.purgeJournal(String(customerId));
+  for (const orderNumber of await q.bookingsOfCustomer(customerId)) {
+    await blank(q, 'bookings', keyOf([orderNumber]));
+    for (const participantId of await q.participantsOfBooking(orderNumber)) await blank(q, 'participants', keyOf([participantId]));
+  }
+}
+
+/** Blanks the personal columns of an erased customer's booking or participant: the row and every op of it. */
+async function blank(q: SyncStore, table: 'bookings' | 'participants', entityId: string): Promise<void> {
+  const values = table === 'bookings' ? ERASED_BOOKING_VALUES : ERASED_PARTICIPANT_VALUES;
+  const overwrite = (change: Record<string, unknown>) => {
+    const out = { ...change };
+    for (const [column, value] of Object.entries(values)) if (column in out) out[column] = value;
+    return out;
+  };
+  for (const row of await q.opsOfEntity(table, entityId)) if (row.change_json !== null) await q.rewriteChange(row.arrival, overwrite(q.changeOf(row)!), row.entity);
+  const key = JSON.parse(entityId) as unknown[];
+  const current = await q.readRow(table, SYNCED_ENTITIES[table].pk, key);
+  if (current && canonicalJson(overwrite(current)) !== canonicalJson(current)) await q.upsertRow(table, SYNCED_ENTITIES[table].pk, overwrite(current));
+}
+
+/**
+ * What keepErased would otherwise ask the store, known from the rows a write inserted that took the
+ * fold's short path: such a row is in its table exactly as its change has it (nothing merged it), a
+ * new booking has had no customer but the one it names (its only op is this insert, and no snapshot
+ * linked an order number that had no row here), and a new customer is not erased (an erased one's
+ * insert takes the whole path).
+ */
+export interface WrittenLinks {
+  orderOfParticipant: ReadonlyMap<number, string>;
+  customersOfBooking: ReadonlyMap<string, readonly number[]>;
+  newCustomers: ReadonlySet<number>;
+}
+export const NO_LINKS: WrittenLinks = { orderOfParticipant: new Map(), customersOfBooking: new Map(), newCustomers: new Set() };
+
+/**
+ * Erasure is final for bookings and participants too: a row of an erased customer touched by
+ * this transaction (an op that arrived after the erasure, or an edit made before a desk heard
+ * of it) is blanked again. Run after a page or a fold, when every row it needs is in place.
+ */
+export async function keepErased(q: SyncStore, touched: readonly { entity: string; entityId: string }[], known: WrittenLinks = NO_LINKS): Promise<void> {
+  // A booking and its participants ask the same question: answered once per booking.
+  const erasedBooking = new Map<string, boolean>();
+  for (const { entity, entityId } of touched) {
+    if (entity !== 'bookings' && entity !== 'participants') continue;
+    const id = (JSON.parse(entityId) as unknown[])[0];
+    const orderNumber = entity === 'bookings' ? String(id) : (known.orderOfParticipant.get(Number(id)) ?? (await q.bookingOfParticipant(Number(id))));
+    if (orderNumber === null) continue;
+    let erased = erasedBooking.get(orderNumber);
+    if (erased === undefined) {
+      erased = false;
+      for (const customerId of known.customersOfBooking.get(orderNumber) ?? (await q.customersOfBooking(orderNumber))) {
+        if (!known.newCustomers.has(customerId) && (await q.rowState('customers', keyOf([customerId])))?.erased) erased = true;
+      }
+      erasedBooking.set(orderNumber, erased);
+    }
+    if (erased) await blank(q, entity, entityId);
+  }
+}

@@ -1,0 +1,67 @@
+import { keyValuesOf, type PullRequest, type SnapshotRequest } from '../contract/sync';
+import { isDataRefusal } from '../../db/refusals';
+import { SYNCED_ENTITIES } from './entities';
+import { missingCount } from './vector';
+import { SCHEMA_VERSION } from './core';
+import { helloOf, type LocalSide } from './peers';
+import { pullPageJson, type PullResponse, type PushRequest, type PushResponse, type SnapshotResponse } from './wire';
+
+/**
+ * The serving side of an exchange: a peer's pull, push and snapshot requests answered (the caller
+ * is admitted first by the sync service). Each page is read, or applied in one transaction, here.
+ */
+
+/** The answer to a pull (the server side of GET-what-I-lack), as objects. */
+export async function answerPull(side: LocalSide, request: PullRequest): Promise<PullResponse> {
+  const page = await side.replica.pageFor(request.vector, request.limit, request.maxBytes, request.after);
+  const vector = await side.replica.vector();
+  return { ...helloOf(side), now: side.now(), vector, ops: page.ops, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.ops.length };
+}
+
+/** The same answer as JSON text, for HTTP, in the encoding the caller reads (wire.ts); `envelope`'s fields go first. */
+export async function answerPullJson(side: LocalSide, request: PullRequest, envelope: Record<string, unknown> = {}): Promise<string> {
+  const page = await side.replica.pageRowsFor(request.vector, request.limit, request.maxBytes, request.after);
+  const vector = await side.replica.vector();
+  const head = { ...envelope, ...helloOf(side), now: side.now(), vector, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.rows.length };
+  return pullPageJson(side.replica.store, head, page.rows, request.wire);
+}
+
+/** A page of this instance's synced rows and merge states, with the vector they include. */
+export async function answerSnapshot(side: LocalSide, request: SnapshotRequest): Promise<SnapshotResponse> {
+  const vector = await side.replica.vector(); // taken before the rows: anything newer merges again harmlessly
+  const page = await side.replica.snapshotPage(request.table, request.offset, request.limit);
+  return { ...helloOf(side), now: side.now(), vector, rows: page.rows, next: page.next };
+}
+
+export async function answerPush(side: LocalSide, request: PushRequest): Promise<PushResponse> {
+  return side.replica.apply(request.ops);
+}
+
+/** A pushed page this instance cannot take as it is: bad input (400), nothing of it applied. */
+export class PageRefusedError extends Error {}
+
+/**
+ * A pushed page, checked before it is applied: ops of this build's schema or older must name a
+ * table that syncs and its whole key (a newer schema's are held as they are: this build cannot
+ * judge them). A page that does not fit the tables rolls back whole; the peer is told which kind
+ * of problem, not the SQL.
+ */
+export async function answerCheckedPush(side: LocalSide, request: PushRequest): Promise<PushResponse> {
+  refuseUnknownRows(request.ops);
+  try {
+    return await answerPush(side, request);
+  } catch (error) {
+    // A value that does not fit its column, a missing required one, a key naming no row.
+    if (isDataRefusal(error)) throw new PageRefusedError(`This page does not fit this instance's tables (${(error as { code: string }).code}); nothing of it was applied. Is the peer's build a compatible one?`);
+    throw error;
+  }
+}
+
+function refuseUnknownRows(ops: readonly { origin: string; seq: number; entity: string; entityId: string; schema: number }[]): void {
+  for (const op of ops) {
+    if (op.schema > SCHEMA_VERSION) continue;
+    const entity = SYNCED_ENTITIES[op.entity];
+    if (!entity) throw new PageRefusedError(`Op ${op.origin}:${op.seq} names ${op.entity}, which does not sync at schema ${op.schema}; nothing of the page was applied`);
+    if (keyValuesOf(op.entityId)?.length !== entity.pk.length) throw new PageRefusedError(`Op ${op.origin}:${op.seq}'s entityId must hold ${entity.pk.length} key value(s) of ${op.entity} (${entity.pk.join(', ')}); nothing of the page was applied`);
+  }
+}
