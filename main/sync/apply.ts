@@ -6,7 +6,7 @@ import { purgePersonal } from './merge';
 import { advanceVector, type Vector } from './vector';
 import { applyInsertOfNewRow, applyOp } from './applyOp';
 import { keepErased } from './erasure';
-import { CloneError } from './errors';
+import { cloneError } from './errors';
 import { fold } from './fold';
 import { opOfRow } from './paging';
 import { SCHEMA_VERSION, type ReplicaCore } from './core';
@@ -54,7 +54,7 @@ export async function applyPage(core: ReplicaCore, q: SyncStore, ops: readonly W
       counts.duplicates++;
       continue;
     }
-    if (op.origin === core.origin) throw new CloneError(op.origin, op.seq);
+    if (op.origin === core.origin) throw cloneError(op.origin, op.seq);
     seen[op.origin] = op.seq;
     clock.receive(decodeHlc(op.hlc)); // refuses ops stamped far in the future
     const entity = SYNCED_ENTITIES[op.entity];
@@ -116,7 +116,7 @@ async function applyWholeOp(q: SyncStore, wire: WireOp, entity: SyncedEntity | u
 /** An op we hold already: the same content is a duplicate to skip; different content, a clone. */
 async function checkDuplicate(q: SyncStore, op: WireOp): Promise<void> {
   const stored = await q.opAt(op.origin, op.seq);
-  if (stored && differs(opOfRow(stored, q), completeOp(op))) throw new CloneError(op.origin, op.seq);
+  if (stored && differs(opOfRow(stored, q), completeOp(op))) throw cloneError(op.origin, op.seq);
 }
 
 /** Ops that erasure may have purged are compared by stamp and row only: their content may differ rightly. */

@@ -1,3 +1,5 @@
+import { SyncError } from './errors';
+
 /**
  * Hybrid logical clock: wall milliseconds + a counter + the origin, so every op has a unique,
  * totally ordered stamp that never runs backwards on one instance even when its wall clock does.
@@ -12,13 +14,8 @@ export interface Hlc {
 /** Ops stamped further ahead of our clock than this are refused (a peer with a wrong clock). */
 export const DEFAULT_MAX_FUTURE_MS = 5 * 60_000;
 
-export class ClockAheadError extends Error {
-  constructor(
-    readonly stamp: Hlc,
-    readonly localWall: number,
-  ) {
-    super(`An op is stamped ${Math.round((stamp.wall - localWall) / 1000)} s ahead of this machine's clock (origin ${stamp.origin}); check the clock of that machine`);
-  }
+function clockAhead(stamp: Hlc, localWall: number): SyncError {
+  return new SyncError('CLOCK_AHEAD', `An op is stamped ${Math.round((stamp.wall - localWall) / 1000)} s ahead of this machine's clock (origin ${stamp.origin}); check the clock of that machine`);
 }
 
 const WALL_DIGITS = 15;
@@ -95,7 +92,7 @@ export function createHlcClock(options: { origin: string; now: () => number; las
     },
     receive(remote) {
       const now = options.now();
-      if (remote.wall > now + maxFuture) throw new ClockAheadError(remote, now);
+      if (remote.wall > now + maxFuture) throw clockAhead(remote, now);
       const wall = Math.max(last.wall, remote.wall, now);
       const counter = wall === last.wall && wall === remote.wall ? Math.max(last.counter, remote.counter) + 1 : wall === last.wall ? last.counter + 1 : wall === remote.wall ? remote.counter + 1 : 0;
       last = { wall, counter, origin: options.origin };

@@ -1,11 +1,11 @@
 import type { PullRequest, SnapshotRequest } from '../contract/sync';
 import type { PeerTransport } from './exchange';
+import { SyncError } from './errors';
 import type { CompactPullResponse, PullResponse, PushRequest, PushResponse, SnapshotResponse } from './wire';
 
 /** Every request has a deadline, so an exchange that stalls fails visibly instead of hanging. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
-export class PeerHttpError extends Error {}
 
 export interface TransportOptions {
   timeoutMs?: number;
@@ -36,7 +36,7 @@ export function httpTransport(baseUrl: string, key: string, options: TransportOp
       const response = await fetch(`${base}${path}`, { method: 'POST', headers: { apikey: key, 'content-type': 'application/json' }, body: text, signal: AbortSignal.timeout(timeoutMs) });
       answer = { status: response.status, body: await response.text() };
     } catch (error) {
-      throw new PeerHttpError(`${base} is not reachable (${reasonOf(error)})`);
+      throw new SyncError('PEER_UNREACHABLE', `${base} is not reachable (${reasonOf(error)})`);
     }
     if (options.counter) {
       options.counter.sent += Buffer.byteLength(text);
@@ -46,9 +46,9 @@ export function httpTransport(baseUrl: string, key: string, options: TransportOp
     try {
       parsed = JSON.parse(answer.body);
     } catch {
-      throw new PeerHttpError(`${base} answered ${answer.status} with something that is not TourDesk JSON`);
+      throw new SyncError('PEER_UNREACHABLE', `${base} answered ${answer.status} with something that is not TourDesk JSON`);
     }
-    if (answer.status < 200 || answer.status > 299) throw new PeerHttpError(`${base} refused: ${parsed.requestStatus?.error?.errorMessage ?? `HTTP ${answer.status}`}`);
+    if (answer.status < 200 || answer.status > 299) throw new SyncError('PEER_UNREACHABLE', `${base} refused: ${parsed.requestStatus?.error?.errorMessage ?? `HTTP ${answer.status}`}`);
     return parsed;
   }
   return {

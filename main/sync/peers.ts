@@ -8,6 +8,7 @@ import type { PeerAdded, PeerStatus } from '../contract/sync';
 import { missingCount, type Vector } from './vector';
 import { seal } from './secret';
 import { SCHEMA_VERSION } from './core';
+import { SyncError } from './errors';
 import type { Replica } from './replica';
 import type { Hello } from './wire';
 
@@ -23,20 +24,15 @@ export function helloOf(side: LocalSide): Hello {
   return { origin: side.replica.origin, instanceNo: side.instanceNo, catalogueOwner: side.replica.catalogueOwner(), schema: { min: 1, max: SCHEMA_VERSION }, knownInstances: side.knownInstances() };
 }
 
-export class PairingError extends Error {}
-
-/** An address that is not a peer's URL: bad input (400), not a refusal by the peer (409). */
-export class PeerAddressError extends PairingError {}
-
 /** Refuses a peer that would make two instances issue the same ids, or that is a clone of us. */
 export function checkPeer(side: LocalSide, peer: Hello): void {
-  if (peer.origin === side.replica.origin) throw new PairingError('The peer has this instance’s own origin id: it is this instance itself (its own address), or one data folder was copied from the other. Pair with the hub’s address; a copied folder needs a fresh data folder.');
+  if (peer.origin === side.replica.origin) throw new SyncError('PAIRING', 'The peer has this instance’s own origin id: it is this instance itself (its own address), or one data folder was copied from the other. Pair with the hub’s address; a copied folder needs a fresh data folder.');
   const clash = [[peer.origin, peer.instanceNo] as const, ...Object.entries(peer.knownInstances)].find(([o, n]) => o !== side.replica.origin && n === side.instanceNo);
   if (clash) {
     const used = new Set([...Object.values(peer.knownInstances), peer.instanceNo]);
     let free = 2;
     while (used.has(free) && free < 999) free++;
-    throw new PairingError(
+    throw new SyncError('PAIRING', 
       `Instance number ${side.instanceNo} is already used by instance ${clash[0]} on the peer's side, so both would issue the same ids. ` +
         `If this folder has no sales yet, create a fresh data folder with \`tourdesk serve --instance ${free} --data-dir NEW\` and pair that; otherwise pair the other instance from a fresh folder.`,
     );
@@ -49,10 +45,10 @@ export function peerUrl(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new PeerAddressError(`“${text}” is not a peer address: give the peer's URL, like http://192.168.1.20:8080`);
+    throw new SyncError('PEER_ADDRESS', `“${text}” is not a peer address: give the peer's URL, like http://192.168.1.20:8080`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PeerAddressError(`“${text}” is not a peer address: a peer is reached over http:// or https://`);
-  if (url.username || url.password) throw new PeerAddressError('A peer address must not hold a user name or password: the peer’s key is given on its own (--key, or the Peer key field)');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SyncError('PEER_ADDRESS', `“${text}” is not a peer address: a peer is reached over http:// or https://`);
+  if (url.username || url.password) throw new SyncError('PEER_ADDRESS', 'A peer address must not hold a user name or password: the peer’s key is given on its own (--key, or the Peer key field)');
   return url.toString().replace(/\/+$/, '');
 }
 
@@ -79,7 +75,7 @@ export async function admit(db: Kysely<Database>, side: LocalSide, known: KnownI
   // This instance's own origin (a copied folder) or number: refused like any clash, before anything is recorded.
   checkPeer(side, { ...caller, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
   if (caller.schema.min > SCHEMA_VERSION) {
-    throw new PairingError(`The caller reads schema ${caller.schema.min} and newer only, and this instance writes ${SCHEMA_VERSION}: upgrade TourDesk here first.`);
+    throw new SyncError('PAIRING', `The caller reads schema ${caller.schema.min} and newer only, and this instance writes ${SCHEMA_VERSION}: upgrade TourDesk here first.`);
   }
   await known.refresh();
   const holder = Object.entries(known.current).find(([origin, no]) => origin !== caller.origin && no === caller.instanceNo)?.[0];
@@ -90,7 +86,7 @@ export async function admit(db: Kysely<Database>, side: LocalSide, known: KnownI
     await known.refresh();
     return;
   }
-  throw new PairingError(
+  throw new SyncError('PAIRING', 
     `Instance number ${caller.instanceNo} is already used by instance ${holder}, which syncs with this hub, so both would issue the same ids. ` +
       'Start this desk from a fresh data folder with another number (`tourdesk serve --instance N --data-dir NEW`) and pair that.',
   );
@@ -108,7 +104,7 @@ export async function pairWith(ctx: EngineContext, side: LocalSide, url: string,
   if (hello.catalogueOwner !== replica.origin && owner === replica.origin) {
     // This instance takes the peer's hub: it must not have a catalogue of its own beyond the placeholder company.
     if (await hasOwnCatalogueOrSales(ctx.db)) {
-      throw new PairingError('This instance already has products or bookings of its own, and the peer follows a different catalogue. Pair from the other side (make this one the hub), or start this desk from a fresh data folder.');
+      throw new SyncError('PAIRING', 'This instance already has products or bookings of its own, and the peer follows a different catalogue. Pair from the other side (make this one the hub), or start this desk from a fresh data folder.');
     }
     // The placeholder company made at first start goes (the hub's comes with the first
     // exchange); its delete is still this instance's own op, so it is folded before the hub is set.
@@ -116,7 +112,7 @@ export async function pairWith(ctx: EngineContext, side: LocalSide, url: string,
     await replica.setHub(hello.catalogueOwner);
     followsPeer = true;
   } else if (hello.catalogueOwner !== replica.origin && hello.catalogueOwner !== owner) {
-    throw new PairingError('The peer follows a different hub than this instance; pair each desk with the same hub.');
+    throw new SyncError('PAIRING', 'The peer follows a different hub than this instance; pair each desk with the same hub.');
   }
   await upsertPeer(ctx.db, { url, key_sealed: seal(dataDir, key), peer_origin: hello.origin, peer_instance_no: hello.instanceNo, added_at: side.now(), peer_vector: JSON.stringify(hello.vector) });
   await rememberInstances(ctx.db, { ...hello.knownInstances, [hello.origin]: hello.instanceNo });

@@ -3,6 +3,7 @@ import { isDataRefusal } from '../../db/refusals';
 import { SYNCED_ENTITIES } from './entities';
 import { missingCount } from './vector';
 import { SCHEMA_VERSION } from './core';
+import { SyncError } from './errors';
 import { helloOf, type LocalSide } from './peers';
 import { pullPageJson, type PullResponse, type PushRequest, type PushResponse, type SnapshotResponse } from './wire';
 
@@ -37,9 +38,6 @@ export async function answerPush(side: LocalSide, request: PushRequest): Promise
   return side.replica.apply(request.ops);
 }
 
-/** A pushed page this instance cannot take as it is: bad input (400), nothing of it applied. */
-export class PageRefusedError extends Error {}
-
 /**
  * A pushed page, checked before it is applied: ops of this build's schema or older must name a
  * table that syncs and its whole key (a newer schema's are held as they are: this build cannot
@@ -52,7 +50,7 @@ export async function answerCheckedPush(side: LocalSide, request: PushRequest): 
     return await answerPush(side, request);
   } catch (error) {
     // A value that does not fit its column, a missing required one, a key naming no row.
-    if (isDataRefusal(error)) throw new PageRefusedError(`This page does not fit this instance's tables (${(error as { code: string }).code}); nothing of it was applied. Is the peer's build a compatible one?`);
+    if (isDataRefusal(error)) throw new SyncError('PAGE_REFUSED', `This page does not fit this instance's tables (${(error as { code: string }).code}); nothing of it was applied. Is the peer's build a compatible one?`);
     throw error;
   }
 }
@@ -61,7 +59,7 @@ function refuseUnknownRows(ops: readonly { origin: string; seq: number; entity: 
   for (const op of ops) {
     if (op.schema > SCHEMA_VERSION) continue;
     const entity = SYNCED_ENTITIES[op.entity];
-    if (!entity) throw new PageRefusedError(`Op ${op.origin}:${op.seq} names ${op.entity}, which does not sync at schema ${op.schema}; nothing of the page was applied`);
-    if (keyValuesOf(op.entityId)?.length !== entity.pk.length) throw new PageRefusedError(`Op ${op.origin}:${op.seq}'s entityId must hold ${entity.pk.length} key value(s) of ${op.entity} (${entity.pk.join(', ')}); nothing of the page was applied`);
+    if (!entity) throw new SyncError('PAGE_REFUSED', `Op ${op.origin}:${op.seq} names ${op.entity}, which does not sync at schema ${op.schema}; nothing of the page was applied`);
+    if (keyValuesOf(op.entityId)?.length !== entity.pk.length) throw new SyncError('PAGE_REFUSED', `Op ${op.origin}:${op.seq}'s entityId must hold ${entity.pk.length} key value(s) of ${op.entity} (${entity.pk.join(', ')}); nothing of the page was applied`);
   }
 }

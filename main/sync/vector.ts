@@ -1,3 +1,5 @@
+import { SyncError } from './errors';
+
 /**
  * Version vectors: for each origin, the highest sequence number applied here with no gap below
  * it. Ops of one origin are applied strictly in sequence, so "highest contiguous" is all a peer
@@ -28,14 +30,8 @@ export function missingCount(have: Vector, want: Vector): number {
   return missing;
 }
 
-export class GapError extends Error {
-  constructor(
-    readonly origin: string,
-    readonly expected: number,
-    readonly got: number,
-  ) {
-    super(`A page skips ops of origin ${origin}: expected seq ${expected}, got ${got}; the page is refused`);
-  }
+function gap(origin: string, expected: number, got: number): SyncError {
+  return new SyncError('GAP', `A page skips ops of origin ${origin}: expected seq ${expected}, got ${got}; the page is refused`);
 }
 
 /**
@@ -47,7 +43,7 @@ export function advanceVector(vector: Vector, ops: readonly { origin: string; se
   for (const op of ops) {
     const at = seqOf(out, op.origin);
     if (op.seq <= at) continue;
-    if (op.seq !== at + 1) throw new GapError(op.origin, at + 1, op.seq);
+    if (op.seq !== at + 1) throw gap(op.origin, at + 1, op.seq);
     out[op.origin] = op.seq;
   }
   return out;

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { httpTransport, PeerHttpError } from '../../main/sync/peerClient';
+import { httpTransport } from '../../main/sync/peerClient';
 import type { PushRequest } from '../../main/sync/wire';
 
 /** A peer that answers every request with `answer`, recording what it was sent. */
@@ -58,7 +58,7 @@ describe('the peer transport (the exchange over HTTP)', () => {
       res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ requestStatus: { success: false, error: { errorMessage: 'This key may not sync' } } })),
     );
     const failure = httpTransport(peer.url, 'k').push(push);
-    await expect(failure).rejects.toThrow(PeerHttpError);
+    await expect(failure).rejects.toMatchObject({ refusal: 'PEER_UNREACHABLE' });
     await expect(failure).rejects.toThrow(/refused: This key may not sync/);
   });
 
@@ -106,6 +106,6 @@ describe('the peer transport (the exchange over HTTP)', () => {
       res.write('{"ops":[');
       setTimeout(() => res.socket?.destroy(), 20);
     });
-    await expect(httpTransport(peer.url, 'k').push(push)).rejects.toThrow(PeerHttpError);
+    await expect(httpTransport(peer.url, 'k').push(push)).rejects.toMatchObject({ refusal: 'PEER_UNREACHABLE' });
   });
 });

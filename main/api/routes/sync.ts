@@ -2,29 +2,11 @@ import { z } from 'zod';
 import { defineRoute, RawResponse, type RouteHost } from '../route';
 import { successStatus } from '../envelope';
 import { idParam } from '../../contract/common';
-import type { SyncRun, SyncStatus } from '../../contract/sync';
-import { pullRequestSchema, pushRequestSchema, snapshotRequestSchema } from '../../contract/sync';
+import { pullRequestSchema, pushRequestSchema, snapshotRequestSchema, type SyncRun, type SyncStatus } from '../../contract/sync';
 import { DomainError } from '../../domain/errors';
-import { GapError } from '../../sync/vector';
-import { ClockAheadError } from '../../sync/hlc';
-import { CloneError } from '../../sync/errors';
-import { PeerHttpError } from '../../sync/peerClient';
-import { PairingError, PeerAddressError } from '../../sync/peers';
-import { PageRefusedError } from '../../sync/serving';
 
 /** A page a peer sends may be large (ops carry whole rows); pages are capped by the sender too. */
 const PAGE_BODY_LIMIT = 16 * 1024 * 1024;
-
-/** Sync's refusals are the peer's fault (a gap, a clock far ahead, a clone, a clash): 409 with the reason. */
-async function refusingAsConflict<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof PageRefusedError) throw new DomainError('VALIDATION_ERROR', error.message);
-    if (error instanceof GapError || error instanceof ClockAheadError || error instanceof CloneError || error instanceof PairingError) throw new DomainError('CONFLICT', error.message);
-    throw error;
-  }
-}
 
 export function registerSyncRoutes(host: RouteHost): void {
   defineRoute(host, {
@@ -35,7 +17,7 @@ export function registerSyncRoutes(host: RouteHost): void {
     right: 'sync',
     body: pullRequestSchema,
     // The answer is written as text: a page's ops go out as stored, not parsed and serialized again.
-    handler: async ({ body, engine }) => new RawResponse('application/json; charset=utf-8', await refusingAsConflict(() => engine.sync.answerPullJson(body, { requestStatus: successStatus() }))),
+    handler: async ({ body, engine }) => new RawResponse('application/json; charset=utf-8', await engine.sync.answerPullJson(body, { requestStatus: successStatus() })),
   });
   defineRoute(host, {
     method: 'POST',
@@ -44,7 +26,7 @@ export function registerSyncRoutes(host: RouteHost): void {
     tag: 'Sync',
     right: 'sync',
     body: snapshotRequestSchema,
-    handler: async ({ body, engine }) => refusingAsConflict(() => engine.sync.answerSnapshot(body)),
+    handler: async ({ body, engine }) => engine.sync.answerSnapshot(body),
   });
   defineRoute(host, {
     method: 'POST',
@@ -54,7 +36,7 @@ export function registerSyncRoutes(host: RouteHost): void {
     right: 'sync',
     body: pushRequestSchema,
     bodyLimit: PAGE_BODY_LIMIT,
-    handler: async ({ body, engine }) => refusingAsConflict(() => engine.sync.answerPush(body)),
+    handler: async ({ body, engine }) => engine.sync.answerPush(body),
   });
   defineRoute(host, {
     method: 'GET',
@@ -71,17 +53,9 @@ export function registerSyncRoutes(host: RouteHost): void {
     tag: 'Sync',
     right: 'system',
     body: z.object({ url: z.string().min(1).max(2_000), key: z.string().min(1).max(500) }),
-    handler: async ({ body, engine }) => {
-      try {
-        return { peer: await engine.sync.addPeer(body.url, body.key) };
-      } catch (error) {
-        // Not an address at all: bad input. A clash, a refused key or a peer that does not answer:
-        // nothing was stored; the reason says what to do.
-        if (error instanceof PeerAddressError) throw new DomainError('VALIDATION_ERROR', error.message);
-        if (error instanceof PairingError || error instanceof PeerHttpError) throw new DomainError('CONFLICT', error.message);
-        throw error;
-      }
-    },
+    // Not an address at all: bad input (400). A clash, a refused key or a peer that does not answer:
+    // 409, nothing stored, the reason says what to do (sync refusals answer as main/sync/errors.ts maps them).
+    handler: async ({ body, engine }) => ({ peer: await engine.sync.addPeer(body.url, body.key) }),
   });
   defineRoute(host, {
     method: 'DELETE',
