@@ -4,24 +4,38 @@ import { isPostgres } from './dialect';
 import { inPostgresTransaction } from './postgres/transaction';
 import { heldStatements, holding } from './heldConnection';
 
+/** Runs at the end of a committing write, inside it (sync's fold: main/domain/context.ts passes it). */
+export type BeforeCommit = (conn: Kysely<Database>) => Promise<void>;
+
+export interface WriteOptions {
+  /** Always roll back, and still return what the work produced (a quote is a booking that is never kept). */
+  dryRun?: boolean;
+  /** Runs before each attempt, outside the transaction (the PostgreSQL hub's id lease tops itself up). */
+  beforeAttempt?: () => Promise<void>;
+  /**
+   * Runs after `work`, inside its transaction, unless it is a dry run: what it writes commits or rolls
+   * back with the work (sync turns the rows the work changed into ops there).
+   */
+  beforeCommit?: BeforeCommit;
+}
+
 /**
  * Runs `work` in one write transaction on the shared connection. IMMEDIATE takes the write lock up
  * front, so a second process waits (busy_timeout) instead of failing half-way when its read turns
- * into a write. The transaction commits when `work` resolves and rolls back when it throws; with
- * `dryRun` it always rolls back and still returns what `work` produced (a quote is a booking that is
- * never kept).
+ * into a write. The transaction commits when `work` (and `beforeCommit`) resolve and rolls back when
+ * either throws; with `dryRun` it always rolls back.
  *
  * On SQLite, writes that are waiting together share one COMMIT (group commit, below): each runs in
  * its own savepoint, so it still commits or rolls back whole and alone, and its promise settles only
  * after the COMMIT that made it durable.
  */
-export function inWriteTransaction<T>(db: Kysely<Database>, work: (conn: Kysely<Database>) => Promise<T>, options: { dryRun?: boolean; beforeAttempt?: () => Promise<void> } = {}): Promise<T> {
+export function inWriteTransaction<T>(db: Kysely<Database>, work: (conn: Kysely<Database>) => Promise<T>, options: WriteOptions = {}): Promise<T> {
   // The office hub on PostgreSQL: SERIALIZABLE with retry (db/postgres/transaction.ts says why).
-  if (isPostgres(db)) return inPostgresTransaction(db, work, { ...options, beforeCommit: beforeCommitHooks.get(db) });
+  if (isPostgres(db)) return inPostgresTransaction(db, work, options);
   return new Promise<T>((resolve, reject) => {
     let queue = writeQueues.get(db);
     if (!queue) writeQueues.set(db, (queue = { waiting: [], scheduled: false }));
-    queue.waiting.push({ work, dryRun: options.dryRun === true, resolve: resolve as (value: unknown) => void, reject });
+    queue.waiting.push({ work, dryRun: options.dryRun === true, beforeCommit: options.beforeCommit, resolve: resolve as (value: unknown) => void, reject });
     scheduleGroup(db, queue);
   });
 }
@@ -32,7 +46,7 @@ export function inWriteTransaction<T>(db: Kysely<Database>, work: (conn: Kysely<
  * comes free run one after another inside one `BEGIN IMMEDIATE`, each in a savepoint, and share
  * one COMMIT:
  * - a write that throws rolls back to its savepoint and is rejected alone; the others keep theirs;
- * - the before-commit hook (sync's fold) runs at the end of each write, inside its savepoint, so
+ * - a write's `beforeCommit` (sync's fold) runs at the end of that write, inside its savepoint, so
  *   each write's ops are its own and roll back with it;
  * - a `dryRun` write rolls back its savepoint;
  * - every promise settles after the COMMIT (nothing is acknowledged before it is durable, and what
@@ -52,6 +66,7 @@ export const GROUP_MAX_MS = 10;
 interface WaitingWrite {
   work: (conn: Kysely<Database>) => Promise<unknown>;
   dryRun: boolean;
+  beforeCommit: BeforeCommit | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -72,7 +87,7 @@ function scheduleGroup(db: Kysely<Database>, queue: WriteQueue): void {
   setImmediate(() => {
     void db
       .connection()
-      .execute((conn) => holding(db, conn, () => runGroup(db, conn, queue)))
+      .execute((conn) => holding(db, conn, () => runGroup(conn, queue)))
       .catch((error: unknown) => {
         // The connection could not be had (the database is closed): the writes waiting fail with it.
         for (const write of queue.waiting.splice(0)) write.reject(error);
@@ -93,7 +108,7 @@ const ROLLBACK = CompiledQuery.raw('rollback');
 /** Asked after every write of a group that others wait behind: compiled once, not built from a template each time. */
 const DEFER_FOREIGN_KEYS = CompiledQuery.raw('pragma defer_foreign_keys');
 
-async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: WriteQueue): Promise<void> {
+async function runGroup(conn: Kysely<Database>, queue: WriteQueue): Promise<void> {
   try {
     await control(conn, BEGIN);
   } catch (error) {
@@ -101,7 +116,6 @@ async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: Wri
     queue.waiting.shift()?.reject(error);
     return;
   }
-  const beforeCommit = beforeCommitHooks.get(db);
   const outcomes: Outcome[] = [];
   /** Set when a failure ended the transaction, not only the write's savepoint (or failed the group's first write). */
   let ended: unknown = null;
@@ -116,7 +130,7 @@ async function runGroup(db: Kysely<Database>, conn: Kysely<Database>, queue: Wri
       if (!first) await control(conn, SAVEPOINT);
       value = await write.work(conn);
       if (write.dryRun) await control(conn, ROLLBACK_TO);
-      else await beforeCommit?.(conn);
+      else await write.beforeCommit?.(conn);
       if (!first) await control(conn, RELEASE);
     } catch (error) {
       outcomes.push({ write, ok: false, error });
@@ -178,17 +192,4 @@ async function deferringForeignKeys(conn: Kysely<Database>): Promise<boolean> {
   } catch {
     return true;
   }
-}
-
-type BeforeCommit = (conn: Kysely<Database>) => Promise<void>;
-const beforeCommitHooks = new WeakMap<Kysely<Database>, BeforeCommit>();
-
-/**
- * Runs `hook` at the end of every committing write transaction on `db`, inside it: sync turns the
- * rows the transaction changed into ops there, so the ops commit (or roll back) with the change.
- * On SQLite it runs at the end of each write of a group, inside that write's savepoint.
- */
-export function setBeforeCommit(db: Kysely<Database>, hook: BeforeCommit | null): void {
-  if (hook) beforeCommitHooks.set(db, hook);
-  else beforeCommitHooks.delete(db);
 }

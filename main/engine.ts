@@ -33,11 +33,10 @@ export interface EngineDeps {
  */
 export function createEngine({ db, clock = systemClock(), ids, config }: EngineDeps) {
   const instanceNo = config.instanceNo ?? readInstanceNo(db);
-  // Sync folds every committing write's row changes into ops inside that write (main/sync/replica.ts), on either dialect.
   const replica = createReplica(db, () => clock.now().getTime());
-  replica.install();
   const defaultIds = () => (db.dialect === 'postgres' ? leasedIds(db.db, instanceNo) : sequenceIds(db.sqlite, instanceNo));
-  const ctx: EngineContext = createContext(db, clock, ids ?? defaultIds(), config.dataDir);
+  // Every write's row changes become sync ops inside that write, before it commits, on either dialect.
+  const ctx: EngineContext = createContext(db, clock, ids ?? defaultIds(), config.dataDir, replica.fold);
   const companies = createCompanies(ctx);
   const products = createProducts(ctx, companies);
   const apiKeys = createApiKeys(ctx);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { openDatabase } from '../../db/connection';
-import { inWriteTransaction } from '../../db/transaction';
+import { SYSTEM_ACTOR } from '../../main/domain/context';
 import { createEngine, type Engine } from '../../main/engine';
 import { createServer, LOOPBACK_NAMES } from '../../main/api/server';
 import { exchangeWith } from '../../main/sync/exchange';
@@ -50,11 +50,11 @@ interface HubReady {
  */
 async function serveHub(dir: string): Promise<void> {
   const hub = await anEngine(dir, 1);
-  // The backlog: OPS customers written on the hub (each row one op, folded by the capture triggers).
+  // The backlog: OPS customers written on the hub (each row one op: captured by the triggers, folded into ops by the write).
   await hub.companies.configure({ companyName: 'Bench Tours', alias: 'bench', currency: 'AUD', timezone: 'Australia/Sydney', locale: 'en_AU', email: 'b@bench.example' });
   const insert = hub.ctx.handle.sqlite.prepare(`INSERT INTO customers (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
   for (let start = 0; start < OPS; start += 10_000) {
-    await inWriteTransaction(hub.ctx.db, async () => {
+    await hub.ctx.write(SYSTEM_ACTOR, async () => {
       for (let i = start; i < Math.min(OPS, start + 10_000); i++) insert.run(...Object.values(customer(i)));
     });
   }

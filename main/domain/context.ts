@@ -3,7 +3,7 @@ import { observeChanges as observeChangesOf, type ChangeObservation } from '../.
 import type { Database } from '../../db/schema';
 import type { DbHandle } from '../../db/connection';
 import type { IdGenerator } from '../../db/sequences';
-import { inWriteTransaction } from '../../db/transaction';
+import { inWriteTransaction, type BeforeCommit } from '../../db/transaction';
 import { appendOp } from '../../db/queries/opLog';
 import { DomainError } from './errors';
 
@@ -60,7 +60,12 @@ export function observeChanges(ctx: EngineContext): ChangeObservation | undefine
   return observeChangesOf(ctx.handle);
 }
 
-export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, dataDir: string | null): EngineContext {
+/**
+ * The engine's context. `foldWrite` is sync's half of every write (main/sync/fold.ts, passed in by
+ * main/engine.ts): run inside the write's transaction after its work, it turns the rows the work
+ * changed (captured by triggers) into ops, so a write and its ops commit or roll back together.
+ */
+export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, dataDir: string | null, foldWrite: BeforeCommit): EngineContext {
   const { db } = handle;
   async function run<T>(actor: Actor, work: (tx: Tx) => Promise<T>, dryRun: boolean): Promise<T> {
     if (!handle.writable) throw new DomainError('READ_ONLY', 'This database was written by a newer TourDesk; it is open read-only');
@@ -86,7 +91,7 @@ export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, 
         return ids.inWrite ? ids.inWrite(() => work(tx)) : work(tx);
       },
       // The PostgreSQL hub leases ids in blocks; each attempt starts with some in hand.
-      { dryRun, beforeAttempt: ids.reserve ? () => ids.reserve!() : undefined },
+      { dryRun, beforeAttempt: ids.reserve ? () => ids.reserve!() : undefined, beforeCommit: foldWrite },
     );
   }
   return {

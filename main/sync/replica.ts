@@ -1,5 +1,4 @@
 import type { DbHandle } from '../../db/connection';
-import { setBeforeCommit } from '../../db/transaction';
 import { canonicalJson, type Op, type WireOp } from './op';
 import { SYNCED_ENTITIES, SYNCED_TABLES } from './entities';
 import type { Vector } from './vector';
@@ -32,8 +31,11 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     catalogueOwner,
     /** True on a desk that follows a hub's catalogue (and so must not author one). */
     followsHub: () => catalogueOwner() !== origin,
-    /** Folds what the current write transaction captured into ops, inside it (every write does, before it commits). */
-    fold: (conn: unknown) => fold(core, core.storeAt(conn)),
+    /**
+     * Folds what the write transaction on `conn` captured into ops, inside it: every write's
+     * beforeCommit (main/domain/context.ts), so a write and its ops commit or roll back together.
+     */
+    fold: async (conn: unknown): Promise<void> => void (await fold(core, core.storeAt(conn))),
     vector: async () => outside.vector(),
     heldCount: async () => outside.heldCount(),
     /** Held ops this build can now apply are applied (one transaction); answers how many. */
@@ -60,8 +62,6 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
       for (const table of SYNCED_TABLES) tables[table] = await outside.allRows(table, SYNCED_ENTITIES[table].pk);
       return canonicalJson(tables);
     },
-    /** Folds changes after every committing transaction on this database, inside it. */
-    install: () => setBeforeCommit(handle.db, async (conn) => void (await fold(core, core.storeAt(conn)))),
   };
 }
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
 import { sqliteSyncStore } from '../../db/queries/sync';
 import { wholeHlc } from '../../db/syncEncoding';
-import { inWriteTransaction } from '../../db/transaction';
+import { SYSTEM_ACTOR } from '../../main/domain/context';
 import { exchangeWith } from '../../main/sync/exchange';
 import { SCHEMA_VERSION } from '../../main/sync/core';
 import { aSyncNode, directTransport, exchange, type SyncNode } from './nodes';
@@ -150,7 +150,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const { hub } = await hubWithSession();
     const desk = await node('desk', { instanceNo: 2, hub });
     await exchange(desk, hub);
-    const write = (text: string) => inWriteTransaction(desk.engine.ctx.db, async () => void desk.sql.prepare(text).run());
+    const write = (text: string) => desk.engine.ctx.write(SYSTEM_ACTOR, async () => void desk.sql.prepare(text).run());
     await write("INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (4242998, 'Kim', 1, 1)");
     await write('DELETE FROM customers WHERE id = 4242998');
     // The same key again: its state says deleted (and, for a customer, erased), so the merge removes it again.
@@ -174,7 +174,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     await exchange(desk, hub);
     // A new booking, item and participant naming the erased customer (a write made as a restored copy would make it).
     const session = desk.sql.prepare('SELECT id, start_at, end_at FROM sessions WHERE product_code = ?').get(productCode) as { id: number; start_at: number; end_at: number };
-    await inWriteTransaction(desk.engine.ctx.db, async () => {
+    await desk.engine.ctx.write(SYSTEM_ACTOR, async () => {
       desk.sql
         .prepare("INSERT INTO bookings (order_number, id, status, customer_id, currency, total_amount_minor, comments, fields_json, created_at, updated_at) VALUES ('T2-LATE', 4243002, 'CONFIRMED', ?, 'AUD', 0, 'Ada: call +61 400', ?, 1, 1)")
         .run(sale.customer.id, JSON.stringify([{ label: 'Phone', value: '+61 400' }]));
@@ -388,7 +388,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
   it('reports progress page by page while a desk catches up a backlog', async () => {
     const { hub } = await hubWithSession();
     const insert = hub.sql.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
-    await inWriteTransaction(hub.engine.ctx.db, async () => {
+    await hub.engine.ctx.write(SYSTEM_ACTOR, async () => {
       for (let i = 1; i <= 1200; i++) insert.run(i * 1000 + 998, `Guest ${i}`); // an instance number nobody here uses
     });
     const desk = await node('desk', { instanceNo: 2, hub });
@@ -405,7 +405,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
   it('lets a fresh desk join from a snapshot plus vector instead of replaying the log, then continue op by op', async () => {
     const { hub, productCode, startTime } = await hubWithSession(10);
     const insert = hub.sql.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
-    await inWriteTransaction(hub.engine.ctx.db, async () => {
+    await hub.engine.ctx.write(SYSTEM_ACTOR, async () => {
       for (let i = 1; i <= 2500; i++) insert.run(i * 1000 + 998, `Guest ${i}`); // an instance number nobody here uses
     });
     const erased = (await hub.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 1 }]))).body.booking;

@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../../db/connection';
 import type { Database } from '../../db/schema';
-import { inWriteTransaction, setBeforeCommit } from '../../db/transaction';
+import { inWriteTransaction, type BeforeCommit } from '../../db/transaction';
 
 /**
  * Group commit (db/transaction.ts): writes waiting together share one COMMIT, each in its own
@@ -124,14 +124,14 @@ describe('group commit on SQLite', () => {
     expect(committedNotes()).toEqual([1, 3]);
   });
 
-  it('runs the before-commit hook once per write inside its savepoint: a write whose hook throws is rolled back alone', async () => {
-    setBeforeCommit(handle.db, async (conn) => {
+  it("runs a write's beforeCommit once inside its savepoint: a write whose beforeCommit throws is rolled back alone", async () => {
+    const fold: BeforeCommit = async (conn) => {
       const { n, last } = (await sql<{ n: number; last: number }>`SELECT count(*) AS n, max(id) AS last FROM notes`.execute(conn)).rows[0];
       if (last === 2) throw new Error('fold refused');
       await sql`INSERT INTO folds VALUES (${n})`.execute(conn);
-    });
-    const outcomes = await settled([write((conn) => insertNote(conn, 1)), write((conn) => insertNote(conn, 2)), write((conn) => insertNote(conn, 3))]);
-    setBeforeCommit(handle.db, null);
+    };
+    const folded = (note: number) => inWriteTransaction(handle.db, (conn) => insertNote(conn, note), { beforeCommit: fold });
+    const outcomes = await settled([folded(1), folded(2), folded(3)]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(committedNotes()).toEqual([1, 3]);
     // Each write's hook saw the rows of the writes before it in the group and its own, and no rolled-back one.
