@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema';
 import type { DbHandle } from '../../db/connection';
 import type { IdGenerator } from '../../db/sequences';
 import { inWriteTransaction, type BeforeCommit } from '../../db/transaction';
-import { appendOp } from '../../db/queries/opLog';
+import { appendJournal } from '../../db/queries/journal';
 import { DomainError } from './errors';
 
 export type { IdGenerator } from '../../db/sequences';
@@ -29,8 +29,11 @@ export interface Tx {
   /** The clock read once at the start of the transaction, in epoch ms. */
   now: number;
   actor: Actor;
-  /** Appends to the op log in this same transaction (the sync module ships it to peers). */
-  log(entity: string, entityId: string | number, action: string, payload: unknown): Promise<void>;
+  /**
+   * Records who did what in this instance's request journal (op_log), in this same transaction.
+   * Local only: what syncs is the rows the write changed (folded into ops before it commits).
+   */
+  journal(entity: string, entityId: string | number, action: string, payload: unknown): Promise<void>;
 }
 
 export interface EngineContext {
@@ -77,8 +80,8 @@ export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, 
           db: conn,
           now,
           actor,
-          log: (entity, entityId, action, payload) =>
-            appendOp(conn, {
+          journal: (entity, entityId, action, payload) =>
+            appendJournal(conn, {
               op_id: `${ids.instanceNo}:${ids.nextId()}`,
               at: now,
               actor: actor.keyId === null ? actor.role : `${actor.role}:${actor.keyId}`,

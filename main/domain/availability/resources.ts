@@ -85,7 +85,7 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
         const id = ctx.ids.nextId();
         const row = { id, name: input.name, resource_type: input.resourceType ?? null, seats: input.seats ?? null, created_at: tx.now, deleted_at: null };
         await insertResource(tx.db, row);
-        await tx.log('resource', id, 'create', input);
+        await tx.journal('resource', id, 'create', input);
         return toApi(row);
       });
     },
@@ -95,7 +95,7 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
         const row = await resourceRow(tx.db, id);
         const next = { ...row, name: input.name ?? row.name, resource_type: input.resourceType ?? row.resource_type, seats: input.seats ?? row.seats };
         await updateResource(tx.db, id, { name: next.name, resource_type: next.resource_type, seats: next.seats });
-        await tx.log('resource', id, 'update', input);
+        await tx.journal('resource', id, 'update', input);
         return toApi(next);
       });
     },
@@ -106,7 +106,7 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
         await resourceRow(tx.db, id);
         await unassignResourceFromUpcomingSessions(tx.db, id, tx.now);
         await archiveResource(tx.db, id, tx.now);
-        await tx.log('resource', id, 'delete', {});
+        await tx.journal('resource', id, 'delete', {});
       });
     },
 
@@ -123,7 +123,7 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
           const last = await lastResourceOrder(tx.db, sessionId);
           await insertAssignment(tx.db, { resource_id: resourceId, session_id: sessionId, resource_order: resourceOrder ?? Number(last ?? 0) + 1 });
         }
-        await tx.log('session_resource', `${resourceId}:${sessionId}`, 'assign', { resourceId, sessionId, resourceOrder });
+        await tx.journal('session_resource', `${resourceId}:${sessionId}`, 'assign', { resourceId, sessionId, resourceOrder });
         const overlapping = await findOverlappingAssignments(tx.db, resourceId, sessionId, session.start_at, session.end_at);
         return { resources: await resourcesOfSession(tx.db, sessionId), warning: overlapWarning(resource, overlapping, zone) };
       });
@@ -135,7 +135,7 @@ export function createResources(ctx: EngineContext, deps: { companies: Companies
         await sessionRow(tx.db, sessionId);
         const removed = await deleteAssignment(tx.db, resourceId, sessionId);
         if (removed === 0) throw new DomainError('NOT_FOUND', `Resource ${resourceId} is not assigned to session ${sessionId}`);
-        await tx.log('session_resource', `${resourceId}:${sessionId}`, 'unassign', { resourceId, sessionId });
+        await tx.journal('session_resource', `${resourceId}:${sessionId}`, 'unassign', { resourceId, sessionId });
         return resourcesOfSession(tx.db, sessionId);
       });
     },

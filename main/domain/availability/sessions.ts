@@ -157,7 +157,7 @@ export function createAvailability(ctx: EngineContext, deps: { companies: Compan
       const id = ctx.ids.nextId();
       await insertSessionRow(tx.db, { id, product_code: product.product_code, start_at: start, end_at: end, all_day: allDay ? 1 : 0, seats, created_at: tx.now, updated_at: tx.now });
       await replaceSessionOverrides(tx.db, id, overrides);
-      await tx.log('session', id, 'create', { productCode: product.product_code, startAt: start, endAt: end, allDay, seats, priceOptions: overrides });
+      await tx.journal('session', id, 'create', { productCode: product.product_code, startAt: start, endAt: end, allDay, seats, priceOptions: overrides });
       return id;
     } catch (error) {
       if (prefix && error instanceof DomainError) throw new DomainError(error.code, `${prefix}${error.message}`, error.status);
@@ -249,7 +249,7 @@ export function createAvailability(ctx: EngineContext, deps: { companies: Compan
           changes.priceOptions = overrides;
         }
         await updateSession(tx.db, row.id, { seats, all_day: input.allDay === undefined ? row.all_day : input.allDay ? 1 : 0, updated_at: tx.now });
-        await tx.log('session', row.id, 'update', changes);
+        await tx.journal('session', row.id, 'update', changes);
         return { session: (await sessionsToApi(tx.db, [await storedSession(tx, row.id)], zone))[0], warnings };
       });
     },
@@ -265,7 +265,7 @@ export function createAvailability(ctx: EngineContext, deps: { companies: Compan
         }
         await unlinkBookingItemsFromSession(tx.db, row.id);
         await deleteSession(tx.db, row.id);
-        await tx.log('session', row.id, 'delete', { productCode: row.product_code, startAt: row.start_at });
+        await tx.journal('session', row.id, 'delete', { productCode: row.product_code, startAt: row.start_at });
       });
     },
   };

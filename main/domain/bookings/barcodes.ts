@@ -40,15 +40,15 @@ async function replaceCode(tx: Tx, orderNumber: string, entry: OldCode, newToken
   const code = entry.qrCodeType === 'EXTERNAL' && entry.productCode ? await takeExternalCode(tx, entry.productCode, orderNumber) : newToken();
   if (entry.participantId !== null) {
     await setParticipantBarcode(tx.db, entry.participantId, code);
-    await tx.log('participant', entry.participantId, 'reissue_code', { barcode: code });
+    await tx.journal('participant', entry.participantId, 'reissue_code', { barcode: code });
   } else {
     await deleteOrderBarcode(tx.db, entry.code);
     await insertOrderBarcode(tx.db, { code, order_number: orderNumber, item_id: entry.itemId });
-    await tx.log('order_barcode', code, 'create', { code, orderNumber, itemId: entry.itemId });
+    await tx.journal('order_barcode', code, 'create', { code, orderNumber, itemId: entry.itemId });
   }
   const revoked = { code: entry.code, order_number: orderNumber, participant_id: entry.participantId, item_id: entry.itemId, replaced_by: code, revoked_at: tx.now, api_key_id: tx.actor.keyId };
   await insertRevokedCode(tx.db, revoked);
-  await tx.log('revoked_code', entry.code, 'create', revoked);
+  await tx.journal('revoked_code', entry.code, 'create', revoked);
   return { participantId: entry.participantId, itemId: entry.itemId, code, revokedCode: entry.code };
 }
 

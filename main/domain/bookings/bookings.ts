@@ -68,7 +68,7 @@ async function cancelAndRefund(tx: Tx, row: BookingsTable, nextId: () => number)
       recorded_by_reseller_id: agentResellerOf(tx),
     });
   }
-  await tx.log('booking', row.order_number, 'cancel', { refundMinor: Math.max(0, netPaidMinor) });
+  await tx.journal('booking', row.order_number, 'cancel', { refundMinor: Math.max(0, netPaidMinor) });
 }
 
 export function createBookings(ctx: EngineContext, deps: { companies: CompaniesService; products: ProductsService }) {

@@ -276,6 +276,6 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
   for (const use of uses) {
     await insertVoucherRedemption(tx.db, { id: options.nextId(), voucher_code: use.code, order_number: orderNumber, amount_minor: use.amountMinor, created_at: tx.now, reversed_at: null });
   }
-  await tx.log('booking', orderNumber, 'create', body);
+  await tx.journal('booking', orderNumber, 'create', body);
   return { orderNumber, warnings };
 }

@@ -71,7 +71,7 @@ export const hasCustomerData = (input: CustomerBody | undefined): input is Custo
 export async function insertCustomer(tx: Tx, input: CustomerBody, newId: () => number): Promise<number> {
   const id = newId();
   await insertCustomerRow(tx.db, { id, ...customerColumns(input), anonymised_at: null, created_at: tx.now, updated_at: tx.now });
-  await tx.log('customer', id, 'create', input);
+  await tx.journal('customer', id, 'create', input);
   return id;
 }
 
@@ -107,11 +107,11 @@ export function createCustomers(ctx: EngineContext) {
         await rowOrThrow(tx.db, id);
         if (!(await customerHasBookings(tx.db, id))) {
           await deleteCustomerRow(tx.db, id);
-          await tx.log('customer', id, 'delete', {});
+          await tx.journal('customer', id, 'delete', {});
           return { anonymised: false };
         }
         await updateCustomerRow(tx.db, id, { ...customerColumns({}), anonymised_at: tx.now, updated_at: tx.now });
-        await tx.log('customer', id, 'anonymise', {});
+        await tx.journal('customer', id, 'anonymise', {});
         return { anonymised: true };
       });
     },

@@ -115,7 +115,7 @@ async function saveCustomer(tx: Tx, row: BookingsTable, customer: BookingUpdateB
   if (!hasCustomerData(customer)) return null;
   if (row.customer_id === null) return insertCustomer(tx, customer, nextId);
   await updateCustomerRow(tx.db, row.customer_id, { ...customerColumns(customer), updated_at: tx.now });
-  await tx.log('customer', row.customer_id, 'update', customer);
+  await tx.journal('customer', row.customer_id, 'update', customer);
   return row.customer_id;
 }
 
@@ -147,7 +147,7 @@ export async function updateBookingRows(tx: Tx, row: BookingsTable, body: Bookin
   await writeItemChanges(tx, items, body.items ?? [], participantsByItem, company);
   const customerId = await saveCustomer(tx, row, body.customer, nextId);
   await updateBookingDetails(tx.db, row.order_number, { customer_id: customerId, fields_json: JSON.stringify(fields), reseller_comments: body.resellerComments ?? null, reseller_reference: body.resellerReference ?? null, updated_at: tx.now });
-  await tx.log('booking', row.order_number, 'update', body);
+  await tx.journal('booking', row.order_number, 'update', body);
   return [...statusWarnings, ...problems.warnings];
 }
 

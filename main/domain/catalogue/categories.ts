@@ -64,7 +64,7 @@ export function createCategories(ctx: EngineContext, products: ProductsService) 
           created_at: tx.now,
           updated_at: tx.now,
         });
-        await tx.log('category', id, 'create', input);
+        await tx.journal('category', id, 'create', input);
         return id;
       });
       return service.get(id);
@@ -81,7 +81,7 @@ export function createCategories(ctx: EngineContext, products: ProductsService) 
         if (visible !== undefined) values.visible = visible ? 1 : 0;
         if (input.image !== undefined) values.image_json = JSON.stringify(input.image);
         await updateCategory(tx.db, categoryId, values);
-        await tx.log('category', categoryId, 'update', input);
+        await tx.journal('category', categoryId, 'update', input);
       });
       return service.get(categoryId);
     },
@@ -93,7 +93,7 @@ export function createCategories(ctx: EngineContext, products: ProductsService) 
         const voucher = await findVoucherLimitedToCategory(tx.db, categoryId);
         if (voucher !== undefined) throw new DomainError('IN_USE', `Category ${categoryId} limits voucher ${voucher}; change or delete the voucher first`);
         await deleteCategoryWithLinks(tx.db, categoryId);
-        await tx.log('category', categoryId, 'delete', {});
+        await tx.journal('category', categoryId, 'delete', {});
       });
     },
 
@@ -111,7 +111,7 @@ export function createCategories(ctx: EngineContext, products: ProductsService) 
         await products.rowOrThrow(tx.db, productCode);
         if (await isProductInCategory(tx.db, categoryId, productCode)) return;
         await appendProductToCategory(tx.db, categoryId, productCode);
-        await tx.log('category', categoryId, 'addProduct', { productCode });
+        await tx.journal('category', categoryId, 'addProduct', { productCode });
       });
     },
 
@@ -120,7 +120,7 @@ export function createCategories(ctx: EngineContext, products: ProductsService) 
       await ctx.write(actor, async (tx) => {
         await rowOrThrow(tx.db, categoryId);
         if (!(await removeProductFromCategory(tx.db, categoryId, productCode))) throw new DomainError('NOT_FOUND', `Product ${productCode} is not in category ${categoryId}`);
-        await tx.log('category', categoryId, 'removeProduct', { productCode });
+        await tx.journal('category', categoryId, 'removeProduct', { productCode });
       });
     },
   };

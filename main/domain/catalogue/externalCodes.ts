@@ -45,7 +45,7 @@ export function createExternalCodes(ctx: EngineContext, products: ProductsServic
         const known = new Set(await findKnownExternalCodes(tx.db, unique));
         const fresh = unique.filter((c) => !known.has(c));
         await insertExternalCodes(tx.db, fresh.map((code) => ({ code, product_code: productCode, assigned_to: null, imported_at: tx.now })));
-        if (fresh.length) await tx.log('external_codes', productCode, 'import', { count: fresh.length });
+        if (fresh.length) await tx.journal('external_codes', productCode, 'import', { count: fresh.length });
         return { imported: fresh.length, skipped: [...known] };
       });
       return { ...(await stock(productCode)), imported, skipped };

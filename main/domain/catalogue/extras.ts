@@ -58,7 +58,7 @@ export function createExtras(ctx: EngineContext, companies: CompaniesService) {
           created_at: tx.now,
           updated_at: tx.now,
         });
-        await tx.log('extra', id, 'create', input);
+        await tx.journal('extra', id, 'create', input);
         return id;
       });
       return service.get(id);
@@ -76,7 +76,7 @@ export function createExtras(ctx: EngineContext, companies: CompaniesService) {
         if (input.unitLabel !== undefined) values.unit_label = input.unitLabel;
         if (input.image !== undefined) values.image_json = JSON.stringify(input.image);
         await updateExtra(tx.db, extraId, values);
-        await tx.log('extra', extraId, 'update', input);
+        await tx.journal('extra', extraId, 'update', input);
       });
       return service.get(extraId);
     },
@@ -93,7 +93,7 @@ export function createExtras(ctx: EngineContext, companies: CompaniesService) {
         if (live.length) throw new DomainError('IN_USE', `Extra ${extraId} is offered by product(s) ${live.join(', ')}; remove it from them first`);
         await unlinkExtraFromProducts(tx.db, extraId);
         await deleteExtra(tx.db, extraId);
-        await tx.log('extra', extraId, 'delete', {});
+        await tx.journal('extra', extraId, 'delete', {});
       });
     },
   };

@@ -22,7 +22,7 @@ export function createPartnerConnect(ctx: EngineContext, products: ProductsServi
       await ctx.write(actor, async (tx) => {
         await products.rowOrThrow(tx.db, productCode);
         await upsertPartnerConnect(tx.db, productCode, JSON.stringify(input), tx.now);
-        await tx.log('partnerConnect', productCode, 'put', input);
+        await tx.journal('partnerConnect', productCode, 'put', input);
       });
       return service.get(productCode);
     },
@@ -31,7 +31,7 @@ export function createPartnerConnect(ctx: EngineContext, products: ProductsServi
     async remove(productCode: string, actor: Actor): Promise<void> {
       await ctx.write(actor, async (tx) => {
         await products.rowOrThrow(tx.db, productCode);
-        if (await deletePartnerConnect(tx.db, productCode)) await tx.log('partnerConnect', productCode, 'delete', {});
+        if (await deletePartnerConnect(tx.db, productCode)) await tx.journal('partnerConnect', productCode, 'delete', {});
       });
     },
   };

@@ -96,7 +96,7 @@ export function createPickups(ctx: EngineContext, products: ProductsService) {
           updated_at: tx.now,
         });
         await writeLocations(tx, id, input.pickupLocations);
-        await tx.log('pickupList', id, 'create', input);
+        await tx.journal('pickupList', id, 'create', input);
         return id;
       });
       return service.get(id);
@@ -113,7 +113,7 @@ export function createPickups(ctx: EngineContext, products: ProductsService) {
           updated_at: tx.now,
         });
         await writeLocations(tx, listId, input.pickupLocations);
-        await tx.log('pickupList', listId, 'replace', input);
+        await tx.journal('pickupList', listId, 'replace', input);
       });
       return service.get(listId);
     },
@@ -127,7 +127,7 @@ export function createPickups(ctx: EngineContext, products: ProductsService) {
         if (live.length) throw new DomainError('IN_USE', `Pickup list ${listId} is used by product(s) ${live.join(', ')}; detach it from them first`);
         if (users.length) await detachPickupListFromProducts(tx.db, listId);
         await deletePickupList(tx.db, listId);
-        await tx.log('pickupList', listId, 'delete', {});
+        await tx.journal('pickupList', listId, 'delete', {});
       });
     },
 

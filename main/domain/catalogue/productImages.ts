@@ -109,7 +109,7 @@ export function createProductImages(ctx: EngineContext, products: ProductsServic
             created_at: tx.now,
           };
           await insertProductImage(tx.db, values);
-          await tx.log('productImage', values.id, 'create', { productCode, fileStem: stem, mimeType: values.mime_type, width: values.width, height: values.height });
+          await tx.journal('productImage', values.id, 'create', { productCode, fileStem: stem, mimeType: values.mime_type, width: values.width, height: values.height });
           return values;
         });
         return imageToApi(row);
@@ -127,7 +127,7 @@ export function createProductImages(ctx: EngineContext, products: ProductsServic
         const stem = await findProductImageStem(tx.db, productCode, mediaId);
         if (stem === undefined) throw new DomainError('NOT_FOUND', `Product ${productCode} has no image ${mediaId}`);
         await deleteProductImage(tx.db, mediaId);
-        await tx.log('productImage', mediaId, 'delete', { productCode });
+        await tx.journal('productImage', mediaId, 'delete', { productCode });
         return stem;
       });
       await rm(join(root, stem), { recursive: true, force: true });

@@ -203,7 +203,7 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
         } as ProductsTable);
         await writePriceOptions(tx, productCode, currency, input.priceOptions ?? []);
         await writeExtras(tx, productCode, input.extras ?? []);
-        await tx.log('product', productCode, 'create', input);
+        await tx.journal('product', productCode, 'create', input);
         return productCode;
       });
       return service.get(productCode);
@@ -226,7 +226,7 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
         await updateProduct(tx.db, productCode, { ...flatColumns(input, currency), details_json: detailsJson(input, JSON.parse(row.details_json)), updated_at: tx.now });
         if (input.priceOptions) await writePriceOptions(tx, productCode, currency, input.priceOptions);
         if (input.extras) await writeExtras(tx, productCode, input.extras);
-        await tx.log('product', productCode, 'update', input);
+        await tx.journal('product', productCode, 'update', input);
       });
       return service.get(productCode);
     },
@@ -240,7 +240,7 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
           throw new DomainError('IN_USE', `Product ${productCode} has ${upcoming} upcoming booking(s); cancel or move them before deleting the product`);
         }
         await archiveProduct(tx.db, productCode, tx.now);
-        await tx.log('product', productCode, 'delete', {});
+        await tx.journal('product', productCode, 'delete', {});
       });
     },
 

@@ -17,12 +17,12 @@ import { manifestFingerprint } from '../../../db/queries/manifestVersion';
 
 export type NewEventRow = Omit<CheckinEventsTable, 'recorded_at' | 'api_key_id'>;
 
-/** Appends one event (append-only: never updated) and its op-log entry. */
+/** Appends one event (append-only: never updated) and its journal entry. */
 export async function insertEvent(tx: Tx, row: NewEventRow): Promise<CheckinEventsTable> {
   const stored: CheckinEventsTable = { ...row, api_key_id: tx.actor.keyId, recorded_at: tx.now };
   await insertCheckinEvent(tx.db, stored);
   const { answer_json: _answer, ...logged } = stored;
-  await tx.log('checkin_event', stored.event_id, stored.kind, logged);
+  await tx.journal('checkin_event', stored.event_id, stored.kind, logged);
   return stored;
 }
 

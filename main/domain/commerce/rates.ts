@@ -137,7 +137,7 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
         const id = ctx.ids.nextId();
         await insertRate(tx.db, { id, name: body.name, created_at: tx.now, updated_at: tx.now });
         await writeProductRates(tx, id, body.productRates ?? []);
-        await tx.log('rate', id, 'create', body);
+        await tx.journal('rate', id, 'create', body);
         return id;
       });
       return service.get(rateId, actor);
@@ -149,7 +149,7 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
         await rowOrThrow(tx.db, rateId);
         await touchRate(tx.db, rateId, tx.now, body.name);
         if (body.productRates) await writeProductRates(tx, rateId, body.productRates);
-        await tx.log('rate', rateId, 'update', body);
+        await tx.journal('rate', rateId, 'update', body);
       });
       return service.get(rateId, actor);
     },
@@ -161,7 +161,7 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
         await detachResellersFromRate(tx.db, rateId);
         await deleteRateTerms(tx.db, rateId);
         await deleteRate(tx.db, rateId);
-        await tx.log('rate', rateId, 'delete', {});
+        await tx.journal('rate', rateId, 'delete', {});
       });
     },
 
@@ -173,7 +173,7 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
         await deleteRateTermsForProduct(tx.db, rateId, productCode);
         await insertRateTerms(tx.db, row);
         await touchRate(tx.db, rateId, tx.now);
-        await tx.log('rate', rateId, 'put_product', { ...body, productCode });
+        await tx.journal('rate', rateId, 'put_product', { ...body, productCode });
       });
       return service.get(rateId, actor);
     },
@@ -188,7 +188,7 @@ export function createRates(ctx: EngineContext, products: ProductsService) {
           throw new DomainError('NOT_FOUND', `Rate ${rateId} has no terms for product ${productCode}`);
         }
         await touchRate(tx.db, rateId, tx.now);
-        await tx.log('rate', rateId, 'remove_product', { productCode });
+        await tx.journal('rate', rateId, 'remove_product', { productCode });
       });
       return service.get(rateId, actor);
     },

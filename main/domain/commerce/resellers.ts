@@ -39,7 +39,7 @@ export function createResellers(ctx: EngineContext, rates: RatesService) {
       if (!row) throw new DomainError('NOT_FOUND', `Reseller ${resellerId} was not found`);
       if (!attach && row.rate_id !== rateId) throw new DomainError('NOT_FOUND', `Reseller ${resellerId} is not on rate ${rateId}`);
       await setResellerRate(tx.db, resellerId, attach ? rateId : null);
-      await tx.log('reseller', resellerId, attach ? 'attach_rate' : 'detach_rate', { rateId });
+      await tx.journal('reseller', resellerId, attach ? 'attach_rate' : 'detach_rate', { rateId });
     });
     return toApi(await rowOrThrow(resellerId));
   }

@@ -238,7 +238,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
           created_at: tx.now,
           updated_at: tx.now,
         });
-        await tx.log('voucher', code, 'create', { ...body, code, currency, expiryAt });
+        await tx.journal('voucher', code, 'create', { ...body, code, currency, expiryAt });
         return code;
       });
       return service.get(code, actor);

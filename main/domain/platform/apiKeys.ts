@@ -50,7 +50,7 @@ export function createApiKeys(ctx: EngineContext) {
     return ctx.write(actor, async (tx) => {
       const id = ctx.ids.nextId();
       await insertApiKey(tx.db, { id, name, role, key_hash: hashKey(plaintext), key_prefix: keyPrefix(plaintext), reseller_id: resellerId, created_at: tx.now, last_used_at: null, revoked_at: null });
-      await tx.log('api_key', id, 'create', { name, role, resellerId });
+      await tx.journal('api_key', id, 'create', { name, role, resellerId });
       return id;
     });
   }
@@ -71,7 +71,7 @@ export function createApiKeys(ctx: EngineContext) {
           const id = ctx.ids.nextId();
           const alias = `${slug(input.name)}-${id}`;
           await insertReseller(tx.db, { id, name: input.name.trim(), alias, rate_id: null, created_at: tx.now });
-          await tx.log('reseller', id, 'create', { name: input.name, alias });
+          await tx.journal('reseller', id, 'create', { name: input.name, alias });
           return id;
         });
       }
@@ -136,7 +136,7 @@ export function createApiKeys(ctx: EngineContext) {
         if (ids.length === 0) throw new DomainError('NOT_FOUND', `No active key matches ${named}`);
         if (ids.length > 1) throw new DomainError('CONFLICT', `${named} matches ${ids.length} keys; use the key id`);
         await revokeApiKey(tx.db, ids[0], tx.now);
-        await tx.log('api_key', ids[0], 'revoke', {});
+        await tx.journal('api_key', ids[0], 'revoke', {});
         return ids[0];
       });
     },

@@ -103,11 +103,11 @@ export function createCompanies(ctx: EngineContext) {
       await ctx.write(actor, async (tx) => {
         if (existing) {
           await updateCompany(tx.db, existing.id, { ...values, updated_at: tx.now });
-          await tx.log('company', existing.id, 'update', values);
+          await tx.journal('company', existing.id, 'update', values);
         } else {
           const id = ctx.ids.nextId();
           await insertCompany(tx.db, { id, ...values, created_at: tx.now, updated_at: tx.now });
-          await tx.log('company', id, 'create', values);
+          await tx.journal('company', id, 'create', values);
         }
       });
       cached = null;
