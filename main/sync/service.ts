@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { acknowledgedSets, insertAcknowledgement, markSeen, oversoldSessions, seenInstances } from '../../db/queries/syncPeers';
+import { insertAcknowledgement, markSeen, seenInstances } from '../../db/queries/syncPeers';
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
 import { toIso, toLocal } from '../domain/time';
@@ -9,7 +9,7 @@ import type { PeerAdded, PeerStatus, PullRequest, SnapshotRequest, SyncConflict,
 import type { PeerTransport } from './exchange';
 import { createExchangeRuns } from './runs';
 import { httpTransport } from './peerClient';
-import { bookingSetKey } from './oversell';
+import { bookingSetKey, oversoldSessionsOf } from '../domain/checkin/oversold';
 import type { Replica } from './replica';
 import { unseal } from './secret';
 import { admit, helloOf, knownInstancesOf, pairWith, peerStatuses, peerUrl, unpair, type LocalSide } from './peers';
@@ -99,30 +99,21 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     },
     /** Sessions holding more seats than they have, with the bookings involved; acknowledged ones say so. */
     async conflicts(): Promise<SyncConflict[]> {
-      const rows = await oversoldSessions(db);
-      const acks = await acknowledgedSets(db, [...new Set(rows.map((r) => r.session_id))]);
-      const companyZone = rows.length > 0 ? ((await supplierTimezone(db)) ?? 'UTC') : 'UTC';
-      const bySession = new Map<number, Omit<SyncConflict, 'bookingSet' | 'acknowledged'>>();
-      for (const r of rows) {
-        const entry = bySession.get(r.session_id) ?? {
-          sessionId: r.session_id,
-          productCode: r.product_code,
-          productName: r.product_name,
-          startTime: toIso(r.start_at),
-          // A person reads the local time: a Sydney 07:30 departure is the day before in UTC.
-          startTimeLocal: toLocal(r.start_at, r.product_timezone || companyZone),
-          capacity: r.capacity,
-          seatsHeld: 0,
-          bookings: [],
-        };
-        entry.seatsHeld += r.seats;
-        entry.bookings.push({ orderNumber: r.order_number, seats: r.seats });
-        bySession.set(r.session_id, entry);
-      }
-      return [...bySession.values()].map((c) => {
-        const bookingSet = bookingSetKey(c.bookings.map((b) => b.orderNumber));
-        return { ...c, bookingSet, acknowledged: acks.has(`${c.sessionId}|${bookingSet}`) };
-      });
+      const open = await oversoldSessionsOf(db);
+      const companyZone = open.size > 0 ? ((await supplierTimezone(db)) ?? 'UTC') : 'UTC';
+      return [...open.values()].map(({ session: r, oversold }) => ({
+        sessionId: r.session_id,
+        productCode: r.product_code,
+        productName: r.product_name,
+        startTime: toIso(r.start_at),
+        // A person reads the local time: a Sydney 07:30 departure is the day before in UTC.
+        startTimeLocal: toLocal(r.start_at, r.product_timezone || companyZone),
+        capacity: oversold.capacity,
+        seatsHeld: oversold.seatsHeld,
+        bookings: oversold.bookings,
+        bookingSet: oversold.bookingSet,
+        acknowledged: oversold.acknowledged,
+      }));
     },
     /** A person saw this oversold set of bookings; synced like any other change. */
     async acknowledge(sessionId: number, bookingSet: string, actor: Actor) {

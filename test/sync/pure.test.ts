@@ -4,7 +4,7 @@ import { compareHlc, createHlcClock, decodeHlc, encodeHlc, measureSkew, type Hlc
 import { advanceVector, covers, mergeVectors, missingCount } from '../../main/sync/vector';
 import { EMPTY_ROW, isVisible, joinStates, materialize, mergeAll, mergeOp, purgePersonal } from '../../main/sync/merge';
 import type { MergeRule } from '../../main/sync/entities';
-import { bookingSetKey, oversoldOf } from '../../main/sync/oversell';
+import { bookingSetKey, oversoldOf } from '../../main/domain/checkin/oversold';
 import { canonicalJson } from '../../main/sync/op';
 import { pullOps, WIRE_VALUES, type CompactPullResponse } from '../../main/sync/wire';
 
