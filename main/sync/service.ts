@@ -1,20 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { insertAcknowledgement, markSeen, seenInstances } from '../../db/queries/syncPeers';
+import { insertAcknowledgement, seenInstances } from '../../db/queries/syncPeers';
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
 import { toIso, toLocal } from '../domain/time';
 import { supplierTimezone } from '../../db/queries/departures';
-import type { PeerAdded, PeerStatus, PullRequest, SnapshotRequest, SyncConflict, SyncStatus } from '../contract/sync';
+import type { PeerAdded, PeerStatus, SyncConflict, SyncStatus } from '../contract/sync';
 import type { PeerTransport } from './exchange';
 import { createExchangeRuns } from './runs';
 import { httpTransport } from './peerClient';
 import { bookingSetKey, oversoldSessionsOf } from '../domain/checkin/oversold';
 import type { Replica } from './replica';
 import { unseal } from './secret';
-import { admit, helloOf, knownInstancesOf, pairWith, peerStatuses, peerUrl, unpair, type LocalSide } from './peers';
-import { answerCheckedPush, answerPull, answerPullJson, answerSnapshot } from './serving';
-import type { PushRequest } from './wire';
+import { helloOf, knownInstancesOf, pairWith, peerStatuses, peerUrl, unpair, type LocalSide } from './peers';
+import { createServing } from './serving';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -35,16 +34,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
   }
   const runs = createExchangeRuns(db, side, known, (url, sealed) => transportFor(url, unseal(dataDir(), sealed)));
 
-  /**
-   * A caller's first pull page of an exchange (no cursor yet) is when it was last seen. Not a bare
-   * hello (limit 0): pairing asks one and checks the answer on its side, and a desk that refuses it
-   * (its number is taken) never comes back; recorded, its number would clash with the desk that
-   * holds it on every exchange after. Best effort: a pull only reads, and must still be answered
-   * when this instance cannot write (a full disk).
-   */
-  async function seenAtStart(request: PullRequest): Promise<void> {
-    if (request.after === undefined && request.limit > 0) await markSeen(db, request.origin, request.instanceNo, now()).catch(() => undefined);
-  }
+  const serving = createServing(db, side, known);
 
   return {
     side,
@@ -65,29 +55,8 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
      * answer tells what this instance holds after the call.
      */
     syncAll: runs.syncAll,
-    async answerPull(request: PullRequest) {
-      await admit(db, side, known, request);
-      const answer = await answerPull(side, request);
-      await seenAtStart(request);
-      return answer;
-    },
-    /** answerPull as JSON text (HTTP), `envelope`'s fields first. */
-    async answerPullJson(request: PullRequest, envelope: Record<string, unknown>) {
-      await admit(db, side, known, request);
-      const answer = await answerPullJson(side, request, envelope);
-      await seenAtStart(request);
-      return answer;
-    },
-    async answerSnapshot(request: SnapshotRequest) {
-      await admit(db, side, known, request);
-      return answerSnapshot(side, request);
-    },
-    async answerPush(request: PushRequest) {
-      await admit(db, side, known, request);
-      const answer = await answerCheckedPush(side, request);
-      await markSeen(db, request.origin, request.instanceNo, now());
-      return answer;
-    },
+    /** A peer's pull (as objects, or as JSON text for HTTP), snapshot and push, each caller admitted first. */
+    ...serving,
     async status(): Promise<SyncStatus> {
       const seen = await seenInstances(db);
       return {

@@ -1,16 +1,58 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
 import { keyValuesOf, type PullRequest, type SnapshotRequest } from '../contract/sync';
 import { isDataRefusal } from '../../db/refusals';
+import { markSeen } from '../../db/queries/syncPeers';
 import { SYNCED_ENTITIES } from './entities';
 import { missingCount } from './vector';
 import { SCHEMA_VERSION } from './core';
 import { SyncError } from './errors';
-import { helloOf, type LocalSide } from './peers';
+import { admit, helloOf, type KnownInstances, type LocalSide } from './peers';
 import { pullPageJson, type PullResponse, type PushRequest, type PushResponse, type SnapshotResponse } from './wire';
 
 /**
- * The serving side of an exchange: a peer's pull, push and snapshot requests answered (the caller
- * is admitted first by the sync service). Each page is read, or applied in one transaction, here.
+ * The serving side of an exchange: a peer's pull, push and snapshot requests, each caller admitted
+ * first (peers.ts, admit) and its visit recorded. Each page is read, or applied in one transaction, here.
  */
+export function createServing(db: Kysely<Database>, side: LocalSide, known: KnownInstances) {
+  /**
+   * A caller's first pull page of an exchange (no cursor yet) is when it was last seen. Not a bare
+   * hello (limit 0): pairing asks one and checks the answer on its side, and a desk that refuses it
+   * (its number is taken) never comes back; recorded, its number would clash with the desk that
+   * holds it on every exchange after. Best effort: a pull only reads, and must still be answered
+   * when this instance cannot write (a full disk).
+   */
+  async function seenAtStart(request: PullRequest): Promise<void> {
+    if (request.after === undefined && request.limit > 0) await markSeen(db, request.origin, request.instanceNo, side.now()).catch(() => undefined);
+  }
+  return {
+    async answerPull(request: PullRequest): Promise<PullResponse> {
+      await admit(db, side, known, request);
+      const answer = await answerPull(side, request);
+      await seenAtStart(request);
+      return answer;
+    },
+    /** answerPull as JSON text (HTTP), `envelope`'s fields first. */
+    async answerPullJson(request: PullRequest, envelope: Record<string, unknown>): Promise<string> {
+      await admit(db, side, known, request);
+      const answer = await answerPullJson(side, request, envelope);
+      await seenAtStart(request);
+      return answer;
+    },
+    async answerSnapshot(request: SnapshotRequest): Promise<SnapshotResponse> {
+      await admit(db, side, known, request);
+      return answerSnapshot(side, request);
+    },
+    async answerPush(request: PushRequest): Promise<PushResponse> {
+      await admit(db, side, known, request);
+      const answer = await answerCheckedPush(side, request);
+      await markSeen(db, request.origin, request.instanceNo, side.now());
+      return answer;
+    },
+  };
+}
+
+/** The answers alone, without admitting the caller (an exchange between engines in one process, in tests). */
 
 /** The answer to a pull (the server side of GET-what-I-lack), as objects. */
 export async function answerPull(side: LocalSide, request: PullRequest): Promise<PullResponse> {
@@ -44,7 +86,7 @@ export async function answerPush(side: LocalSide, request: PushRequest): Promise
  * judge them). A page that does not fit the tables rolls back whole; the peer is told which kind
  * of problem, not the SQL.
  */
-export async function answerCheckedPush(side: LocalSide, request: PushRequest): Promise<PushResponse> {
+async function answerCheckedPush(side: LocalSide, request: PushRequest): Promise<PushResponse> {
   refuseUnknownRows(request.ops);
   try {
     return await answerPush(side, request);
