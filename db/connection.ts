@@ -4,7 +4,7 @@ import { Kysely, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Pool } from 'pg';
 import type { Database } from './schema';
 import type { Dialect } from './dialect';
-import type { ChangeArea } from './queries/changes';
+import type { ChangeArea } from './changeAreas';
 import { migrations } from './migrations';
 import { startCheckpointer } from './checkpointer';
 import { registerStatements } from './heldConnection';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { CHANGE_AREA_TABLES, type ChangeArea } from '../queries/changes';
+import { CHANGE_AREA_TABLES, type ChangeArea } from '../changeAreas';
 
 /**
  * The PostgreSQL side of db/queries/changes.ts: per area, a token that changes whenever a table the

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { DbHandle } from '../connection';
+import { CHANGE_AREAS, type ChangeArea } from '../changeAreas';
 
 /**
  * A token that changes whenever the database may have changed: SQLite's `data_version` moves when
@@ -15,26 +16,6 @@ export function changeToken(sqlite: BetterSqlite3.Database): () => string {
     return `${row.version}:${row.changes}`;
   };
 }
-
-/**
- * What each cache is made from: the tables (and, for api_keys, the columns: `last_used_at` is
- * written once a minute per key and changes no answer) whose writes make it stale. A cache whose
- * answer also reads another table (a voucher search narrowed by the bookings of a reseller) does
- * not cache that answer.
- */
-const CHANGE_AREAS = {
-  keys: { api_keys: ['name', 'role', 'key_hash', 'key_prefix', 'reseller_id', 'revoked_at'] },
-  company: { companies: null },
-  products: { products: null, price_options: null, product_extras: null, product_images: null, companies: null },
-  vouchers: { vouchers: null, voucher_redemptions: null },
-} satisfies Record<string, Record<string, readonly string[] | null>>;
-
-export type ChangeArea = keyof typeof CHANGE_AREAS;
-
-/** The tables each area watches, for the PostgreSQL hub's notifications (db/postgres/changes.ts). */
-export const CHANGE_AREA_TABLES: Record<ChangeArea, string[]> = Object.fromEntries(Object.entries(CHANGE_AREAS).map(([area, of]) => [area, Object.keys(of)])) as Record<ChangeArea, string[]>;
-/** api_keys' watched columns (its last_used_at changes no answer). */
-export const KEY_COLUMNS = CHANGE_AREAS.keys.api_keys;
 
 /**
  * What other processes had committed when a caller started looking (SQLite's `data_version`, read

@@ -7,7 +7,7 @@ import { openDatabase, SchemaTooNewError } from '../../db/connection';
 import { openPostgres } from '../../db/postgres/connection';
 import { migrations } from '../../db/migrations';
 import { translateDdl } from '../../db/postgres/ddl';
-import { CHANGE_AREA_TABLES } from '../../db/queries/changes';
+import { CHANGE_AREA_TABLES } from '../../db/changeAreas';
 import { freshPostgresDatabase, type TestPostgresDatabase } from '../fixtures/postgres';
 
 let dir: string;

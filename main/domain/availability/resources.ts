@@ -20,7 +20,8 @@ import { findLiveProductTimezone, findSessionById, findSessionIdStartingAt } fro
 import type { ResourceCreateBody, ResourceSessionsQuery, ResourceUpdateBody, SessionResourcesQuery } from '../../contract/resources';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
-import type { AvailabilityService, Session } from './sessions';
+import type { AvailabilityService } from './sessions';
+import type { Session } from './sessionAnswers';
 import { DomainError } from '../errors';
 import { parseTimeParam, toLocal } from '../time';
 

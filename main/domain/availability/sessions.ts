@@ -1,89 +1,33 @@
-import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
-import type { Database, PriceOptionsTable, ProductsTable, SessionsTable } from '../../../db/schema';
-import type { SessionAnswer, SessionCreateBody, SessionUpdateBody } from '../../contract/availability';
+import type { ProductsTable, SessionsTable } from '../../../db/schema';
+import type { SessionCreateBody, SessionUpdateBody } from '../../contract/availability';
 import { liveBookingCount, seatsHeldBySession } from '../../../db/queries/seats';
 import {
   deleteSession,
   findSessionById,
   findSessionIdStartingAt,
-  findSessionProducts,
   findSessionsByIds,
   findSessionsStartingBetween,
   insertSession as insertSessionRow,
   unlinkBookingItemsFromSession,
   updateSession,
 } from '../../../db/queries/sessions';
-import { findOverridesOfSessions, replaceSessionOverrides } from '../../../db/queries/sessionPriceOptions';
-import { findPriceOptionsOfProduct, findPriceOptionsOfProducts } from '../../../db/queries/products';
+import { replaceSessionOverrides } from '../../../db/queries/sessionPriceOptions';
+import { findPriceOptionsOfProduct } from '../../../db/queries/products';
 import type { Actor, EngineContext, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import type { ProductsService } from '../catalogue/products';
 import { DomainError } from '../errors';
-import { fromIso, fromLocal, toIso, toLocal } from '../time';
-import { effectiveOption, resolveOverrides } from './priceOptions';
+import { fromIso, fromLocal, toLocal } from '../time';
+import { resolveOverrides } from './priceOptions';
 import { createAvailabilitySearch } from './search';
-
-/** A session as the API shows it. */
-export type Session = SessionAnswer;
+import { sessionsToApi, type Session } from './sessionAnswers';
 
 /** Identifies a stored session: its id, or productCode + startTimeLocal (the non-deprecated form). */
 export type SessionKey = { sessionId: number } | { productCode: string; startTimeLocal: string };
 
 /** The longest daylight-saving shift in use (2 hours, Antarctica/Troll): how far a repeated wall-clock time can recur. */
 const REPEATED_HOUR_MS = 2 * 3_600_000;
-
-/**
- * Session rows → API sessions: times in the product's timezone, seatsAvailable derived from the
- * seats live bookings hold, price options = the product's options with the session's overrides.
- * Bookings and manifests show sessions through this too.
- */
-/**
- * What a caller has read already (a search has): the sessions' products, their price options, and
- * rows that carry `seats_held` (the seats their live bookings hold) from the query that found them.
- */
-export interface KnownForSessions {
-  products?: readonly { product_code: string; currency: string; timezone: string | null }[];
-  options?: readonly PriceOptionsTable[];
-}
-
-export async function sessionsToApi(db: Kysely<Database>, rows: (SessionsTable & { seats_held?: number })[], defaultTimezone: string, known: KnownForSessions = {}): Promise<Session[]> {
-  if (rows.length === 0) return [];
-  const codes = [...new Set(rows.map((r) => r.product_code))];
-  const ids = rows.map((r) => r.id);
-  const heldKnown = rows.every((r) => r.seats_held !== undefined);
-  const [products, options, held, overrides] = await Promise.all([
-    known.products ?? findSessionProducts(db, codes),
-    known.options ?? findPriceOptionsOfProducts(db, codes),
-    heldKnown ? undefined : seatsHeldBySession(db, ids),
-    findOverridesOfSessions(db, ids),
-  ]);
-  const productOf = new Map(products.map((p) => [p.product_code, p]));
-  const optionsOf = new Map<string, PriceOptionsTable[]>();
-  for (const option of options) {
-    const list = optionsOf.get(option.product_code);
-    if (list) list.push(option);
-    else optionsOf.set(option.product_code, [option]);
-  }
-  return rows.map((row) => {
-    const product = productOf.get(row.product_code);
-    const zone = product?.timezone ?? defaultTimezone;
-    const currency = product?.currency ?? 'AUD';
-    const sessionOverrides = overrides.get(row.id);
-    return {
-      id: row.id,
-      productCode: row.product_code,
-      startTime: toIso(row.start_at),
-      startTimeLocal: toLocal(row.start_at, zone),
-      endTime: toIso(row.end_at),
-      endTimeLocal: toLocal(row.end_at, zone),
-      allDay: row.all_day === 1,
-      seats: row.seats,
-      seatsAvailable: row.seats - (held ? (held.get(row.id) ?? 0) : row.seats_held!),
-      priceOptions: (optionsOf.get(row.product_code) ?? []).map((o) => effectiveOption(o, sessionOverrides?.get(o.id), currency)),
-    };
-  });
-}
 
 /** One instant from an ISO and/or a local form; when both are sent they must agree. */
 function instantOf(iso: string | undefined, local: string | undefined, zone: string, isoField: string, localField: string): number | undefined {

@@ -28,7 +28,7 @@ import type { CompaniesService } from '../platform/companies';
 import { DomainError } from '../errors';
 import { fromMinor, toMinor } from '../money';
 import { isValidTimezone, toIso } from '../time';
-import { imageToApi } from './productImages';
+import { imageToApi } from './imageUrls';
 import { detailsJson, flatColumns, flatFields } from './productColumns';
 import type { ProductSearchQuery } from '../../contract/products';
 

@@ -1,14 +1,20 @@
-import type { BookingItemsTable, BookingsTable, ParticipantsTable } from '../../../db/schema';
+import type { BookingItemsTable, BookingsTable, ParticipantsTable, ProductsTable, SessionsTable } from '../../../db/schema';
 import type { EventRow, SessionRows } from '../../../db/queries/manifest';
 import type { SessionResourceRow } from '../../../db/queries/departures';
 import type { CancelledBooking, Manifest, ManifestBooking, ManifestConflict, ManifestSession, PickupTotals, SessionOversold } from '../../contract/manifest';
 import { countStates, stateOf, type DerivedState } from './state';
 import { bookingView, historyView, participantView, pickupView, type ViewContext } from './manifestView';
-import type { ResolvedSession } from './manifests';
 import { isLive } from '../statuses';
 import { toIso, toLocal } from '../time';
 
 /** Pure assembly of a session's manifest from the rows the manifest loaders read. */
+
+/** A session the manifest operations found, with its product and the timezone its times are shown in. */
+export interface ResolvedSession {
+  session: SessionsTable;
+  product: ProductsTable;
+  timezone: string;
+}
 
 export function sessionView(resolved: ResolvedSession, seatsHeld: number, closed: boolean, oversold: SessionOversold | null = null): ManifestSession {
   const { session, product, timezone } = resolved;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { DateTime } from 'luxon';
-import type { Database, ProductsTable, SessionsTable } from '../../../db/schema';
+import type { Database, SessionsTable } from '../../../db/schema';
 import { apiKeyNames, loadSessionEvents, loadSessionRows } from '../../../db/queries/manifest';
 import { seatsHeldBySession } from '../../../db/queries/seats';
 import { findSessionById, resourcesOfSession, sessionsStartingBetween, supplierTimezone } from '../../../db/queries/departures';
@@ -13,7 +13,7 @@ import type { ProductsService } from '../catalogue/products';
 import { countStates, deriveCheckinState } from './state';
 import { DomainError } from '../errors';
 import { toEvent, type ViewContext } from './manifestView';
-import { assembleManifest, sessionView } from './manifestAssembly';
+import { assembleManifest, sessionView, type ResolvedSession } from './manifestAssembly';
 import { oversoldBySession } from './oversold';
 import type { DayBoardSession, Manifest, ManifestVersion } from '../../contract/manifest';
 import { findSession } from '../availability/sessionRef';
@@ -26,12 +26,6 @@ export interface ManifestSessionRef {
   productCode?: string;
   startTime?: string;
   startTimeLocal?: string;
-}
-
-export interface ResolvedSession {
-  session: SessionsTable;
-  product: ProductsTable;
-  timezone: string;
 }
 
 export interface ManifestDeps {
@@ -173,3 +167,4 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
 
 export type ManifestsService = ReturnType<typeof createManifests>;
 export type { Manifest } from '../../contract/manifest';
+export type { ResolvedSession } from './manifestAssembly';
