@@ -35,7 +35,7 @@ export function observationsFor(ctx: EngineContext): (then: Observed) => void {
       try {
         then(failure, seen);
       } catch {
-        // Each request answers its own failures (route.ts); one cannot keep the others waiting.
+        // Each request answers its own failures (admission.ts); one cannot keep the others waiting.
       }
     }
   };

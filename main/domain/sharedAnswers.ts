@@ -2,7 +2,7 @@
  * Answers a cache hands to every caller (a product, a page of vouchers) are the same object each
  * time. Marking one here freezes it all the way down, so no caller can change what the next one
  * gets, and lets the API keep its JSON text instead of serializing it again on every request
- * (main/api/route.ts). Nothing else about the object changes.
+ * (main/api/answer.ts). Nothing else about the object changes.
  */
 const shared = new WeakSet<object>();
 
