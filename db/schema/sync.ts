@@ -1,0 +1,55 @@
+import type { Nullable } from './columns';
+
+/** The sync module's tables (docs/sync.md). */
+/** 20261124_80_sync: this data folder's origin, op sequence, clock and hub. */
+export interface SyncInstanceTable { id: number; origin: string; last_seq: number; last_hlc: Nullable<string>; hub_origin: Nullable<string> }
+/** 20261124_80_sync: row changes recorded by triggers, folded into ops before commit. */
+export interface SyncCaptureTable { id: number | undefined; tbl: string; pk: string; old_json: Nullable<string>; new_json: Nullable<string> }
+export interface SyncOpsTable {
+  arrival: number | undefined;
+  origin: string;
+  seq: number;
+  hlc: string;
+  entity: string;
+  entity_id: string;
+  kind: 'insert' | 'update' | 'delete';
+  /** The change without its null columns (20261126_92); those are listed by `null_columns`. */
+  change_json: Nullable<string>;
+  schema: number;
+  /** 20261126_92: the sync_shapes id of the columns the change sets to null; NULL when none are left out. */
+  null_columns: Nullable<number>;
+  /** 20261128_95: 1 when this op (an insert) is its row's whole merge state, which sync_rows then lacks; NULL otherwise. */
+  row_state: Nullable<number>;
+  /** 20261128_96: 1 when more ops of the same write follow this one (a page never ends there); NULL on a write's last op. */
+  write_continues: Nullable<number>;
+  /** 20261129_99: the sync_shapes id of the columns whose values `change_json` holds as an array; NULL: `change_json` is an object. */
+  change_shape: Nullable<number>;
+}
+export interface SyncVectorTable { origin: string; seq: number }
+/**
+ * 20261126_92_sync_row_stamps: a row's merge state. `shape` names its stamped columns (sync_shapes),
+ * `stamps` its distinct stamps (space-separated), `marks` one character per shape column (48 + the
+ * index of its stamp), NULL when every column has the one stamp.
+ */
+export interface SyncRowsTable { entity: string; entity_id: string; shape: number; stamps: string; marks: Nullable<string>; born: Nullable<string>; deleted: Nullable<string>; erased: Nullable<string> }
+/** 20261126_92_sync_row_stamps: each distinct comma-separated list of stamped columns, once. */
+export interface SyncShapesTable { id: number | undefined; columns: string }
+export interface SyncHeldTable { origin: string; seq: number; op_json: string; reason: string }
+export interface SyncPeersTable {
+  url: string;
+  /** The peer's API key, sealed with the data folder's secret (main/sync/secret.ts); never printed. */
+  key_sealed: string;
+  peer_origin: Nullable<string>;
+  peer_instance_no: Nullable<number>;
+  added_at: number;
+  last_success_at: Nullable<number>;
+  last_attempt_at: Nullable<number>;
+  last_error: Nullable<string>;
+  skew_ms: Nullable<number>;
+  ops_to_send: Nullable<number>;
+  ops_to_receive: Nullable<number>;
+  /** 20261130_07: the peer's version vector as last heard (JSON); what waits for it is counted from it. */
+  peer_vector: Nullable<string>;
+}
+export interface SyncInstancesTable { origin: string; instance_no: number; /** 20261130_05: when it last exchanged with this instance (ms). */ last_seen_at: Nullable<number> }
+export interface SyncAcknowledgementsTable { session_id: number; booking_set: string; acknowledged_at: number; acknowledged_by: Nullable<string> }
