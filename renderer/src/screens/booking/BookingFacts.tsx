@@ -1,0 +1,65 @@
+import type { Booking } from '../../../../main/contract/bookings';
+import { money } from '../Bookings';
+
+/** Who booked, how to reach them, what was paid and when: the booking's facts as a list of terms. */
+export function BookingFacts({ booking }: { booking: Booking }) {
+  const cancelled = booking.status === 'CANCELLED';
+  return (
+    <dl className="facts">
+      <dt>Phone</dt>
+      <dd>{booking.customer?.phone ? <a href={`tel:${booking.customer.phone}`}>{booking.customer.phone}</a> : '—'}</dd>
+      <dt>Email</dt>
+      <dd>{booking.customer?.email ? <a href={`mailto:${booking.customer.email}`}>{booking.customer.email}</a> : '—'}</dd>
+      <dt>Total</dt>
+      <dd>
+        {money(booking.totalAmount, booking.totalCurrency)} · paid {money(booking.totalPaid, booking.totalCurrency)}
+        {/* A cancelled booking owes nothing: what it shows is what was paid (and refunded, if so). */}
+        {booking.totalDue > 0 && !cancelled && <strong> · {money(booking.totalDue, booking.totalCurrency)} due</strong>}
+      </dd>
+      {booking.resellerName && (
+        <>
+          <dt>Agent</dt>
+          <dd>{booking.resellerName}</dd>
+        </>
+      )}
+      <dt>Reference</dt>
+      <dd>{booking.resellerReference || '—'}</dd>
+      {booking.resellerComments && (
+        <>
+          <dt>Comments</dt>
+          <dd>{booking.resellerComments}</dd>
+        </>
+      )}
+      <dt>Booked</dt>
+      <dd>
+        {new Date(booking.dateCreated).toLocaleString()} {booking.sourceChannel ? `(${booking.sourceChannel})` : ''}
+      </dd>
+      {booking.dateCancelled && (
+        <>
+          <dt>Cancelled</dt>
+          <dd>{new Date(booking.dateCancelled).toLocaleString()}</dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/** One tour of the booking: its tickets, price, pickup and the people on it. */
+export function BookingItem({ item, currency }: { item: Booking['items'][number]; currency: string }) {
+  return (
+    <section className="item" aria-label={`${item.productName} ${item.startTimeLocal}`}>
+      <h3>
+        {item.productName} · {item.startTimeLocal.slice(0, 16)}
+      </h3>
+      <p>
+        {item.quantities.map((q) => `${q.value} × ${q.optionLabel}`).join(', ')} · {money(item.amount, currency)}
+        {item.pickupLocation?.locationName ? ` · pickup ${item.pickupLocation.locationName}${item.pickupLocation.pickupTime ? ` at ${item.pickupLocation.pickupTime.slice(11, 16)}` : ''}` : ''}
+      </p>
+      <ol className="people">
+        {item.participants.map((p, i) => (
+          <li key={i}>{p.fields.find((f) => /name/i.test(f.label ?? ''))?.value || `Guest ${i + 1}`}</li>
+        ))}
+      </ol>
+    </section>
+  );
+}
