@@ -1,9 +1,11 @@
 import { create } from 'zustand';
-import { api, ApiError, messageOf, newEventId } from '../api/client';
-import type { CheckinEventBody, DayBoardSession, EventAnswer, Manifest, ScanAnswer, ScanBody } from '../api/types';
-import { buildIndex, decide, fromAnswer, markCheckedIn, type IndexEntry, type Verdict } from '../scanner/verdict';
-import { bumpCheckedIn, correctionOf, localStamp, rejectionOf, signatureOf, withPending, type Correction } from '../scanner/pending';
+import { api, ApiError, messageOf } from '../api/client';
+import type { DayBoardSession, EventAnswer, Manifest, ScanAnswer } from '../api/types';
+import { buildIndex, decide, type IndexEntry, type Verdict } from '../scanner/verdict';
+import { rejectionOf, signatureOf, withPending, type Correction } from '../scanner/pending';
 import type { EventItem, OutboxItem, ScanItem } from '../outbox/items';
+import { admittedByOverride, admittedFromBooking, checkingVerdict, checkInItem, scanItem, servedDay } from '../scanner/scanItems';
+import { recordedByEvent, recordedByScan, scanAnswerShown, withRecorded, type Recorded } from '../scanner/answers';
 import type { SendOutcome } from '../outbox/sender';
 import { createSuppressor, SUPPRESS_MS, type ScanSource } from '../scanner/wedge';
 import { copiesToDrop, copiesToFetch, dropCopy, loadCopies, saveCopy, saveDay, saveLastHeard, type Held } from '../scanner/copies';
@@ -56,7 +58,6 @@ function shown(held: Record<number, Held>, outbox: readonly OutboxItem[] = useOu
 }
 
 const isUnreachable = (error: unknown) => error instanceof ApiError && (error.offline || error.status >= 500 || error.status === 429 || error.status === 401 || error.status === 403);
-const SCANNED_NOW = { queuedAt: '', attempts: 0 };
 
 export const useScanner = create<ScannerState>((set, get) => {
   const remember = (verdict: Verdict, eventId: string | null, status: RecentScan['status']) => set({ recent: withRecent(get().recent, verdict, eventId, status, new Date()) });
@@ -68,73 +69,30 @@ export const useScanner = create<ScannerState>((set, get) => {
   function enqueue(item: OutboxItem) {
     void useOutbox.getState().add([{ ...item, queuedAt: new Date().toISOString() }]);
   }
-  /**
-   * Serving all of today's departures, a scan is for the day they are on (the engine's today, as the
-   * day list it answered says; this device's date when there are none): a ticket for Sunday is not
-   * checked in on Friday, the engine answers "Another day". Serving one departure: none (the session says it).
-   */
-  function servedDay(sessionFilter: number | null): Pick<ScanBody, 'day'> {
-    if (sessionFilter !== null) return {};
-    const first = get().sessions[0];
-    return { day: first ? first.startTimeLocal.slice(0, 10) : localStamp(new Date()).slice(0, 10) };
-  }
-  function scanItem(body: Omit<ScanBody, 'eventId' | 'occurredAt' | 'device'>, local: NonNullable<OutboxItem['local']>): ScanItem {
-    const eventId = newEventId();
-    return { eventId, kind: 'scan', body: { ...body, eventId, occurredAt: new Date().toISOString(), device: device() }, local, ...SCANNED_NOW };
-  }
-  /**
-   * What the engine recorded goes into the device's copy of its manifest, and the copy's day
-   * counts move by as much, so the next refresh refetches it only if someone else changed it too.
-   */
-  function absorb(sessionId: number | null, participantIds: number[], eventIdOf: (pid: number) => string, at: string, deviceName: string | undefined) {
-    const h = sessionId !== null ? get().held[sessionId] : undefined;
-    if (!h || !participantIds.length) return;
-    const fresh = participantIds.filter((id) => h.manifest.bookings.some((b) => b.participants.some((p) => p.id === id && p.checkin.state !== 'CHECKED_IN')));
-    const manifest = markCheckedIn(h.manifest, fresh, { at, atLocal: localStamp(new Date(at)), device: deviceName ?? null, eventIdOf });
-    const next = { ...h, manifest, signature: bumpCheckedIn(h.signature, fresh.length) };
-    void saveCopy(sessionId!, next);
-    const held = { ...get().held, [sessionId!]: next };
-    set({ held, ...shown(held) });
-  }
-  async function fetchManifest(id: number, signature: string) {
-    const c = config();
-    if (!c) return;
-    const { manifest } = await api(c, 'GET /v1/manifest', { query: { sessionId: id }, timeoutMs: 10_000 });
-    const h: Held = { manifest, signature, fetchedAt: Date.now() };
-    await saveCopy(id, h);
-    const held = { ...get().held, [id]: h };
-    set({ held, ...shown(held) });
-  }
-
+  const dayOf = (sessionFilter: number | null) => servedDay(sessionFilter, get().sessions, new Date());
   function scanAnswered(item: ScanItem, scan: ScanAnswer) {
-    // Only a scan of a session's code checks anyone in (an unknown or unscheduled code names no session).
-    const sessionScan = 'booking' in scan ? scan : null;
-    absorb(item.local?.sessionId ?? sessionScan?.belongsTo?.sessionId ?? null, sessionScan?.checkedInParticipantIds ?? [], (pid) => `${item.eventId}.${pid}`, item.body.occurredAt, item.body.device);
-    const current = get().verdict;
-    if (current?.eventId === item.eventId && current.checking) {
-      // The answer came in time: it is the verdict (no correction, the device had not decided).
-      const verdict = fromAnswer(item.body.code, scan);
-      show(verdict, item.eventId);
-      remember(verdict, item.eventId, 'sent');
-      return;
-    }
-    const correction = correctionOf(item, scan, new Date());
-    if (correction) {
-      set({ corrections: [correction, ...get().corrections].slice(0, 20) });
+    absorb(recordedByScan(item, scan));
+    const answer = scanAnswerShown(item, scan, get().verdict, new Date());
+    if (answer.kind === 'verdict') {
+      show(answer.verdict, item.eventId);
+      remember(answer.verdict, item.eventId, 'sent');
+    } else if (answer.kind === 'correction') {
+      set({ corrections: [answer.correction, ...get().corrections].slice(0, 20) });
       setRecent(item.eventId, 'corrected');
       signal('red');
     } else setRecent(item.eventId, 'sent');
   }
   /** A check-in the scanner sent as an event (the desk's own events carry no local outcome and are the desk's business). */
   function eventAnswered(item: EventItem, answer: EventAnswer | undefined) {
-    if (!item.local) return;
+    const local = item.local;
+    if (!local) return;
     if (answer?.result === 'REJECTED') {
-      set({ corrections: [rejectionOf(item.eventId, item.local.label, answer.message, new Date()), ...get().corrections] });
+      set({ corrections: [rejectionOf(item.eventId, local.label, answer.message, new Date()), ...get().corrections] });
       setRecent(item.eventId, 'corrected');
       return;
     }
     setRecent(item.eventId, 'sent');
-    absorb(item.local.sessionId, item.local.participantIds, () => item.eventId, item.body.occurredAt, item.body.device);
+    absorb(recordedByEvent({ ...item, local }));
   }
 
   return {
@@ -222,8 +180,8 @@ export const useScanner = create<ScannerState>((set, get) => {
           remember(verdict, null, 'not sent');
           return;
         }
-        const item = scanItem({ code, sessionId: sessionFilter ?? undefined, ...servedDay(sessionFilter) }, { admit: false, result: 'UNKNOWN_CODE', label: code, sessionId: sessionFilter, participantIds: [] });
-        show({ ...verdict, tone: 'blue', word: 'CHECKING…', message: 'Not on this device; asking TourDesk' }, item.eventId, true);
+        const item = scanItem({ code, sessionId: sessionFilter ?? undefined, ...dayOf(sessionFilter) }, { admit: false, result: 'UNKNOWN_CODE', label: code, sessionId: sessionFilter, participantIds: [] }, device());
+        show(checkingVerdict(verdict), item.eventId, true);
         void enqueue(item);
         setTimeout(() => {
           const current = get().verdict;
@@ -240,7 +198,7 @@ export const useScanner = create<ScannerState>((set, get) => {
         return;
       }
       const label = verdict.people.map((p) => p.name).join(', ');
-      const item = scanItem({ code, sessionId: verdict.sessionId ?? undefined, ...servedDay(sessionFilter) }, { admit: true, result: verdict.kind, label, sessionId: verdict.sessionId, participantIds: verdict.participantIds });
+      const item = scanItem({ code, sessionId: verdict.sessionId ?? undefined, ...dayOf(sessionFilter) }, { admit: true, result: verdict.kind, label, sessionId: verdict.sessionId, participantIds: verdict.participantIds }, device());
       show(verdict, item.eventId);
       remember(verdict, item.eventId, 'waiting');
       void enqueue(item);
@@ -254,8 +212,8 @@ export const useScanner = create<ScannerState>((set, get) => {
       // A wrong-session override names the session scanned at, so the record says where they were admitted.
       const sessionId = verdict.kind === 'WRONG_SESSION' && filter !== null ? filter : (verdict.sessionId ?? undefined);
       const label = verdict.people.map((p) => p.name).join(', ');
-      const item = scanItem({ code: verdict.code, sessionId, override: true, ...servedDay(filter) }, { admit: true, result: verdict.override.rule, label, sessionId: verdict.sessionId, participantIds: verdict.participantIds });
-      const admitted: Verdict = { ...verdict, kind: 'CHECKED_IN', tone: 'green', word: 'CHECKED IN', message: `Admitted by override: ${verdict.override.label.toLowerCase()}`, admit: true, override: null, people: verdict.people.map((p) => ({ ...p, checkedIn: true })) };
+      const item = scanItem({ code: verdict.code, sessionId, override: true, ...dayOf(filter) }, { admit: true, result: verdict.override.rule, label, sessionId: verdict.sessionId, participantIds: verdict.participantIds }, device());
+      const admitted = admittedByOverride({ ...verdict, override: verdict.override });
       show(admitted, item.eventId);
       remember(admitted, item.eventId, 'waiting');
       void enqueue(item);
@@ -269,9 +227,9 @@ export const useScanner = create<ScannerState>((set, get) => {
       const names = [...verdict.people, ...verdict.others].filter((p) => participantIds.includes(p.id)).map((p) => p.name);
       const label = names.join(', ');
       const local = { admit: true, result: 'CHECKED_IN', label, sessionId, participantIds };
-      const admitted: Verdict = { ...verdict, kind: 'CHECKED_IN', tone: 'green', word: 'CHECKED IN', message: `${participantIds.length} checked in · ${verdict.booking?.orderNumber ?? ''}`, admit: true, others: [], override: null, people: [...verdict.people, ...verdict.others.map((o) => ({ ...o, checkedIn: false }))].map((p) => ({ ...p, checkedIn: p.checkedIn || participantIds.includes(p.id) })) };
+      const admitted = admittedFromBooking(verdict, participantIds);
       if (verdict.kind === 'GROUP') {
-        const item = scanItem({ code: verdict.code, sessionId, participantIds }, local);
+        const item = scanItem({ code: verdict.code, sessionId, participantIds }, local, device());
         show(admitted, item.eventId);
         remember(admitted, item.eventId, 'waiting');
         void enqueue(item);
@@ -279,11 +237,10 @@ export const useScanner = create<ScannerState>((set, get) => {
       }
       show(admitted, null);
       for (const participantId of participantIds) {
-        const eventId = newEventId();
-        const body: CheckinEventBody = { eventId, kind: 'CHECK_IN', sessionId, participantId, occurredAt: new Date().toISOString(), device: device() };
         const name = names[participantIds.indexOf(participantId)] ?? '';
-        remember({ ...admitted, people: [{ id: participantId, name, checkedIn: true }] }, eventId, 'waiting');
-        void enqueue({ eventId, kind: 'event', body, local: { ...local, label: name, participantIds: [participantId] }, ...SCANNED_NOW });
+        const item = checkInItem(sessionId, participantId, { ...local, label: name, participantIds: [participantId] }, device());
+        remember({ ...admitted, people: [{ id: participantId, name, checkedIn: true }] }, item.eventId, 'waiting');
+        void enqueue(item);
       }
     },
 
@@ -313,6 +270,27 @@ export const useScanner = create<ScannerState>((set, get) => {
     },
   };
 });
+
+/** What the engine recorded goes into the device's copy of its manifest. */
+function absorb(recorded: Recorded) {
+  const { sessionId } = recorded;
+  const h = sessionId !== null ? useScanner.getState().held[sessionId] : undefined;
+  if (sessionId === null || !h || !recorded.participantIds.length) return;
+  const next = withRecorded(h, recorded);
+  void saveCopy(sessionId, next);
+  const held = { ...useScanner.getState().held, [sessionId]: next };
+  useScanner.setState({ held, ...shown(held) });
+}
+
+async function fetchManifest(id: number, signature: string) {
+  const c = config();
+  if (!c) return;
+  const { manifest } = await api(c, 'GET /v1/manifest', { query: { sessionId: id }, timeoutMs: 10_000 });
+  const h: Held = { manifest, signature, fetchedAt: Date.now() };
+  await saveCopy(id, h);
+  const held = { ...useScanner.getState().held, [id]: h };
+  useScanner.setState({ held, ...shown(held) });
+}
 
 function onOnline() {
   void useOutbox.getState().flush();

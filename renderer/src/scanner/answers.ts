@@ -1,0 +1,51 @@
+import type { EventItem, ScanItem } from '../outbox/items';
+import type { ScanAnswer } from '../api/types';
+import type { Held } from './copies';
+import { bumpCheckedIn, correctionOf, localStamp, type Correction } from './pending';
+import type { ShownVerdict } from './recent';
+import { fromAnswer, markCheckedIn, type Verdict } from './verdict';
+
+/** Check-ins the engine recorded for one of this device's items, to lay into the device's copy. */
+export interface Recorded {
+  sessionId: number | null;
+  participantIds: number[];
+  eventIdOf(participantId: number): string;
+  at: string;
+  device: string | undefined;
+}
+
+/** Only a scan of a session's code checks anyone in (an unknown or unscheduled code names no session). */
+export function recordedByScan(item: ScanItem, scan: ScanAnswer): Recorded {
+  const sessionScan = 'booking' in scan ? scan : null;
+  return {
+    sessionId: item.local?.sessionId ?? sessionScan?.belongsTo?.sessionId ?? null,
+    participantIds: sessionScan?.checkedInParticipantIds ?? [],
+    eventIdOf: (pid) => `${item.eventId}.${pid}`,
+    at: item.body.occurredAt,
+    device: item.body.device,
+  };
+}
+
+export function recordedByEvent(item: EventItem & { local: NonNullable<EventItem['local']> }): Recorded {
+  return { sessionId: item.local.sessionId, participantIds: item.local.participantIds, eventIdOf: () => item.eventId, at: item.body.occurredAt, device: item.body.device };
+}
+
+/**
+ * The copy with what the engine recorded in it, and its day counts moved by as much, so the next
+ * refresh refetches it only if someone else changed it too.
+ */
+export function withRecorded(h: Held, recorded: Recorded): Held {
+  const fresh = recorded.participantIds.filter((id) => h.manifest.bookings.some((b) => b.participants.some((p) => p.id === id && p.checkin.state !== 'CHECKED_IN')));
+  const manifest = markCheckedIn(h.manifest, fresh, { at: recorded.at, atLocal: localStamp(new Date(recorded.at)), device: recorded.device ?? null, eventIdOf: recorded.eventIdOf });
+  return { ...h, manifest, signature: bumpCheckedIn(h.signature, fresh.length) };
+}
+
+/** What a scan's answer changes on screen: the verdict itself, a correction of one already shown, or only that it was sent. */
+export type ScanAnswerShown = { kind: 'verdict'; verdict: Verdict } | { kind: 'correction'; correction: Correction } | { kind: 'sent' };
+
+export function scanAnswerShown(item: ScanItem, scan: ScanAnswer, current: ShownVerdict | null, now: Date): ScanAnswerShown {
+  // The answer came in time: it is the verdict (no correction, the device had not decided).
+  if (current?.eventId === item.eventId && current.checking) return { kind: 'verdict', verdict: fromAnswer(item.body.code, scan) };
+  const correction = correctionOf(item, scan, now);
+  return correction ? { kind: 'correction', correction } : { kind: 'sent' };
+}
