@@ -46,31 +46,9 @@ export const blankEvent = (eventId: string, kind: string, occurredAt: number): N
 export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsService }) {
   const serverEventId = () => `td-${ctx.ids.nextId()}`;
 
-  /** The live participants of a session (or of one order in it) and the check-ins in force for them. */
-  async function targets(db: Kysely<Database>, ref: ManifestSessionRef, orderNumber?: string) {
-    const resolved = await deps.manifests.resolveSession(db, ref);
-    const sessionId = resolved.session.id;
-    let participantIds: number[];
-    let cancelled = false;
-    if (orderNumber === undefined) {
-      participantIds = await liveParticipantIdsOf(db, sessionId);
-    } else {
-      const booking = await bookingStatusOf(db, orderNumber);
-      if (!booking) throw new DomainError('24', `No order found with orderNumber ${orderNumber}`);
-      const itemIds = await itemIdsOfOrderInSession(db, orderNumber, sessionId);
-      if (itemIds.length === 0) {
-        throw new DomainError('NOT_FOUND', `Order ${orderNumber} has no item in the ${resolved.session.product_code} session at ${toLocal(resolved.session.start_at, resolved.timezone)}`);
-      }
-      participantIds = await participantIdsOfItems(db, itemIds);
-      cancelled = !isLive(booking.status);
-    }
-    const derived = deriveCheckinState((await loadSessionEvents(db, sessionId)).map(toEvent));
-    return { resolved, participantIds, derived, cancelled };
-  }
-
   async function checkInAll(actor: Actor, ref: ManifestSessionRef, orderNumber?: string): Promise<number> {
     return ctx.write(actor, async (tx) => {
-      const { resolved, participantIds, derived, cancelled } = await targets(tx.db, ref, orderNumber);
+      const { resolved, participantIds, derived, cancelled } = await targetsOf(tx.db, deps.manifests, ref, orderNumber);
       if (cancelled) throw new DomainError('INVALID_STATE', `Order ${orderNumber} is cancelled; its participants cannot be checked in`);
       // Only sync leaves an order with no passengers (its booking arrived, its participants are in a later page):
       // answering success would check in nobody.
@@ -97,7 +75,7 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
   /** Undoes, one UNDO each, exactly the check-ins in force for the targets. */
   async function undoAll(actor: Actor, ref: ManifestSessionRef, orderNumber?: string): Promise<number> {
     return ctx.write(actor, async (tx) => {
-      const { resolved, participantIds, derived, cancelled } = await targets(tx.db, ref, orderNumber);
+      const { resolved, participantIds, derived, cancelled } = await targetsOf(tx.db, deps.manifests, ref, orderNumber);
       if (cancelled) throw new DomainError('INVALID_STATE', `Order ${orderNumber} is cancelled; its check-in cannot be changed`);
       let count = 0;
       for (const participantId of participantIds) {
@@ -119,7 +97,7 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
   }
 
   async function isCheckedIn(ref: ManifestSessionRef, orderNumber?: string): Promise<boolean> {
-    const { participantIds, derived } = await targets(ctx.db, ref, orderNumber);
+    const { participantIds, derived } = await targetsOf(ctx.db, deps.manifests, ref, orderNumber);
     return participantIds.length > 0 && participantIds.every((id) => stateOf(derived, id).status === 'CHECKED_IN');
   }
 
@@ -153,56 +131,83 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
         const sessionIds = [...new Set(events.map((e) => e.sessionId))].slice(0, 20);
         const before = await Promise.all(sessionIds.map((id) => manifestFingerprint(tx.db, id)));
         const answers: EventAnswer[] = [];
-        for (const input of events) answers.push(await recordOne(tx, input));
+        for (const input of events) answers.push(await recordDeviceEvent(tx, deps.manifests, input));
         const after = await Promise.all(sessionIds.map((id) => manifestFingerprint(tx.db, id)));
         return { events: answers, manifestVersions: sessionIds.map((sessionId, i) => ({ sessionId, before: before[i], after: after[i] })) };
       });
     },
   };
+}
 
-  async function recordOne(tx: Tx, input: CheckinEventBody): Promise<EventAnswer> {
-    const existing = await findEventAnswer(tx.db, input.eventId);
-    if (existing) return existing.answer_json ? (JSON.parse(existing.answer_json) as EventAnswer) : { eventId: input.eventId, result: 'RECORDED' };
-    const occurredAt = fromIso(input.occurredAt, 'occurredAt');
-    const reject = (message: string): RejectedEvent => ({ eventId: input.eventId, kind: input.kind, result: 'REJECTED', message });
-    const session = await findSessionById(tx.db, input.sessionId);
-    if (!session) return reject(`Session ${input.sessionId} was not found`);
-    const row: NewEventRow = { ...blankEvent(input.eventId, input.kind, occurredAt), session_id: session.id, device: input.device ?? null, note: input.note ?? null };
-    let conflict: string | null = null;
-    let overrides: EventOverridableRule[] | undefined;
-    if (input.kind === 'CHECK_IN' || input.kind === 'NO_SHOW') {
-      if (input.participantId === undefined) return reject(`A ${input.kind} event needs participantId`);
-      const owner = await participantOwner(tx.db, input.participantId);
-      if (!owner) return reject(`Participant ${input.participantId} was not found`);
-      if (owner.session_id !== session.id) return reject(`Participant ${input.participantId} belongs to session ${owner.session_id}, not ${session.id}`);
-      row.participant_id = input.participantId;
-      row.order_number = owner.order_number;
-      if (input.kind === 'CHECK_IN' && !input.decidedOffline) {
-        // A check-in asked for now (a tap) follows the scan's rules; one a device already made offline is a fact.
-        const tap = await decideTap(tx, deps.manifests, { participantId: input.participantId, sessionId: session.id, orderNumber: owner.order_number, occurredAt, override: input.override ?? [] });
-        if (!tap.admit) return { ...reject(tap.message), rule: tap.rule, overridable: tap.overridable };
-        if (tap.overrides.length) {
-          overrides = tap.overrides;
-          row.override_json = JSON.stringify({ rules: tap.overrides, by: tx.actor.name, apiKeyId: tx.actor.keyId, device: input.device ?? null });
-        }
-      }
-      // Facts from a device are kept even when the booking was cancelled meanwhile; the manifest flags them.
-      if (!isLive(owner.status)) conflict = `Booking ${owner.order_number} is ${owner.status.toLowerCase()}${owner.cancelled_at ? ` since ${new Date(owner.cancelled_at).toISOString()}` : ''}`;
+/** The live participants of a session (or of one order in it) and the check-ins in force for them. */
+async function targetsOf(db: Kysely<Database>, manifests: ManifestsService, ref: ManifestSessionRef, orderNumber?: string) {
+  const resolved = await manifests.resolveSession(db, ref);
+  const sessionId = resolved.session.id;
+  let participantIds: number[];
+  let cancelled = false;
+  if (orderNumber === undefined) {
+    participantIds = await liveParticipantIdsOf(db, sessionId);
+  } else {
+    const booking = await bookingStatusOf(db, orderNumber);
+    if (!booking) throw new DomainError('24', `No order found with orderNumber ${orderNumber}`);
+    const itemIds = await itemIdsOfOrderInSession(db, orderNumber, sessionId);
+    if (itemIds.length === 0) {
+      throw new DomainError('NOT_FOUND', `Order ${orderNumber} has no item in the ${resolved.session.product_code} session at ${toLocal(resolved.session.start_at, resolved.timezone)}`);
     }
-    if (input.kind === 'UNDO') {
-      if (!input.undoesEventId) return reject('An UNDO event needs undoesEventId');
-      row.undoes_event_id = input.undoesEventId;
-      const target = await findUndoTarget(tx.db, input.undoesEventId);
-      if (target && target.session_id !== session.id) return reject(`Event ${input.undoesEventId} belongs to session ${target.session_id}, not ${session.id}`);
-      if (target?.kind === 'UNDO') return reject('An UNDO cannot undo another UNDO; check in again instead');
-      row.participant_id = target?.participant_id ?? input.participantId ?? null;
-    }
-    const answer: RecordedEvent = { eventId: input.eventId, kind: input.kind, result: 'RECORDED', sessionId: session.id, participantId: row.participant_id, undoesEventId: row.undoes_event_id, occurredAt: input.occurredAt, conflict, ...(overrides ? { overrides } : {}) };
-    row.result = 'RECORDED';
-    row.answer_json = JSON.stringify(answer);
-    await insertEvent(tx, row);
-    return answer;
+    participantIds = await participantIdsOfItems(db, itemIds);
+    cancelled = !isLive(booking.status);
   }
+  const derived = deriveCheckinState((await loadSessionEvents(db, sessionId)).map(toEvent));
+  return { resolved, participantIds, derived, cancelled };
+}
+
+/**
+ * Checks one device event and stores it, answering RECORDED; a resent eventId answers its first
+ * answer, and an event naming an unknown session or a participant of another session is REJECTED
+ * (not stored, so a corrected resend can still land).
+ */
+async function recordDeviceEvent(tx: Tx, manifests: ManifestsService, input: CheckinEventBody): Promise<EventAnswer> {
+  const existing = await findEventAnswer(tx.db, input.eventId);
+  if (existing) return existing.answer_json ? (JSON.parse(existing.answer_json) as EventAnswer) : { eventId: input.eventId, result: 'RECORDED' };
+  const occurredAt = fromIso(input.occurredAt, 'occurredAt');
+  const reject = (message: string): RejectedEvent => ({ eventId: input.eventId, kind: input.kind, result: 'REJECTED', message });
+  const session = await findSessionById(tx.db, input.sessionId);
+  if (!session) return reject(`Session ${input.sessionId} was not found`);
+  const row: NewEventRow = { ...blankEvent(input.eventId, input.kind, occurredAt), session_id: session.id, device: input.device ?? null, note: input.note ?? null };
+  let conflict: string | null = null;
+  let overrides: EventOverridableRule[] | undefined;
+  if (input.kind === 'CHECK_IN' || input.kind === 'NO_SHOW') {
+    if (input.participantId === undefined) return reject(`A ${input.kind} event needs participantId`);
+    const owner = await participantOwner(tx.db, input.participantId);
+    if (!owner) return reject(`Participant ${input.participantId} was not found`);
+    if (owner.session_id !== session.id) return reject(`Participant ${input.participantId} belongs to session ${owner.session_id}, not ${session.id}`);
+    row.participant_id = input.participantId;
+    row.order_number = owner.order_number;
+    if (input.kind === 'CHECK_IN' && !input.decidedOffline) {
+      // A check-in asked for now (a tap) follows the scan's rules; one a device already made offline is a fact.
+      const tap = await decideTap(tx, manifests, { participantId: input.participantId, sessionId: session.id, orderNumber: owner.order_number, occurredAt, override: input.override ?? [] });
+      if (!tap.admit) return { ...reject(tap.message), rule: tap.rule, overridable: tap.overridable };
+      if (tap.overrides.length) {
+        overrides = tap.overrides;
+        row.override_json = JSON.stringify({ rules: tap.overrides, by: tx.actor.name, apiKeyId: tx.actor.keyId, device: input.device ?? null });
+      }
+    }
+    // Facts from a device are kept even when the booking was cancelled meanwhile; the manifest flags them.
+    if (!isLive(owner.status)) conflict = `Booking ${owner.order_number} is ${owner.status.toLowerCase()}${owner.cancelled_at ? ` since ${new Date(owner.cancelled_at).toISOString()}` : ''}`;
+  }
+  if (input.kind === 'UNDO') {
+    if (!input.undoesEventId) return reject('An UNDO event needs undoesEventId');
+    row.undoes_event_id = input.undoesEventId;
+    const target = await findUndoTarget(tx.db, input.undoesEventId);
+    if (target && target.session_id !== session.id) return reject(`Event ${input.undoesEventId} belongs to session ${target.session_id}, not ${session.id}`);
+    if (target?.kind === 'UNDO') return reject('An UNDO cannot undo another UNDO; check in again instead');
+    row.participant_id = target?.participant_id ?? input.participantId ?? null;
+  }
+  const answer: RecordedEvent = { eventId: input.eventId, kind: input.kind, result: 'RECORDED', sessionId: session.id, participantId: row.participant_id, undoesEventId: row.undoes_event_id, occurredAt: input.occurredAt, conflict, ...(overrides ? { overrides } : {}) };
+  row.result = 'RECORDED';
+  row.answer_json = JSON.stringify(answer);
+  await insertEvent(tx, row);
+  return answer;
 }
 
 export type CheckinService = ReturnType<typeof createCheckin>;
