@@ -1,0 +1,42 @@
+import type { CheckinEventsTable } from '../../../db/schema';
+import type { ScanAnswer } from '../../contract/manifest';
+import type { Tx } from '../context';
+import { blankEvent, insertEvent, type NewEventRow } from './events';
+
+export interface ScanInput {
+  code: string;
+  sessionId?: number;
+  eventId?: string;
+  occurredAt?: string;
+  device?: string;
+  override?: boolean;
+  participantIds?: number[];
+  /** The day (YYYY-MM-DD, local) whose departures the scan is for: another day's booking is a wrong session. */
+  day?: string;
+}
+
+/** One scan being answered: its SCAN row (filled in as the code resolves) and how it is stored with its answer. */
+export class ScanRecord {
+  readonly row: NewEventRow;
+
+  constructor(
+    private readonly tx: Tx,
+    readonly input: ScanInput,
+    readonly eventId: string,
+    readonly occurredAt: number,
+  ) {
+    this.row = { ...blankEvent(eventId, 'SCAN', occurredAt), code: input.code, device: input.device ?? null, session_id: input.sessionId ?? null };
+  }
+
+  /** The SCAN row as it will be stored with `result`: part of the history its own answer shows. */
+  stored(result: string): CheckinEventsTable {
+    return { ...this.row, result, api_key_id: this.tx.actor.keyId, recorded_at: this.tx.now };
+  }
+
+  /** Stores the SCAN row with its answer (a resend answers it again), then the check-ins it made. */
+  async store<A extends ScanAnswer>(answer: A, children: NewEventRow[] = []): Promise<A> {
+    await insertEvent(this.tx, { ...this.row, result: String(answer.result), answer_json: JSON.stringify(answer) });
+    for (const child of children) await insertEvent(this.tx, child);
+    return answer;
+  }
+}
