@@ -2,8 +2,6 @@ import type { Kysely } from 'kysely';
 import { areaChangeTokenOf, type ChangeObservation } from '../../../db/queries/changes';
 import type { Database, VouchersTable } from '../../../db/schema';
 import {
-  findCategoryId,
-  findLiveProductCode,
   findVoucherUses,
   findVouchersByCodes,
   insertVoucher,
@@ -16,41 +14,22 @@ import {
   type VoucherFilter,
 } from '../../../db/queries/vouchers';
 import type { VoucherBody, VoucherSearch } from '../../contract/vouchers';
-import type { Actor, EngineContext, Tx } from '../context';
+import type { Actor, EngineContext, IdGenerator } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import { DomainError } from '../errors';
-import { fromMinor, toMinor } from '../money';
-import { parseTimeParam, toIso } from '../time';
-import { isValueVoucher, voucherState, type VoucherStatus } from './voucherBalance';
+import { parseTimeParam } from '../time';
 import { weakCodeReason } from './voucherCodeStrength';
 import { sharedAnswer } from '../sharedAnswers';
+import { expiryWindow, seesNotes, voucherToApi, type Voucher } from './voucherAnswers';
+import { valueColumns } from './voucherValue';
 
-/** The spec's voucher, plus TourDesk's remainingValue, currency, productCode and categoryId. */
-export interface Voucher {
-  code: string;
-  status: VoucherStatus;
-  issueDate: string;
-  expiryDate: string | null;
-  value?: number;
-  valueType: string;
-  sourceOrder: string | null;
-  internalNotes?: string | null;
-  internalReference: string | null;
-  remainingValue?: number;
-  currency: string | null;
-  productCode?: string;
-  categoryId?: number;
-}
+export type { Voucher } from './voucherAnswers';
 
 export interface CreateOptions {
   /** For imports and demo data only: the API always refuses an expiry in the past. */
   allowPastExpiry?: boolean;
 }
 
-const needsProduct = (valueType: string) => valueType === 'PRODUCT' || valueType.endsWith('_LIMITPRODUCT');
-const needsCategory = (valueType: string) => valueType.endsWith('_LIMITCATALOG');
-/** Internal notes are for the supplier only (the spec says so); agents get the voucher without them. */
-const seesNotes = (actor: Actor) => actor.role !== 'agent';
 /**
  * An agent sees only the vouchers it sold: those issued by its own bookings (gift cards, `sourceOrder`
  * one of its reseller's orders). Codes it did not sell are not listed, searched or shown (404): a code
@@ -62,14 +41,17 @@ const onlySoldBy = (actor: Actor): number | null | undefined => (actor.role === 
 /** How many distinct search pages are kept (the office's list and a few searches typed into it). */
 const VOUCHER_PAGES_CACHED = 50;
 
-export function createVouchers(ctx: EngineContext, companies: CompaniesService) {
+/**
+ * A reader of search pages. Pages of the supplier's searches are kept while no voucher or redemption
+ * changed (here, in another process or by sync); status and remaining value are still derived from
+ * them at each read, since they depend on the time. An agent's search also reads bookings (which
+ * vouchers it sold): never kept. `seen`: the caller's observation of other processes' commits.
+ */
+function voucherPageReader(ctx: EngineContext): (filter: VoucherFilter, seen?: ChangeObservation) => Promise<VoucherPageRow[]> {
   const readVoucherPage = voucherSearchReader(ctx.handle);
-  // Pages of the supplier's searches are kept while no voucher or redemption changed (here, in another
-  // process or by sync); status and remaining value are still derived from them at each read, since
-  // they depend on the time. An agent's search also reads bookings (which vouchers it sold): never kept.
   const changes = areaChangeTokenOf(ctx.handle);
   let pages: { token: string; byFilter: Map<string, VoucherPageRow[]> } = { token: '', byFilter: new Map() };
-  async function searchVouchers(filter: VoucherFilter, seen?: ChangeObservation): Promise<VoucherPageRow[]> {
+  return async function searchVouchers(filter, seen) {
     if (filter.soldByReseller !== undefined) return readVoucherPage(filter);
     const token = changes('vouchers', seen);
     if (pages.token !== token) pages = { token, byFilter: new Map() };
@@ -82,24 +64,30 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
       pages.byFilter.set(key, rows);
     }
     return rows;
-  }
+  };
+}
 
-  /**
-   * The answers of kept pages (by the page's row array, so they go when the page goes). Status and
-   * remaining value depend on the time only through expiry: an answer holds while the clock stays
-   * after the latest expiry already passed and at or before the next one.
-   */
-  const keptAnswers = new WeakMap<VoucherPageRow[], { vouchers: Voucher[]; expiredBefore: number; nextExpiry: number }>();
-  function expiryWindow(rows: VoucherRow[], now: number): { expiredBefore: number; nextExpiry: number } {
-    let expiredBefore = -Infinity;
-    let nextExpiry = Infinity;
-    for (const { expiry_at: at } of rows) {
-      if (at === null) continue;
-      if (at < now) expiredBefore = Math.max(expiredBefore, at);
-      else nextExpiry = Math.min(nextExpiry, at);
-    }
-    return { expiredBefore, nextExpiry };
+/** 10 Crockford base-32 characters (50 random bits): readable aloud, not guessable. */
+async function newCode(db: Kysely<Database>, ids: IdGenerator): Promise<string> {
+  for (;;) {
+    const code = ids.token(7).slice(0, 10);
+    if (!(await voucherCodeExists(db, code))) return code;
   }
+}
+
+async function rowOrThrow(db: Kysely<Database>, code: string): Promise<VouchersTable> {
+  // Upper-case first (TourDesk's own codes); as given too, for codes another writer stored otherwise.
+  const wanted = code.trim();
+  const rows = await findVouchersByCodes(db, [wanted.toUpperCase(), wanted]);
+  const row = rows.find((r) => r.code === wanted.toUpperCase()) ?? rows[0];
+  if (!row) throw new DomainError('NOT_FOUND', `Voucher ${code} was not found`);
+  return row;
+}
+
+export function createVouchers(ctx: EngineContext, companies: CompaniesService) {
+  const searchVouchers = voucherPageReader(ctx);
+  /** The answers of kept pages (by the page's row array, so they go when the page goes), with the expiry window they hold in. */
+  const keptAnswers = new WeakMap<VoucherPageRow[], { vouchers: Voucher[]; expiredBefore: number; nextExpiry: number }>();
 
   /** `known`: the rows' redemptions, when the rows were read with them (a search page). */
   async function toApi(db: Kysely<Database>, rows: VoucherRow[], actor: Actor, known?: Map<string, VoucherUse>, at?: number): Promise<Voucher[]> {
@@ -111,75 +99,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
         rows.map((r) => r.code),
       ));
     const now = at ?? ctx.clock.now().getTime();
-    return rows.map((row) => {
-      const use = used.get(row.code);
-      const state = voucherState(row, use?.redeemed ?? 0, use?.uses ?? 0, now);
-      const currency = row.currency;
-      const voucher: Voucher = {
-        code: row.code,
-        status: state.status,
-        issueDate: toIso(row.issue_at),
-        expiryDate: row.expiry_at === null ? null : toIso(row.expiry_at),
-        valueType: row.value_type,
-        sourceOrder: row.source_order,
-        internalReference: row.internal_reference,
-        currency,
-      };
-      if (isValueVoucher(row.value_type) && row.value_minor !== null && currency) {
-        voucher.value = fromMinor(row.value_minor, currency);
-        voucher.remainingValue = fromMinor(state.remainingMinor ?? 0, currency);
-      } else if (row.value_percent !== null) {
-        voucher.value = row.value_percent;
-      }
-      if (seesNotes(actor)) voucher.internalNotes = row.internal_notes;
-      if (row.product_code !== null) voucher.productCode = row.product_code;
-      if (row.category_id !== null) voucher.categoryId = row.category_id;
-      return voucher;
-    });
-  }
-
-  /** 10 Crockford base-32 characters (50 random bits): readable aloud, not guessable. */
-  async function newCode(db: Kysely<Database>): Promise<string> {
-    for (;;) {
-      const code = ctx.ids.token(7).slice(0, 10);
-      if (!(await voucherCodeExists(db, code))) return code;
-    }
-  }
-
-  /** Checks the type's rules and returns the columns that describe the voucher's value. */
-  async function valueColumns(tx: Tx, body: VoucherBody, currency: string) {
-    const type = body.valueType;
-    const columns = { value_minor: null as number | null, value_percent: null as number | null, product_code: null as string | null, category_id: null as number | null };
-    if (isValueVoucher(type)) {
-      if (body.value === undefined || body.value <= 0) throw new DomainError('VALIDATION_ERROR', `value must be an amount above 0 for a ${type} voucher`);
-      columns.value_minor = toMinor(body.value, currency);
-      if (columns.value_minor <= 0) throw new DomainError('VALIDATION_ERROR', `value ${body.value} is less than the smallest ${currency} unit`);
-    } else if (type.startsWith('PERCENT')) {
-      if (body.value === undefined || body.value <= 0 || body.value > 100) throw new DomainError('VALIDATION_ERROR', `value must be a percentage above 0 and at most 100 for a ${type} voucher`);
-      columns.value_percent = body.value;
-    }
-    if (needsProduct(type)) {
-      if (body.productCode === undefined) throw new DomainError('VALIDATION_ERROR', `productCode is required for a ${type} voucher`);
-      const productCode = await findLiveProductCode(tx.db, body.productCode);
-      if (productCode === undefined) throw new DomainError('VALIDATION_ERROR', `productCode ${body.productCode} names no product`);
-      columns.product_code = productCode;
-    }
-    if (needsCategory(type)) {
-      if (body.categoryId === undefined) throw new DomainError('VALIDATION_ERROR', `categoryId is required for a ${type} voucher`);
-      const categoryId = await findCategoryId(tx.db, body.categoryId);
-      if (categoryId === undefined) throw new DomainError('VALIDATION_ERROR', `categoryId ${body.categoryId} names no category`);
-      columns.category_id = categoryId;
-    }
-    return columns;
-  }
-
-  async function rowOrThrow(db: Kysely<Database>, code: string): Promise<VouchersTable> {
-    // Upper-case first (TourDesk's own codes); as given too, for codes another writer stored otherwise.
-    const wanted = code.trim();
-    const rows = await findVouchersByCodes(db, [wanted.toUpperCase(), wanted]);
-    const row = rows.find((r) => r.code === wanted.toUpperCase()) ?? rows[0];
-    if (!row) throw new DomainError('NOT_FOUND', `Voucher ${code} was not found`);
-    return row;
+    return rows.map((row) => voucherToApi(row, used.get(row.code), actor, now));
   }
 
   const service = {
@@ -223,7 +143,7 @@ export function createVouchers(ctx: EngineContext, companies: CompaniesService) 
           code = body.code.toUpperCase();
           if (await voucherCodeExists(tx.db, code)) throw new DomainError('DUPLICATE', `A voucher with code ${code} already exists`);
         } else {
-          code = await newCode(tx.db);
+          code = await newCode(tx.db, ctx.ids);
         }
         await insertVoucher(tx.db, {
           code,
