@@ -3,34 +3,30 @@ import type { Database, ProductsTable, PriceOptionsTable } from '../../../db/sch
 import {
   archiveProduct,
   countUpcomingLiveBookingItems,
-  deletePriceOptions,
   findExtraLinksOfProducts,
   findImagesOfProducts,
   findLiveProduct,
-  findPriceOptionsOfProduct,
   findPriceOptionsOfProducts,
-  insertPriceOption,
   insertProduct,
   productCodeTaken,
   productHasBookings,
   replaceProductExtras,
   searchLiveProducts,
-  updatePriceOption,
   updateProduct,
 } from '../../../db/queries/products';
-import { pickupListExists } from '../../../db/queries/pickups';
-import { findExistingExtraIds } from '../../../db/queries/extras';
 import { areaChangeTokenOf, type ChangeObservation } from '../../../db/queries/changes';
 import { sharedAnswer } from '../sharedAnswers';
-import type { ProductBody, ProductUpdateBody, PriceOptionAnswer, PriceOptionBody } from '../../contract/products';
-import type { Actor, EngineContext, Tx } from '../context';
+import type { ProductBody, ProductUpdateBody, PriceOptionAnswer } from '../../contract/products';
+import type { Actor, EngineContext, IdGenerator, Tx } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import { DomainError } from '../errors';
-import { fromMinor, toMinor } from '../money';
-import { isValidTimezone, toIso } from '../time';
+import { fromMinor } from '../money';
+import { toIso } from '../time';
 import { imageToApi } from './imageUrls';
 import { detailsJson, flatColumns, flatFields } from './productColumns';
 import type { ProductSearchQuery } from '../../contract/products';
+import { checkReferences, normaliseProductInput } from './productInput';
+import { writePriceOptions } from './priceOptionWrites';
 
 /** A price option as the API answers it. */
 export type PriceOption = PriceOptionAnswer;
@@ -59,17 +55,28 @@ export function priceOptionToApi(row: PriceOptionsTable, currency: string): Pric
 /** How many product answers the cache holds (a catalogue is tens of products, rarely hundreds). */
 const PRODUCTS_CACHED = 500;
 
+async function rowOrThrow(db: Kysely<Database>, productCode: string): Promise<ProductsTable> {
+  const row = await findLiveProduct(db, productCode);
+  if (!row) throw new DomainError('NOT_FOUND', `Product ${productCode} was not found`);
+  return row;
+}
+
+async function writeExtras(tx: Tx, productCode: string, extras: { id: number }[]): Promise<void> {
+  await replaceProductExtras(tx.db, productCode, [...new Set(extras.map((e) => e.id))]);
+}
+
+async function newProductCode(db: Kysely<Database>, ids: IdGenerator): Promise<string> {
+  for (;;) {
+    const code = `P${ids.token(4)}`.slice(0, 7);
+    if (!(await productCodeTaken(db, code))) return code;
+  }
+}
+
 export function createProducts(ctx: EngineContext, companies: CompaniesService) {
   // A product answer is read far more often than written; it is kept while nothing it is made of
   // (product, options, extras, images, company) changed here, in another process or by sync.
   const changes = areaChangeTokenOf(ctx.handle);
   let answers: { token: string; byCode: Map<string, Product> } = { token: '', byCode: new Map() };
-
-  async function rowOrThrow(db: Kysely<Database>, productCode: string): Promise<ProductsTable> {
-    const row = await findLiveProduct(db, productCode);
-    if (!row) throw new DomainError('NOT_FOUND', `Product ${productCode} was not found`);
-    return row;
-  }
 
   async function toApi(db: Kysely<Database>, rows: ProductsTable[]): Promise<Product[]> {
     if (rows.length === 0) return [];
@@ -93,77 +100,6 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
     });
   }
 
-  async function checkReferences(tx: Tx, input: ProductUpdateBody): Promise<void> {
-    if (input.timezone !== undefined && !isValidTimezone(input.timezone)) {
-      throw new DomainError('VALIDATION_ERROR', `timezone ${input.timezone} is not an IANA timezone name`);
-    }
-    if (input.pickupId !== undefined && !(await pickupListExists(tx.db, input.pickupId))) {
-      throw new DomainError('VALIDATION_ERROR', `pickupId ${input.pickupId} names no pickup list`);
-    }
-    if (input.extras !== undefined && input.extras.length > 0) {
-      const ids = input.extras.map((e) => e.id);
-      const found = await findExistingExtraIds(tx.db, ids);
-      const missing = ids.filter((id) => !found.includes(id));
-      if (missing.length) throw new DomainError('VALIDATION_ERROR', `extras: no extra with id ${missing.join(', ')}`);
-    }
-    if (input.priceOptions) {
-      const labels = input.priceOptions.map((o) => o.label.toLowerCase());
-      const duplicate = labels.find((l, i) => labels.indexOf(l) !== i);
-      if (duplicate !== undefined) throw new DomainError('VALIDATION_ERROR', `priceOptions: the label "${duplicate}" is used twice`);
-      for (const o of input.priceOptions) {
-        if (o.minQuantity !== undefined && o.maxQuantity !== undefined && o.minQuantity > o.maxQuantity) {
-          throw new DomainError('VALIDATION_ERROR', `priceOptions "${o.label}": minQuantity must not be greater than maxQuantity`);
-        }
-        if (o.price < 0) throw new DomainError('VALIDATION_ERROR', `priceOptions "${o.label}": price must not be negative`);
-      }
-    }
-  }
-
-  /** Replaces the option list; an option keeps its id when matched by id or by label. */
-  async function writePriceOptions(tx: Tx, productCode: string, currency: string, options: PriceOptionBody[]): Promise<void> {
-    const existing = await findPriceOptionsOfProduct(tx.db, productCode);
-    const kept = new Set<number>();
-    const plan = options.map((option, position) => {
-      const match = existing.find((e) => option.id !== undefined && e.id === option.id) ?? existing.find((e) => e.label.toLowerCase() === option.label.toLowerCase());
-      if (option.id !== undefined && !match) throw new DomainError('VALIDATION_ERROR', `priceOptions: product ${productCode} has no option with id ${option.id}`);
-      if (match) kept.add(match.id);
-      return { option, position, id: match?.id };
-    });
-    const removed = existing.filter((e) => !kept.has(e.id)).map((e) => e.id);
-    if (removed.length) await deletePriceOptions(tx.db, removed);
-    // Labels are unique per product: park kept rows under temporary labels before renaming. A parked
-    // label is longer than any the contract accepts (120), so it clashes with none; no NUL in it, as
-    // PostgreSQL's text cannot hold one (the hub on PostgreSQL).
-    for (const { id } of plan) if (id !== undefined) await updatePriceOption(tx.db, id, { label: `${'~'.repeat(121)}${id}` });
-    for (const { option, position, id } of plan) {
-      const values = {
-        position,
-        label: option.label,
-        price_minor: toMinor(option.price, currency),
-        price_group_type: option.priceGroupType ?? null,
-        min_quantity: option.minQuantity ?? null,
-        max_quantity: option.maxQuantity ?? null,
-        seats_used: option.seatsUsed ?? 1,
-      };
-      if (id !== undefined) await updatePriceOption(tx.db, id, values);
-      else await insertPriceOption(tx.db, { id: ctx.ids.nextId(), product_code: productCode, ...values });
-    }
-  }
-
-  async function writeExtras(tx: Tx, productCode: string, extras: { id: number }[]): Promise<void> {
-    await replaceProductExtras(tx.db, productCode, [...new Set(extras.map((e) => e.id))]);
-  }
-
-  async function newProductCode(db: Kysely<Database>): Promise<string> {
-    for (;;) {
-      const code = `P${ctx.ids.token(4)}`.slice(0, 7);
-      if (!(await productCodeTaken(db, code))) return code;
-    }
-  }
-
-  const normalise = <T extends ProductUpdateBody>(input: T): T =>
-    input.accountingAccount === undefined && input.xeroAccount !== undefined ? { ...input, accountingAccount: input.xeroAccount } : input;
-
   const service = {
     /** `seen`: the caller's observation of other processes' commits (a request's, taken as it starts). */
     async get(productCode: string, seen?: ChangeObservation): Promise<Product> {
@@ -183,12 +119,12 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
     },
 
     async create(body: ProductBody, actor: Actor): Promise<Product> {
-      const input = normalise(body);
+      const input = normaliseProductInput(body);
       const company = await companies.supplier();
       const currency = input.currency ?? company.currency;
       const productCode = await ctx.write(actor, async (tx) => {
         await checkReferences(tx, input);
-        const productCode = await newProductCode(tx.db);
+        const productCode = await newProductCode(tx.db, ctx.ids);
         await insertProduct(tx.db, {
           product_code: productCode,
           product_type: 'ACTIVITY',
@@ -201,7 +137,7 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
           created_at: tx.now,
           updated_at: tx.now,
         } as ProductsTable);
-        await writePriceOptions(tx, productCode, currency, input.priceOptions ?? []);
+        await writePriceOptions(tx, ctx.ids, productCode, currency, input.priceOptions ?? []);
         await writeExtras(tx, productCode, input.extras ?? []);
         await tx.journal('product', productCode, 'create', input);
         return productCode;
@@ -211,7 +147,7 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
 
     /** Fields left out keep their value; a priceOptions or extras list given replaces the old one. */
     async update(productCode: string, body: ProductUpdateBody, actor: Actor): Promise<Product> {
-      const input = normalise(body);
+      const input = normaliseProductInput(body);
       await ctx.write(actor, async (tx) => {
         const row = await rowOrThrow(tx.db, productCode);
         if (input.currency !== undefined && input.currency !== row.currency && (await productHasBookings(tx.db, productCode))) {
@@ -224,7 +160,7 @@ export function createProducts(ctx: EngineContext, companies: CompaniesService) 
         }
         await checkReferences(tx, input);
         await updateProduct(tx.db, productCode, { ...flatColumns(input, currency), details_json: detailsJson(input, JSON.parse(row.details_json)), updated_at: tx.now });
-        if (input.priceOptions) await writePriceOptions(tx, productCode, currency, input.priceOptions);
+        if (input.priceOptions) await writePriceOptions(tx, ctx.ids, productCode, currency, input.priceOptions);
         if (input.extras) await writeExtras(tx, productCode, input.extras);
         await tx.journal('product', productCode, 'update', input);
       });
