@@ -20,11 +20,6 @@ const PENDING = new Set<string>([
 
 /** Service factories (`path name`) over 120 lines that no part of issue 35 splits yet: each is still to split. */
 const NOT_YET_SPLIT = new Set<string>([
-  'main/domain/availability/search.ts createAvailabilitySearch',
-  'main/domain/catalogue/products.ts createProducts',
-  'main/domain/checkin/events.ts createCheckin',
-  'main/domain/checkin/scan.ts createScanner',
-  'main/domain/commerce/vouchers.ts createVouchers',
 ]);
 
 const files = sourceFiles(undefined, ['db/migrations']);
