@@ -3,16 +3,17 @@ import { defineConfig } from 'vitest/config';
 /**
  * The API suites also run against the office hub on PostgreSQL (issue 21): the same files, the same
  * fixture (test/fixtures/app.ts picks the dialect from TOURDESK_TEST_DIALECT). Not there: the CLI
- * and backup suites (SQLite data folders by design), pairing (sync is not on PostgreSQL yet) and
- * the fuzz suites (they fingerprint the SQLite file), and the cache suites (a second connection to the SQLite file).
+ * and backup suites (SQLite data folders by design), the fuzz suites (they fingerprint the SQLite
+ * file) and the cache suites (a second connection to the SQLite file).
  * The sync suites run with their hub on PostgreSQL (two hub engines on one database) and desks on
  * SQLite (test/sync/nodes.ts); not there: the pure merge rules (no database), the SQLite store's own
  * encoding, and the `tourdesk serve` processes with SQLite folders (test/postgres/sync.test.ts runs
  * hub processes on PostgreSQL).
  */
-const POSTGRES_SUITES = ['test/api/*.test.ts', 'test/sync/*.test.ts'];
+const POSTGRES_SUITES = ['test/api/**/*.test.ts', 'test/sync/*.test.ts'];
 const NOT_ON_POSTGRES = [
-  'test/api/cli.test.ts', 'test/api/backup.test.ts', 'test/api/fuzz-*.test.ts', 'test/api/caches.test.ts', 'test/api/availabilityCaches.test.ts',
+  'test/api/platform/cli.test.ts', 'test/api/platform/backup.test.ts', 'test/api/http/fuzz*.test.ts',
+  'test/api/http/caches.test.ts', 'test/api/availability/availabilityCaches.test.ts',
   'test/sync/pure.test.ts', 'test/sync/storage.test.ts', 'test/sync/serve.test.ts',
 ];
 

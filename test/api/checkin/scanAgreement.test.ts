@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../fixtures/app';
+import { aBookingRow } from '../../fixtures/bookingRows';
+import { aProductWithSession } from '../../fixtures/manifest';
+import { SCAN_CASES, type ScanCase } from '../../fixtures/scanCases';
+import { SCAN_RULES } from '../../../main/domain/checkin/scanOutcome';
+import { buildIndex, decide, type Verdict } from '../../../renderer/src/scanner/verdict';
+import type { Manifest, ScanAnswer } from '../../../renderer/src/api/types';
+
+/**
+ * One table of scan cases (test/fixtures/scanCases.ts), each scanned by the engine on a real
+ * database through the API and decided by the scanner device's offline verdict from the manifest
+ * the engine serves it: the two agree on every case whose facts the device's copy holds.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const SESSION_START = '2030-01-02T23:00:00Z'; // 10:00 on 3 January in Sydney
+const OTHER_SESSION_START = '2030-01-03T02:00:00Z'; // 13:00 the same day
+const ANOTHER_DAY_START = '2030-01-05T02:00:00Z';
+const SERVED_DAY = '2030-01-03';
+
+const manifestOf = async (sessionId: number): Promise<Manifest> => (await t.call('GET', `/v1/manifest?sessionId=${sessionId}`)).body.manifest;
+const post = (path: string, body: object) => t.call('POST', path, { body, role: 'checkin' });
+
+/** Builds a case's world; answers the code to scan, what the device holds and serves, and the scan body the device would send. */
+async function arrange(c: ScanCase) {
+  t.clock.set('2030-01-02T22:30:00Z');
+  const own = await aProductWithSession(t, { product: c.product, startTime: c.where === 'another day' ? ANOTHER_DAY_START : SESSION_START });
+  const booking = aBookingRow(t.sql, { sessionId: own.sessionId, barcodes: 'PARTICIPANT', names: [{ first: 'Grace', last: 'Hopper' }, 'Alan'], ...c.booking });
+  const grace = booking.participantCodes[0] ?? '';
+  if (c.before?.graceIn) {
+    t.clock.set('2030-01-02T22:10:00Z');
+    expect((await post('/v1/manifest/scan', { code: grace, device: 'Bus 2' })).body.scan.checkedIn).toBe(true);
+  }
+  if (c.before?.closed) await post('/v1/manifest/events', { events: [{ eventId: randomUUID(), kind: 'CLOSE', sessionId: own.sessionId, occurredAt: '2030-01-02T22:20:00Z' }] });
+  if (c.before?.reissued) expect((await t.call('POST', `/v1/bookings/${booking.orderNumber}/barcodes/reissue`, { body: { participantId: String(booking.participantIds[0]) } })).status).toBe(200);
+  t.clock.set(c.at ?? '2030-01-02T22:30:00Z');
+
+  const other = c.where === 'another session' || c.where === 'another day' ? await aProductWithSession(t, { startTime: OTHER_SESSION_START }) : null;
+  const held = c.where === 'another day' ? [other!.sessionId] : [own.sessionId, ...(other ? [other.sessionId] : [])];
+  const sessionFilter = c.where === 'another day' ? null : (other?.sessionId ?? own.sessionId);
+  const code = { grace, 'grace in lower case': grace.toLowerCase(), order: booking.orderCode ?? '', unknown: 'NOBODY-HAS-THIS' }[c.code ?? 'grace'];
+  const manifests = new Map<number, Manifest>();
+  for (const id of held) manifests.set(id, await manifestOf(id));
+  // As the device sends it: the served session, or the served day when it serves all of a day's.
+  const body = { code, eventId: randomUUID(), device: 'Gate', ...(sessionFilter !== null ? { sessionId: sessionFilter } : { day: SERVED_DAY }), ...(c.override ? { override: true } : {}) };
+  return { manifests, sessionFilter, code, body };
+}
+
+/** The device agrees with the engine: the same result, admitting or not alike, and an override offered where the engine would take one. */
+function expectAgreement(c: ScanCase, verdict: Verdict, answer: ScanAnswer) {
+  if (c.override) {
+    // The device shows the refusal first; its second action sends the override the engine records first.
+    expect(verdict).toMatchObject({ admit: false, override: { rule: c.engine.overrides?.[0] } });
+    return;
+  }
+  // An order code's people are ticked on the device before they go in; the engine checks them all in.
+  if (verdict.kind === 'GROUP') expect(answer).toMatchObject({ result: 'CHECKED_IN', checkedIn: true });
+  else expect({ kind: verdict.kind, admit: verdict.admit }).toEqual({ kind: answer.result, admit: answer.checkedIn });
+  expect(verdict.override?.rule ?? null).toBe(answer.checkedIn || answer.result === 'UNKNOWN_CODE' ? null : answer.result);
+  if (answer.result === 'ALREADY_CHECKED_IN') expect(verdict.message).toBe(answer.message);
+}
+
+describe('the scan rules: the engine and the device agree', () => {
+  it.each(SCAN_CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const { manifests, sessionFilter, code, body } = await arrange(c);
+    const verdict = decide({ code, manifests, index: buildIndex(manifests.values()), sessionFilter });
+    const answer: ScanAnswer = (await post('/v1/manifest/scan', body)).body.scan;
+    expect(answer).toMatchObject({ result: c.engine.result, checkedIn: c.engine.checkedIn, ...(c.engine.overrides ? { overrides: c.engine.overrides } : {}) });
+    if (c.deviceLacks) expect({ kind: verdict.kind, admit: verdict.admit }).toEqual({ kind: c.deviceLacks.kind, admit: c.deviceLacks.admit });
+    else expectAgreement(c, verdict, answer);
+  });
+
+  it('has a case for every rule: refusing, and passed by an override or only warning where the rule gives way', () => {
+    const refused = new Set(SCAN_CASES.filter((c) => !c.engine.checkedIn).map((c) => c.engine.result));
+    const passed = new Set(SCAN_CASES.flatMap((c) => (c.engine.checkedIn ? [...(c.engine.overrides ?? []), c.engine.result] : [])));
+    for (const rule of SCAN_RULES) expect(refused, rule).toContain(rule);
+    for (const rule of SCAN_RULES.filter((r) => r !== 'CODE_REVOKED' && r !== 'BOOKING_CANCELLED')) expect(passed, rule).toContain(rule);
+    expect([...refused, ...passed]).toEqual(expect.arrayContaining(['CHECKED_IN', 'UNKNOWN_CODE']));
+  });
+
+  it('are in a module that imports nothing, so the renderer bundle takes it as it is', () => {
+    const source = readFileSync(resolve(import.meta.dirname, '../../../main/domain/checkin/scanOutcome.ts'), 'utf8');
+    expect(source).not.toMatch(/^\s*(import|export\s+\*|export\s+\{[^}]*\}\s+from)\b|\brequire\(|\bimport\(/m);
+  });
+});
