@@ -21,6 +21,7 @@ import { registerPairingRoutes } from './pairing';
 import { registerSyncRoutes } from './sync';
 import { registerApiKeyRoutes } from './apiKeys';
 import { registerSettingsRoutes } from './settings';
+import { registerOrderLinkRoutes } from './orderLinks';
 
 /** Every resource's routes, one module each. */
 export function registerAllRoutes(host: RouteHost): void {
@@ -46,4 +47,5 @@ export function registerAllRoutes(host: RouteHost): void {
   registerSyncRoutes(host);
   registerApiKeyRoutes(host);
   registerSettingsRoutes(host);
+  registerOrderLinkRoutes(host);
 }
