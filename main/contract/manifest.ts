@@ -132,7 +132,13 @@ export const manifestSessionSchema = z.object({
   startTimeLocal: z.string(),
   endTimeLocal: z.string(),
   seats: z.number(),
+  /**
+   * seats − seatsBooked, the number GET /v1/availability answers for the session: negative when it is
+   * oversold (sync, or capacity cut below what is booked).
+   */
   seatsAvailable: z.number(),
+  /** Seats the live bookings hold: Σ quantity × seatsUsed (a Family 2+2 ticket is 4, a charter's boat option all of it). */
+  seatsBooked: z.number(),
   checkinClosed: z.boolean(),
   /** null unless the session is oversold (see sessionOversoldSchema). */
   oversold: sessionOversoldSchema.nullable(),
@@ -189,7 +195,7 @@ export type ManifestVersion = z.infer<typeof manifestVersionSchema>;
 export const dayBoardSessionSchema = manifestSessionSchema.extend(countsSchema.shape).extend({
   /** The session's resources (boats, guides, vehicles), in their order. */
   resources: z.array(z.object({ id: z.number(), name: z.string() })),
-  /** Live participants collected from a pickup point. */
+  /** Seats of live bookings collected from a pickup point (a Family 2+2 ticket with a pickup is 4). */
   pickupCount: z.number(),
 });
 export type DayBoardSession = z.infer<typeof dayBoardSessionSchema>;

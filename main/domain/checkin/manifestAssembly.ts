@@ -27,7 +27,8 @@ export function sessionView(resolved: ResolvedSession, seatsHeld: number, closed
     startTimeLocal: toLocal(session.start_at, timezone),
     endTimeLocal: toLocal(session.end_at, timezone),
     seats: session.seats,
-    seatsAvailable: Math.max(0, session.seats - seatsHeld),
+    seatsAvailable: session.seats - seatsHeld,
+    seatsBooked: seatsHeld,
     checkinClosed: closed,
     oversold,
   };

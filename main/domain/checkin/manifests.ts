@@ -6,7 +6,7 @@ import { seatsHeldBySession } from '../../../db/queries/seats';
 import { findSessionById, resourcesOfSession, sessionsStartingBetween, supplierTimezone } from '../../../db/queries/departures';
 import { liveParticipantIdsOf } from '../../../db/queries/checkinBookings';
 import { manifestFingerprint } from '../../../db/queries/manifestVersion';
-import { pickupParticipantCount } from '../../../db/queries/boardCounts';
+import { pickupSeatCount } from '../../../db/queries/boardCounts';
 import type { EngineContext } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import type { ProductsService } from '../catalogue/products';
@@ -158,7 +158,7 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
         const events = await loadSessionEvents(ctx.db, session.id);
         const derived = deriveCheckinState(events.map(toEvent));
         const resources = (await resourcesOfSession(ctx.db, session.id)).map((r) => ({ id: r.id, name: r.name }));
-        out.push({ ...sessionView({ session, product, timezone }, held.get(session.id) ?? 0, derived.closed, oversold.get(session.id) ?? null), ...countStates(derived, participantIds), resources, pickupCount: await pickupParticipantCount(ctx.db, session.id) });
+        out.push({ ...sessionView({ session, product, timezone }, held.get(session.id) ?? 0, derived.closed, oversold.get(session.id) ?? null), ...countStates(derived, participantIds), resources, pickupCount: await pickupSeatCount(ctx.db, session.id) });
       }
       return out;
     },
