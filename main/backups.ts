@@ -16,7 +16,7 @@ import { makeDataFolderPrivate, makeTreePrivate, PRIVATE_DIR, PRIVATE_FILE } fro
 export const BACKUP_FOLDER = 'backups';
 export const KEEP_DAYS = 7;
 const LAST_BACKUP_FILE = 'last.json';
-const AUTO_PREFIX = 'tourdesk-auto-';
+export const AUTO_PREFIX = 'tourdesk-auto-';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type { BackupRecord };
@@ -72,7 +72,7 @@ export async function createBackup(options: { sqlite: BetterSqlite3.Database; da
   }
 }
 
-function backupFolder(dataDir: string): string {
+export function backupFolder(dataDir: string): string {
   const folder = join(dataDir, BACKUP_FOLDER);
   mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR });
   return folder;
@@ -105,7 +105,25 @@ export function automaticBackups(dataDir: string): BackupsAnswer['automaticBacku
     .sort((a, b) => b.file.localeCompare(a.file));
 }
 
-const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+export const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+
+/** Data folders (resolved) this process is backing up now. */
+const backupsUnderWay = new Set<string>();
+
+/**
+ * Makes one backup of a data folder at a time in this process (the daily one, or one asked for
+ * through the API): answers undefined, without calling `make`, while another is under way.
+ */
+export async function oneBackupAtATime<T>(dataDir: string, make: () => Promise<T>): Promise<T | undefined> {
+  const folder = resolve(dataDir);
+  if (backupsUnderWay.has(folder)) return undefined;
+  backupsUnderWay.add(folder);
+  try {
+    return await make();
+  } finally {
+    backupsUnderWay.delete(folder);
+  }
+}
 
 /**
  * While the server runs: a backup when the newest automatic one is a day old (or missing), checked
@@ -122,7 +140,9 @@ export function startDailyBackups(options: { sqlite: BetterSqlite3.Database; dat
     const date = now();
     const target = join(backupFolder(options.dataDir), `${AUTO_PREFIX}${stamp(date)}.sqlite`);
     try {
-      await createBackup({ sqlite: options.sqlite, dataDir: options.dataDir, target, now: date, automatic: true });
+      const made = await oneBackupAtATime(options.dataDir, () => createBackup({ sqlite: options.sqlite, dataDir: options.dataDir, target, now: date, automatic: true }));
+      // One asked for through the API is being made: the next check makes the daily one.
+      if (!made) return;
       for (const old of automaticBackups(options.dataDir).slice(1)) {
         if (date.getTime() - new Date(old.time).getTime() > KEEP_DAYS * DAY_MS) rmSync(old.file, { force: true });
       }

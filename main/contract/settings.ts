@@ -88,12 +88,35 @@ export const backupRecordSchema = z.object({
 });
 export type BackupRecord = z.infer<typeof backupRecordSchema>;
 
-/** GET /v1/system/backups: the last backup and the automatic daily ones kept. */
+/** A backup file in the data folder's backup folder, which GET /v1/system/backups/{name} downloads. */
+export const backupFileSchema = z.object({
+  name: z.string(),
+  /** When it was written (ISO 8601). */
+  time: z.string(),
+  bytes: z.number().int(),
+  /** Made by the daily schedule rather than asked for. */
+  automatic: z.boolean(),
+  /** This server's path that downloads it (with a supplier key). */
+  downloadPath: z.string(),
+});
+export type BackupFile = z.infer<typeof backupFileSchema>;
+
+/** GET /v1/system/backups: the last backup, the automatic daily ones kept, and every backup file there is to download. */
 export const backupsAnswerSchema = z.object({
   lastBackup: backupRecordSchema.nullable(),
   automaticBackups: z.array(backupRecordSchema.pick({ file: true, time: true, bytes: true })),
+  /** Every backup in the backup folder (daily ones and those made through POST /v1/system/backups), newest first. */
+  backups: z.array(backupFileSchema),
   /** Where backups go; null for an engine without a data folder (tests, in memory). */
   backupFolder: z.string().nullable(),
   keepDays: z.number().int(),
+  /** How this server's data is backed up when it cannot make backups itself (a hub on PostgreSQL: pg_dump); null when it can. */
+  backupAdvice: z.string().nullable(),
 });
+/** GET /v1/system/backups/{name}: a name GET /v1/system/backups lists. */
+export const backupNameParams = z.object({ name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters') });
+
+/** POST /v1/system/backups: the backup just made. */
+export const createdBackupSchema = backupFileSchema.extend({ mediaFiles: z.number().int() });
+export type CreatedBackup = z.infer<typeof createdBackupSchema>;
 export type BackupsAnswer = z.infer<typeof backupsAnswerSchema>;
