@@ -16,12 +16,13 @@ export type Right =
   | 'manifest:read'
   | 'checkin'
   | 'system' // backups and other settings of the installation: supplier keys only
+  | 'reports' // the desk's takings and who overrode a check-in rule: supplier keys only
   | 'public' // no key needed (the API description, which holds no data)
   | 'sync'; // exchange ops with a peer, read sync status
 
 /** `sync` keys (issue 16) may only exchange ops and read sync status. */
 const RIGHTS: Record<Role, ReadonlySet<Right>> = {
-  supplier: new Set<Right>(['any', 'catalog:read', 'catalog:write', 'availability:read', 'availability:write', 'bookings', 'customers', 'manifest:read', 'checkin', 'system', 'sync']),
+  supplier: new Set<Right>(['any', 'catalog:read', 'catalog:write', 'availability:read', 'availability:write', 'bookings', 'customers', 'manifest:read', 'checkin', 'system', 'reports', 'sync']),
   agent: new Set<Right>(['any', 'catalog:read', 'availability:read', 'bookings']),
   checkin: new Set<Right>(['any', 'availability:read', 'manifest:read', 'checkin']),
   sync: new Set<Right>(['any', 'sync']),

@@ -22,6 +22,7 @@ import { registerSyncRoutes } from './sync';
 import { registerApiKeyRoutes } from './apiKeys';
 import { registerSettingsRoutes } from './settings';
 import { registerOrderLinkRoutes } from './orderLinks';
+import { registerDeskDayRoutes } from './deskDay';
 
 /** Every resource's routes, one module each. */
 export function registerAllRoutes(host: RouteHost): void {
@@ -48,4 +49,5 @@ export function registerAllRoutes(host: RouteHost): void {
   registerApiKeyRoutes(host);
   registerSettingsRoutes(host);
   registerOrderLinkRoutes(host);
+  registerDeskDayRoutes(host);
 }
