@@ -116,6 +116,9 @@ export const backupsAnswerSchema = z.object({
 /** GET /v1/system/backups/{name}: a name GET /v1/system/backups lists. */
 export const backupNameParams = z.object({ name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters') });
 
+/** POST /v1/system/backups takes no settings: no body, or an empty JSON object (any other body is refused). */
+export const backupRequestSchema = z.object({}).optional();
+
 /** POST /v1/system/backups: the backup just made. */
 export const createdBackupSchema = backupFileSchema.extend({ mediaFiles: z.number().int() });
 export type CreatedBackup = z.infer<typeof createdBackupSchema>;

@@ -74,6 +74,19 @@ describe.runIf(testDialect() === 'sqlite')('POST /v1/system/backups on a SQLite 
     expect((await t.call('POST', '/v1/system/backups')).status).toBe(200);
   });
 
+  it('refuses a body other than none or an empty JSON object with a 400, making nothing', async () => {
+    const before = backupFolderFiles();
+    for (const body of ['"now"', '[]', '{"name":']) {
+      const res = await t.call('POST', '/v1/system/backups', { body });
+      expect(res.status, body).toBe(400);
+      expect(res.body.requestStatus.error.errorMessage, body).toBeTruthy();
+    }
+    const text = await t.app.inject({ method: 'POST', url: '/v1/system/backups', headers: { host: '127.0.0.1', apikey: t.keys.supplier, 'content-type': 'text/plain' }, payload: 'now' });
+    expect(text.statusCode).toBeGreaterThanOrEqual(400);
+    expect(backupFolderFiles()).toEqual(before);
+    expect((await t.call('POST', '/v1/system/backups', { body: {} })).status).toBe(200);
+  });
+
   it('downloads only a backup the list names: no other file, no path', async () => {
     writeFileSync(join(t.dir, 'backups', 'notes.txt'), 'not a backup');
     for (const name of ['tourdesk-20300101T000000Z.sqlite', '..%2Ftourdesk.sqlite', '..%2F..%2Fetc%2Fpasswd', 'tourdesk.sqlite', 'last.json', 'notes.txt', '%2Ftmp%2Ftourdesk-x.sqlite', 'tourdesk-..%2F..%2Fx.sqlite']) {

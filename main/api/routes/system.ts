@@ -6,7 +6,7 @@ import { backupFileBytes, backupFiles, backUpNow } from '../../backupFiles';
 import { join } from 'node:path';
 import { DomainError } from '../../domain/errors';
 import type { Engine } from '../../engine';
-import { backupNameParams, type BackupsAnswer, type CreatedBackup } from '../../contract/settings';
+import { backupNameParams, backupRequestSchema, type BackupsAnswer, type CreatedBackup } from '../../contract/settings';
 
 /** Why this server makes no backups of its own, or null when it does. */
 function noBackupsHere(engine: Engine): string | null {
@@ -47,6 +47,7 @@ export function registerSystemRoutes(host: RouteHost): void {
     description: 'Answers `backup` once the file is written. 409 CONFLICT while another backup of the folder is being made, and on a hub on PostgreSQL (backed up with pg_dump).',
     tag: 'System',
     right: 'system',
+    body: backupRequestSchema,
     handler: async ({ engine }): Promise<{ backup: CreatedBackup }> => {
       const refusal = noBackupsHere(engine);
       if (refusal) throw new DomainError('CONFLICT', refusal);
