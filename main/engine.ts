@@ -6,7 +6,7 @@ import { createApiKeys, createCompanies, createKeyUse } from './domain/platform'
 import { createCategories, createExternalCodes, createExtras, createPartnerConnect, createPickups, createProductImages, createProducts } from './domain/catalogue';
 import { createAvailability, createResources } from './domain/availability';
 import { createBarcodes, createBookings, createCustomers } from './domain/bookings';
-import { createCheckin, createManifestSearch, createManifests, createScanner } from './domain/checkin';
+import { createCheckin, createDeskDay, createManifestSearch, createManifests, createScanner } from './domain/checkin';
 import { createRates, createResellers, createVouchers } from './domain/commerce';
 import { createReplica } from './sync/replica';
 import { createSyncService } from './sync/service';
@@ -58,6 +58,7 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const scanner = createScanner(ctx, { manifests });
   const barcodes = createBarcodes(ctx, { bookings });
   const manifestSearch = createManifestSearch(ctx, { manifests, companies });
+  const deskDay = createDeskDay(ctx, { manifests, companies });
   return {
     ctx,
     clock,
@@ -84,6 +85,7 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     scanner,
     barcodes,
     manifestSearch,
+    deskDay,
     replica,
     sync: createSyncService(ctx, replica, instanceNo),
     close: () => db.close(),

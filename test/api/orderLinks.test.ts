@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, LOOPBACK_NAMES, type TourDeskServer } from '../../main/api/server';
-import { parseRoute } from '../../renderer/src/store/nav';
+import { parseRoute } from '../../renderer/src/model/routes';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aBooking, aProduct } from '../fixtures/builders';
 

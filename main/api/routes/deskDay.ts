@@ -1,10 +1,9 @@
 import { defineRoute, type RouteHost } from '../route';
-import { createDeskDay } from '../../domain/checkin/deskDay';
 import { overridesQuery, weekQuery, type OverrideCheckin, type WeekAnswer } from '../../contract/desk';
 
 /** The manager's views of the desk's day: the week with its takings, and the check-ins admitted under an override. */
 export function registerDeskDayRoutes(host: RouteHost): void {
-  const deskDay = createDeskDay(host.engine.ctx, { manifests: host.engine.manifests, companies: host.engine.companies });
+  const { deskDay } = host.engine;
   defineRoute(host, {
     method: 'GET',
     path: '/v1/manifest/week',
