@@ -7,7 +7,7 @@ import globals from 'globals';
  * The layer arrows of docs/architecture.md. Each layer lists the modules it must never reach; an import is
  * checked wherever it is written: `import`/`export … from`, `import()`, `require()` and what `createRequire`
  * made, and `import('…')` types. A relative import is resolved to its project path first, so the check
- * does not depend on how many `../` a file needs. test/unit/layerArrows.test.ts probes every arrow.
+ * does not depend on how many `../` a file needs. test/structure/layerArrows.test.ts probes every arrow.
  *
  * An arrow: `packages` (a name matches itself and its subpaths) or `paths` (project paths, matching themselves
  * and everything under them) with `except` paths carved out; `typesAllowed` lets `import type` through.

@@ -29,7 +29,10 @@ describe('the departure board', () => {
 
   it('puts a closed check-in and an oversold session before the clock', () => {
     expect(boardStateOf(aDeparture({ checkinClosed: true }), at('08:30:00')).word).toBe('Closed');
-    expect(boardStateOf(aDeparture({ booked: 30, seats: 20 }), at('12:00:00')).word).toBe('Oversold');
+    expect(boardStateOf(aDeparture({ seats: 20, seatsBooked: 22, seatsAvailable: -2 }), at('12:00:00')).word).toBe('Oversold');
+    // Seats, not people: 3 people on family tickets holding all 12 seats is full, not oversold; 3 holding 13 is.
+    expect(boardStateOf(aDeparture({ booked: 3, seats: 12, seatsBooked: 12, seatsAvailable: 0 }), at('12:00:00')).word).not.toBe('Oversold');
+    expect(boardStateOf(aDeparture({ booked: 3, seats: 12, seatsBooked: 13, seatsAvailable: -1 }), at('12:00:00')).word).toBe('Oversold');
   });
 
   it('names as the next departure the first one that has not left yet, not a day tour under way', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../fixtures/app';
-import { aBooking, aPickupList, aProduct } from '../fixtures/builders';
+import { startTestApp, type TestApp } from '../../fixtures/app';
+import { aBooking, aPickupList, aProduct } from '../../fixtures/builders';
 
 /**
  * Seats everywhere: availability, the manifest and the departure board count a session's seats the

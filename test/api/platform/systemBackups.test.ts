@@ -2,9 +2,9 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oneBackupAtATime } from '../../main/backups';
-import { startTestApp, testDialect, type TestApp } from '../fixtures/app';
-import { aProduct } from '../fixtures/builders';
+import { oneBackupAtATime } from '../../../main/backups';
+import { startTestApp, testDialect, type TestApp } from '../../fixtures/app';
+import { aProduct } from '../../fixtures/builders';
 
 /** Backups through the API: made now, listed with size and a download path, downloaded; a PostgreSQL hub says how it is backed up instead. */
 let t: TestApp;

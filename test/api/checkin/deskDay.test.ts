@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../fixtures/app';
-import { aBooking, aProduct } from '../fixtures/builders';
+import { startTestApp, type TestApp } from '../../fixtures/app';
+import { aBooking, aProduct } from '../../fixtures/builders';
 
 /**
  * The desk's day for the manager: GET /v1/manifest/week (departures and the day's totals, money taken

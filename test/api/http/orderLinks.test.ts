@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, LOOPBACK_NAMES, type TourDeskServer } from '../../main/api/server';
-import { parseRoute } from '../../renderer/src/model/routes';
-import { startTestApp, type TestApp } from '../fixtures/app';
-import { aBooking, aProduct } from '../fixtures/builders';
+import { createServer, LOOPBACK_NAMES, type TourDeskServer } from '../../../main/api/server';
+import { parseRoute } from '../../../renderer/src/model/routes';
+import { startTestApp, type TestApp } from '../../fixtures/app';
+import { aBooking, aProduct } from '../../fixtures/builders';
 
 /** GET /orders/edit/{orderNumber}: the link client libraries of this API style put on the API's host for each booking. */
 let t: TestApp;
