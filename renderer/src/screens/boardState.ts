@@ -11,7 +11,8 @@ type BoardState = { key: 'open' | 'boarding' | 'underway' | 'closed' | 'alert' |
 export function boardStateOf(s: DayBoardSession, now: number): BoardState {
   // `oversold` is the open sync conflict the engine reports (an object, null when there is none).
   if (s.oversold !== null && !s.oversold.acknowledged) return { key: 'alert', word: 'Conflict', icon: '▲' };
-  if (s.oversold !== null || s.booked > s.seats) return { key: 'alert', word: 'Oversold', icon: '▲' };
+  // Seats, not people: a family ticket of 4 holds 4 seats (seatsAvailable is negative when more are taken than there are).
+  if (s.oversold !== null || s.seatsAvailable < 0) return { key: 'alert', word: 'Oversold', icon: '▲' };
   if (s.checkinClosed) return { key: 'closed', word: 'Closed', icon: '■' };
   const start = Date.parse(s.startTime);
   const end = Date.parse(s.endTime);
