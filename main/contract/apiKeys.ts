@@ -10,7 +10,6 @@ export const apiKeyCreateSchema = z.object({
   /** Agent keys only: the reseller the key books for (made from the name when left out). */
   resellerId: opt(idParam),
 });
-export type ApiKeyCreateBody = z.infer<typeof apiKeyCreateSchema>;
 
 export const apiKeyParams = z.object({ keyId: idParam });
 

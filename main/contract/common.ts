@@ -44,7 +44,6 @@ export const idParam = z.union([z.number(), z.string().trim().regex(/^\d+$/, 'mu
   z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 );
 
-export const localTimeString = z.string().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/, 'must be yyyy-MM-dd HH:mm:ss');
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 

@@ -10,4 +10,3 @@ export const imageSchema = z.object({
   thumbnailUrl: opt(text(2000)),
 });
 
-export type ImageBody = z.infer<typeof imageSchema>;

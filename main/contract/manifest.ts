@@ -295,7 +295,6 @@ export type EventAnswer = z.infer<typeof eventAnswerSchema>;
 
 /** How one session's manifest version moved while events were recorded (the desk refetches only when `before` was not what it held). */
 export const manifestVersionChangeSchema = z.object({ sessionId: z.number(), before: z.string(), after: z.string() });
-export type ManifestVersionChange = z.infer<typeof manifestVersionChangeSchema>;
 
 /** POST /v1/manifest/events' answer: one answer per event sent, in order, and the manifest versions they moved. */
 export const eventsAnswerSchema = z.object({ events: z.array(eventAnswerSchema), manifestVersions: z.array(manifestVersionChangeSchema) });

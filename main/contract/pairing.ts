@@ -13,7 +13,6 @@ export const pairingBodySchema = z.object({
       .regex(/^https?:\/\/[^/?#\s]+$/i, 'must be a scheme and host, like https://192.168.1.20:8443'),
   ),
 });
-export type PairingBody = z.infer<typeof pairingBodySchema>;
 
 /** The answer of POST /v1/pairing/checkin: the new key's id and name, the scanner link (holding the key) and its QR code. */
 export const pairingAnswerSchema = z.object({

@@ -35,7 +35,6 @@ export const pickupListReplaceSchema = z
 export const pickupSearchQuery = z.object({ searchString: qString.optional(), ...paging });
 
 export type PickupListBody = z.infer<typeof pickupListReplaceSchema>;
-export type PickupLocationBody = z.infer<typeof pickupLocationSchema>;
 export type PickupSearch = z.infer<typeof pickupSearchQuery>;
 
 /** A pickup location as answered: what was stored, fields without a value left out. */

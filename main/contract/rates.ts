@@ -46,7 +46,6 @@ const rateFields = {
 export const rateBodySchema = z.object(rateFields);
 export const rateUpdateSchema = z.object({ name: rateFields.name.optional(), productRates: rateFields.productRates });
 
-export type NetRateBody = z.infer<typeof netRateSchema>;
 export type ProductRateBody = z.infer<typeof productRateSchema>;
 export type ListedProductRateBody = z.infer<typeof listedProductRateSchema>;
 export type RateBody = z.infer<typeof rateBodySchema>;

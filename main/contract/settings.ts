@@ -62,7 +62,6 @@ export const companyUpdateSchema = companyInputSchema.pick({ companyName: true, 
   phone: z.union([text(60), z.null()]).optional(),
   website: z.union([text(500), z.null()]).optional(),
 });
-export type CompanyUpdateBody = z.infer<typeof companyUpdateSchema>;
 
 /** Who is asking and where: what the desk app shows in its status bar and settings. */
 export interface InstanceAnswer {

@@ -31,7 +31,6 @@ export const syncInstanceSchema = z.object({
   catalogueOwner: z.string(),
   heldOps: z.number(),
 });
-export type SyncInstance = z.infer<typeof syncInstanceSchema>;
 
 /** An instance that exchanged with this one (a desk pulling from and pushing to its hub): when it last did. */
 export const seenInstanceSchema = z.object({ origin: z.string(), instanceNo: z.number(), lastSeenAt: z.string() });
