@@ -30,7 +30,7 @@ export async function peer(args: string[], out: Out): Promise<number> {
       for (const p of peers) out(`${p.url}\tinstance ${p.instanceNo ?? '?'}\t${p.summary}`);
       // A hub's desks: they pair with it, so they are not its peers, but an operator asks here who syncs.
       if (seenBy.length > 0) out('Instances that sync with this one:');
-      for (const s of seenBy) out(`instance ${s.instanceNo}\t${s.origin}\tlast exchange ${s.lastSeenAt}`);
+      for (const s of seenBy) out(`instance ${s.instanceNo}\t${s.origin}\t${s.summary}`);
     } else {
       const removed = await engine.sync.removePeer(positionals[0]);
       // A mistyped address is an error a script can see, as the API's 404 is.

@@ -19,7 +19,7 @@ export const peerStatusSchema = z.object({
   clockSkewMs: z.number().nullable(),
   opsToSend: z.number().nullable(),
   opsToReceive: z.number().nullable(),
-  /** "Not synced since 08:12" rather than a dot. */
+  /** "Not synced since 2030-01-01 08:12 (Pacific/Auckland)" rather than a dot: the times in the company's zone. */
   summary: z.string(),
 });
 export type PeerStatus = z.infer<typeof peerStatusSchema>;
@@ -33,7 +33,13 @@ export const syncInstanceSchema = z.object({
 });
 
 /** An instance that exchanged with this one (a desk pulling from and pushing to its hub): when it last did. */
-export const seenInstanceSchema = z.object({ origin: z.string(), instanceNo: z.number(), lastSeenAt: z.string() });
+export const seenInstanceSchema = z.object({
+  origin: z.string(),
+  instanceNo: z.number(),
+  lastSeenAt: z.string(),
+  /** "last exchange 2030-01-01 11:05 (Australia/Sydney)": the times in the company's zone. */
+  summary: z.string(),
+});
 export type SeenInstance = z.infer<typeof seenInstanceSchema>;
 
 /** The exchange running now and how far it has come, page by page (a long catch-up's progress). */

@@ -6,7 +6,6 @@ import type { CompactPullResponse, PullResponse, PushRequest, PushResponse, Snap
 /** Every request has a deadline, so an exchange that stalls fails visibly instead of hanging. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
-
 export interface TransportOptions {
   timeoutMs?: number;
   /** Counts the bytes of every request body sent and answer received (the sync bench's bytes per op). */
@@ -14,8 +13,9 @@ export interface TransportOptions {
 }
 
 /** Why a request failed, in words a person can act on: fetch's own message is "fetch failed", its cause says why (ECONNREFUSED, ENOTFOUND, a certificate). */
-function reasonOf(error: unknown): string {
+function reasonOf(error: unknown, timeoutMs: number): string {
   if (!(error instanceof Error)) return String(error);
+  if (error.name === 'TimeoutError') return `no answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`;
   const cause = error.cause;
   // https:// to a peer that serves plain HTTP: OpenSSL's words ("ssl3_get_record:wrong version number") say nothing to a person.
   if (cause instanceof Error && ((cause as NodeJS.ErrnoException).code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/.test(cause.message))) return 'it does not answer HTTPS at this address; try http://';
@@ -31,12 +31,18 @@ export function httpTransport(baseUrl: string, key: string, options: TransportOp
   async function call<T>(path: string, body: unknown): Promise<T> {
     const text = JSON.stringify(body);
     let answer: { status: number; body: string };
+    // The timeout signal's timer does not keep the process alive, and a peer that accepts the
+    // connection and closes it at once leaves fetch waiting on nothing: the command line's process
+    // would end mid-exchange, silently, with exit code 0. This holds it open until the request settles.
+    const holdOpen = setInterval(() => {}, timeoutMs);
     try {
       // fetch, a global: the engine imports no HTTP module (the lint rule); node:http measured ~4% less CPU per op of a catch-up, within noise.
       const response = await fetch(`${base}${path}`, { method: 'POST', headers: { apikey: key, 'content-type': 'application/json' }, body: text, signal: AbortSignal.timeout(timeoutMs) });
       answer = { status: response.status, body: await response.text() };
     } catch (error) {
-      throw new SyncError('PEER_UNREACHABLE', `${base} is not reachable (${reasonOf(error)})`);
+      throw new SyncError('PEER_UNREACHABLE', `${base} is not reachable (${reasonOf(error, timeoutMs)})`);
+    } finally {
+      clearInterval(holdOpen);
     }
     if (options.counter) {
       options.counter.sent += Buffer.byteLength(text);

@@ -1,11 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { deletePeer, deletePlaceholderCompany, forgetInstance, hasOwnCatalogueOrSales, knownInstances, listPeers, rememberInstances, upsertPeer } from '../../db/queries/syncPeers';
-import { supplierTimezone } from '../../db/queries/departures';
+import { deletePeer, deletePlaceholderCompany, forgetInstance, hasOwnCatalogueOrSales, knownInstances, rememberInstances, upsertPeer } from '../../db/queries/syncPeers';
 import type { EngineContext } from '../domain/context';
-import { toLocal } from '../domain/time';
-import type { PeerAdded, PeerStatus } from '../contract/sync';
-import { missingCount, type Vector } from './vector';
+import type { PeerAdded } from '../contract/sync';
+import type { Vector } from './vector';
 import { seal } from './secret';
 import { SCHEMA_VERSION } from './core';
 import { SyncError } from './errors';
@@ -123,30 +121,4 @@ export async function pairWith(ctx: EngineContext, side: LocalSide, url: string,
 export async function unpair(db: Kysely<Database>, url: string): Promise<string | null> {
   const stored = url.replace(/\/+$/, '');
   return (await deletePeer(db, stored)) ? stored : null;
-}
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-/** Peers as stored, with what waits for each; keys are never part of the answer. */
-export async function peerStatuses(db: Kysely<Database>, ours: Vector): Promise<PeerStatus[]> {
-  const zone = (await supplierTimezone(db)) ?? null;
-  // "Not synced since 11:58" in the company's time (a desk before its first sync has no company yet: UTC).
-  const at = (ms: number) => (zone ? `${toLocal(ms, zone).slice(0, 16)} (${zone})` : new Date(ms).toISOString());
-  return (await listPeers(db)).map((p) => {
-    const opsToSend = p.peer_vector === null ? p.ops_to_send : missingCount(JSON.parse(p.peer_vector) as Vector, ours);
-    const waiting = opsToSend ? ` · ${opsToSend} ${opsToSend === 1 ? 'change' : 'changes'} waiting to send` : '';
-    return {
-      url: p.url,
-      origin: p.peer_origin,
-      instanceNo: p.peer_instance_no,
-      lastSuccessAt: iso(p.last_success_at),
-      lastAttemptAt: iso(p.last_attempt_at),
-      lastError: p.last_error,
-      clockSkewMs: p.skew_ms,
-      // Counted now from the peer's vector as last heard: a desk offline all morning says how much waits.
-      opsToSend,
-      opsToReceive: p.ops_to_receive,
-      summary: `${p.last_success_at === null ? 'Never synced' : `${p.last_error ? 'Not synced since' : 'Synced at'} ${at(p.last_success_at)}`}${waiting}${p.last_error ? ` (last try: ${p.last_error})` : ''}`,
-    };
-  });
 }

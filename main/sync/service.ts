@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { insertAcknowledgement, seenInstances } from '../../db/queries/syncPeers';
+import { insertAcknowledgement } from '../../db/queries/syncPeers';
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
 import { toIso, toLocal } from '../domain/time';
@@ -12,10 +12,9 @@ import { httpTransport } from './peerClient';
 import { bookingSetKey, oversoldSessionsOf } from '../domain/checkin/oversold';
 import type { Replica } from './replica';
 import { unseal } from './secret';
-import { helloOf, knownInstancesOf, pairWith, peerStatuses, peerUrl, unpair, type LocalSide } from './peers';
+import { helloOf, knownInstancesOf, pairWith, peerUrl, unpair, type LocalSide } from './peers';
+import { companyTime, peerStatuses, seenStatuses } from './status';
 import { createServing } from './serving';
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
  * Sync as the engine offers it: pairing, exchanges with every peer, the serving side of a peer's
@@ -47,7 +46,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     },
     removePeer: (url: string): Promise<string | null> => unpair(db, url),
     /** Peers as stored; keys are never part of the answer. */
-    peers: async (): Promise<PeerStatus[]> => peerStatuses(db, await replica.vector()),
+    peers: async (): Promise<PeerStatus[]> => peerStatuses(db, await replica.vector(), await companyTime(db)),
     exchange: runs.exchange,
     /**
      * One exchange with every peer; the failures, each with its reason. One at a time: a call made
@@ -58,11 +57,11 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     /** A peer's pull (as objects, or as JSON text for HTTP), snapshot and push, each caller admitted first. */
     ...serving,
     async status(): Promise<SyncStatus> {
-      const seen = await seenInstances(db);
+      const at = await companyTime(db);
       return {
         instance: { origin: replica.origin, instanceNo, catalogueOwner: replica.catalogueOwner(), heldOps: await replica.heldCount() },
-        peers: await this.peers(),
-        seenBy: seen.map((r) => ({ origin: r.origin, instanceNo: r.instance_no, lastSeenAt: iso(r.last_seen_at)! })),
+        peers: await peerStatuses(db, await replica.vector(), at),
+        seenBy: await seenStatuses(db, at),
         exchanging: runs.current(),
       };
     },

@@ -8,7 +8,6 @@ import { main } from '../../main/cli';
 import { bootEngine } from '../../main/boot';
 import { TEST_COMPANY } from '../fixtures/app';
 import { peerUrl } from '../../main/sync/peers';
-import { markSeen } from '../../db/queries/syncPeers';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -94,16 +93,6 @@ describe('a desk paired from the command line, before its first sync', () => {
     const desk = join(parent, 'desk-b');
     expect((await tourdesk('peer', 'add', url, '--key', hub.key, '--data-dir', desk)).code).toBe(0);
     expect(existsSync(join(desk, 'tourdesk.sqlite'))).toBe(true);
-  });
-
-  it('lists on a hub the instances that sync with it, since desks pair with it and are not its peers', async () => {
-    const hubDir = mkdtempSync(join(tmpdir(), 'tourdesk-cli-hub-'));
-    cleanup.push(() => rmSync(hubDir, { recursive: true, force: true }));
-    const { engine } = await bootEngine({ dataDir: hubDir, instanceNo: 1 });
-    await markSeen(engine.ctx.db, 'DE5C0000AAAA1111', 42, Date.parse('2030-01-01T00:05:00Z'));
-    await engine.close();
-    const listed = await tourdesk('peer', 'list', '--data-dir', hubDir);
-    expect(listed).toEqual({ code: 0, out: 'No peers of its own (desks pair with it).\nInstances that sync with this one:\ninstance 42\tDE5C0000AAAA1111\tlast exchange 2030-01-01T00:05:00.000Z' });
   });
 
   it('starts `serve --demo` on a paired desk without loading the demo, and says why', async () => {

@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { aSyncNode, type SyncNode } from './nodes';
+import { main } from '../../main/cli';
+import { bootEngine } from '../../main/boot';
+import { TEST_COMPANY } from '../fixtures/app';
+import { runCli } from '../fixtures/cli';
+import { startFaultyProxy } from '../fixtures/faultyProxy';
+import { markSeen } from '../../db/queries/syncPeers';
+
+/** What `tourdesk sync` and `tourdesk peer list` tell an operator: failures with their reason, times in the company's zone. */
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()!();
+});
+
+/** Runs one `tourdesk` command in this process, as bin/tourdesk.mjs does: its exit code and what it printed. */
+async function tourdesk(...argv: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  let code: number;
+  try {
+    code = await main(argv, (line) => lines.push(line));
+  } catch (error) {
+    lines.push(error instanceof Error ? error.message : String(error));
+    code = 2;
+  }
+  return { code, out: lines.join('\n') };
+}
+
+async function aListeningHub(): Promise<{ hub: SyncNode; url: string }> {
+  const hub = await aSyncNode('hub', { instanceNo: 1 });
+  cleanup.push(() => hub.close());
+  await hub.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = hub.app.server.address();
+  return { hub, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+}
+
+function aFolder(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `tourdesk-cli-${name}-`));
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A desk folder paired with `url` (its first start, then `peer add`), not synced yet. */
+async function aPairedDesk(url: string, key: string): Promise<string> {
+  const deskDir = aFolder('desk');
+  await (await bootEngine({ dataDir: deskDir, instanceNo: 2 })).engine.close();
+  const paired = await tourdesk('peer', 'add', url, '--key', key, '--data-dir', deskDir);
+  expect(paired, paired.out).toMatchObject({ code: 0 });
+  return deskDir;
+}
+
+describe('tourdesk sync and peer list tell the truth', () => {
+  it('exits 1 with the reason when the peer accepts the connection and closes or resets it (a real process: nothing else keeps it waiting)', { timeout: 180_000 }, async () => {
+    const { hub, url } = await aListeningHub();
+    const proxy = await startFaultyProxy(url);
+    cleanup.push(() => proxy.close());
+    const deskDir = await aPairedDesk(proxy.url, hub.key);
+    for (const [fault, reason] of [
+      ['reset', /ECONNRESET/],
+      // fetch waits on a connection closed at once until the request's deadline: that is the reason given.
+      ['close', /no answer within 30 s/],
+    ] as const) {
+      proxy.onConnection = fault;
+      const synced = await runCli(['sync', '--data-dir', deskDir]);
+      expect(synced.code, `${fault}: ${synced.out}`).toBe(1);
+      expect(synced.out).toContain(`${proxy.url}: sync failed: ${proxy.url} is not reachable (`);
+      expect(synced.out).toMatch(reason);
+    }
+  });
+
+  it('says a paired desk waits for its first sync, then shows its last sync in the company’s zone', async () => {
+    const { hub, url } = await aListeningHub();
+    const deskDir = await aPairedDesk(url, hub.key);
+    const before = await tourdesk('peer', 'list', '--data-dir', deskDir);
+    expect(before).toEqual({ code: 0, out: `${url}\tinstance 1\tNever synced: waits for its first sync` });
+    expect((await tourdesk('sync', '--data-dir', deskDir)).code).toBe(0);
+    const after = await tourdesk('peer', 'list', '--data-dir', deskDir);
+    expect(after.out).toMatch(new RegExp(`^${url}\tinstance 1\tSynced at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d \\(${TEST_COMPANY.timezone}\\)$`));
+  });
+
+  it('lists on a hub the instances that sync with it, their last exchange in the company’s zone', async () => {
+    const hubDir = aFolder('hub');
+    const { engine } = await bootEngine({ dataDir: hubDir, instanceNo: 1 });
+    await engine.companies.configure(TEST_COMPANY);
+    await markSeen(engine.ctx.db, 'DE5C0000AAAA1111', 42, Date.parse('2030-01-01T00:05:00Z'));
+    await engine.close();
+    const listed = await tourdesk('peer', 'list', '--data-dir', hubDir);
+    expect(listed).toEqual({
+      code: 0,
+      out: 'No peers of its own (desks pair with it).\nInstances that sync with this one:\ninstance 42\tDE5C0000AAAA1111\tlast exchange 2030-01-01 11:05 (Australia/Sydney)',
+    });
+  });
+});
