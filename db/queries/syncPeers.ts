@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, SyncPeersTable } from '../schema';
+import type { Database, SyncPeersTable, SyncRefusalsTable } from '../schema';
 import { LIVE_STATUSES } from '../../main/contract/enums';
 
 /** Paired peers, known instance numbers, oversold sessions and their acknowledgements. */
@@ -72,6 +72,17 @@ export async function markSeen(db: Kysely<Database>, origin: string, instanceNo:
 /** The instances that have exchanged with this one, the most recent first. */
 export function seenInstances(db: Kysely<Database>): Promise<{ origin: string; instance_no: number; last_seen_at: number | null }[]> {
   return db.selectFrom('sync_instances').select(['origin', 'instance_no', 'last_seen_at']).where('last_seen_at', 'is not', null).orderBy('last_seen_at', 'desc').execute();
+}
+
+/** This instance refused a caller's exchange now: kept as that caller's last refusal. */
+export async function recordRefusal(db: Kysely<Database>, refusal: SyncRefusalsTable): Promise<void> {
+  const { instance_no, refused_at, reason, message } = refusal;
+  await db.insertInto('sync_refusals').values(refusal).onConflict((oc) => oc.column('origin').doUpdateSet({ instance_no, refused_at, reason, message })).execute();
+}
+
+/** Each caller's last refusal, the most recent first. */
+export function lastRefusals(db: Kysely<Database>): Promise<SyncRefusalsTable[]> {
+  return db.selectFrom('sync_refusals').selectAll().orderBy('refused_at', 'desc').execute();
 }
 
 export interface OversoldRow {

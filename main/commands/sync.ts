@@ -25,12 +25,14 @@ export async function peer(args: string[], out: Out): Promise<number> {
       paired = true;
       out(`Paired with ${positionals[0]} (instance ${added.instanceNo})${added.hub ? '; it is this desk’s hub: the catalogue comes from it' : ''}. Run \`tourdesk sync\` or let serve sync in the background.`);
     } else if (sub === 'list') {
-      const { peers, seenBy } = await engine.sync.status();
-      if (peers.length === 0) out(seenBy.length === 0 ? 'No peers.' : 'No peers of its own (desks pair with it).');
+      const { peers, seenBy, turnedAway = [] } = await engine.sync.status();
+      if (peers.length === 0) out(seenBy.length + turnedAway.length === 0 ? 'No peers.' : 'No peers of its own (desks pair with it).');
       for (const p of peers) out(`${p.url}\tinstance ${p.instanceNo ?? '?'}\t${p.summary}`);
-      // A hub's desks: they pair with it, so they are not its peers, but an operator asks here who syncs.
+      // A hub's desks: they pair with it, so they are not its peers, but an operator asks here who syncs and why one does not.
       if (seenBy.length > 0) out('Instances that sync with this one:');
       for (const s of seenBy) out(`instance ${s.instanceNo}\t${s.origin}\t${s.summary}`);
+      if (turnedAway.length > 0) out('Instances refused here:');
+      for (const s of turnedAway) out(`instance ${s.instanceNo}\t${s.origin}\t${s.summary}`);
     } else {
       const removed = await engine.sync.removePeer(positionals[0]);
       // A mistyped address is an error a script can see, as the API's 404 is.

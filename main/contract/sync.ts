@@ -19,6 +19,12 @@ export const peerStatusSchema = z.object({
   clockSkewMs: z.number().nullable(),
   opsToSend: z.number().nullable(),
   opsToReceive: z.number().nullable(),
+  /**
+   * When the peer takes this instance's changes again, when it refuses them for their clock stamps
+   * (this machine's clock ran ahead and was set back: its stamps stay ahead); null when it does not,
+   * or when the clock is still ahead (the summary says to set it right).
+   */
+  pushesWaitUntil: z.string().nullable(),
   /** "Not synced since 2030-01-01 08:12 (Pacific/Auckland)" rather than a dot: the times in the company's zone. */
   summary: z.string(),
 });
@@ -32,11 +38,17 @@ export const syncInstanceSchema = z.object({
   heldOps: z.number(),
 });
 
-/** An instance that exchanged with this one (a desk pulling from and pushing to its hub): when it last did. */
+/** Why this instance last refused a caller's pull, push or snapshot: when, the reason code (CLOCK_AHEAD, GAP, PAIRING...) and what it was told. */
+export const refusalSchema = z.object({ at: z.string(), reason: z.string(), message: z.string() });
+export type Refusal = z.infer<typeof refusalSchema>;
+
+/** An instance that exchanged with this one (a desk pulling from and pushing to its hub): when it last did, and its last refusal here. */
 export const seenInstanceSchema = z.object({
   origin: z.string(),
   instanceNo: z.number(),
   lastSeenAt: z.string(),
+  /** Kept after later exchanges went through: compare it with lastSeenAt. */
+  lastRefusal: refusalSchema.nullable(),
   /** "last exchange 2030-01-01 11:05 (Australia/Sydney)": the times in the company's zone. */
   summary: z.string(),
 });
@@ -54,11 +66,23 @@ export const exchangingSchema = z.object({
   sent: z.number(),
 });
 
+/** An instance whose every exchange here was refused (a desk whose number another holds): its last refusal. */
+export const turnedAwaySchema = z.object({ origin: z.string(), instanceNo: z.number(), lastRefusal: refusalSchema, summary: z.string() });
+export type TurnedAway = z.infer<typeof turnedAwaySchema>;
+
 /**
  * GET /v1/sync/status. `seenBy`: instances that exchanged with this one, the most recent first (a
- * hub's desks). `exchanging`: the exchange running now, or null.
+ * hub's desks). `turnedAway`: callers refused that never exchanged here (always sent by this
+ * build; optional in the type, since an older hub's answer lacks it). `exchanging`: the exchange
+ * running now, or null.
  */
-export const syncStatusSchema = z.object({ instance: syncInstanceSchema, peers: z.array(peerStatusSchema), seenBy: z.array(seenInstanceSchema), exchanging: exchangingSchema.nullable() });
+export const syncStatusSchema = z.object({
+  instance: syncInstanceSchema,
+  peers: z.array(peerStatusSchema),
+  seenBy: z.array(seenInstanceSchema),
+  turnedAway: z.array(turnedAwaySchema).optional(),
+  exchanging: exchangingSchema.nullable(),
+});
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
 
 /** POST /v1/sync/run: one exchange with every peer, now. Per peer: its error (null when it went through) and the ops moved. */

@@ -5,6 +5,7 @@ import { DomainError } from '../domain/errors';
 import { exchangeWith, type ExchangeCounts, type ExchangeReport, type PeerTransport } from './exchange';
 import type { KnownInstances, LocalSide } from './peers';
 import type { Vector } from './vector';
+import { measureSkew } from './hlc';
 
 export interface PeerRunResult {
   url: string;
@@ -26,9 +27,10 @@ export function createExchangeRuns(db: Kysely<Database>, side: LocalSide, known:
     if (!peer) throw new DomainError('NOT_FOUND', `No peer ${url}`);
     await known.refresh();
     const attemptAt = now();
-    // The peer's vector as last heard in this exchange (kept even when it fails half-way), so the
-    // status counts what waits for the peer as it is now, not as it was at the last success.
-    const heard: { vector: Vector | null } = { vector: null };
+    // The peer's vector and clock as last heard in this exchange (kept even when it fails half-way),
+    // so the status counts what waits for the peer as it is now, not as it was at the last success,
+    // and can tell when a peer refusing this instance's clock stamps will take them.
+    const heard: Heard = { vector: null, skewMs: null };
     try {
       // Ops held for a newer schema are applied once this build knows it (after an upgrade).
       const released = await replica.releaseHeld();
@@ -36,7 +38,7 @@ export function createExchangeRuns(db: Kysely<Database>, side: LocalSide, known:
       current = { url, startedAt: attemptAt, counts: { snapshotRows: 0, received: 0, remaining: null, sent: 0 } };
       const report = await exchangeWith(
         side,
-        listening(transportFor(url, peer.key_sealed), heard),
+        listening(transportFor(url, peer.key_sealed), heard, now),
         (line) => onProgress(`${url}: ${line}`),
         (counts) => {
           if (current?.url === url) current.counts = counts;
@@ -46,7 +48,7 @@ export function createExchangeRuns(db: Kysely<Database>, side: LocalSide, known:
       await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_success_at: now(), last_error: null, skew_ms: report.skewMs, ops_to_send: report.opsToSend, ops_to_receive: report.opsToReceive, ...vectorOf(heard) });
       return report;
     } catch (error) {
-      await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_error: error instanceof Error ? error.message : String(error), ...vectorOf(heard) });
+      await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_error: error instanceof Error ? error.message : String(error), ...vectorOf(heard), ...(heard.skewMs === null ? {} : { skew_ms: heard.skewMs }) });
       throw error;
     } finally {
       current = null;
@@ -81,13 +83,21 @@ export function createExchangeRuns(db: Kysely<Database>, side: LocalSide, known:
   };
 }
 
-/** The transport, noting the peer's vector from each pull answer and push acknowledgement. */
-function listening(transport: PeerTransport, heard: { vector: Vector | null }): PeerTransport {
+interface Heard {
+  vector: Vector | null;
+  /** The peer's clock minus ours, measured on its last pull answer. */
+  skewMs: number | null;
+}
+
+/** The transport, noting the peer's vector from each pull answer and push acknowledgement, and its clock from each pull answer. */
+function listening(transport: PeerTransport, heard: Heard, now: () => number): PeerTransport {
   return {
     ...transport,
     pull: async (request) => {
+      const sentAt = now();
       const answer = await transport.pull(request);
       heard.vector = answer.vector;
+      heard.skewMs = measureSkew(answer.now, sentAt, now());
       return answer;
     },
     push: async (request) => {
@@ -98,4 +108,4 @@ function listening(transport: PeerTransport, heard: { vector: Vector | null }): 
   };
 }
 
-const vectorOf = (heard: { vector: Vector | null }) => (heard.vector === null ? {} : { peer_vector: JSON.stringify(heard.vector) });
+const vectorOf = (heard: Heard) => (heard.vector === null ? {} : { peer_vector: JSON.stringify(heard.vector) });

@@ -13,7 +13,8 @@ import { bookingSetKey, oversoldSessionsOf } from '../domain/checkin/oversold';
 import type { Replica } from './replica';
 import { unseal } from './secret';
 import { helloOf, knownInstancesOf, pairWith, peerUrl, unpair, type LocalSide } from './peers';
-import { companyTime, peerStatuses, seenStatuses } from './status';
+import { companyTime, peerStatuses, seenStatuses, type LocalState } from './status';
+import { decodeHlc } from './hlc';
 import { createServing } from './serving';
 
 /**
@@ -35,6 +36,13 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
 
   const serving = createServing(db, side, known);
 
+  /** What the status counts against: this instance's vector, and its latest own op's clock (a clock set back leaves it ahead). */
+  async function localState(): Promise<LocalState> {
+    const ours = await replica.vector();
+    const latest = ours[replica.origin] ? await replica.store.opAt(replica.origin, ours[replica.origin]) : undefined;
+    return { origin: replica.origin, ours, latestOwnWall: latest ? decodeHlc(latest.hlc).wall : null, now: now() };
+  }
+
   return {
     side,
     /** Links a peer: checks it answers, that its identity does not clash, and follows its hub. */
@@ -46,7 +54,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     },
     removePeer: (url: string): Promise<string | null> => unpair(db, url),
     /** Peers as stored; keys are never part of the answer. */
-    peers: async (): Promise<PeerStatus[]> => peerStatuses(db, await replica.vector(), await companyTime(db)),
+    peers: async (): Promise<PeerStatus[]> => peerStatuses(db, await localState(), await companyTime(db)),
     exchange: runs.exchange,
     /**
      * One exchange with every peer; the failures, each with its reason. One at a time: a call made
@@ -60,8 +68,8 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       const at = await companyTime(db);
       return {
         instance: { origin: replica.origin, instanceNo, catalogueOwner: replica.catalogueOwner(), heldOps: await replica.heldCount() },
-        peers: await peerStatuses(db, await replica.vector(), at),
-        seenBy: await seenStatuses(db, at),
+        peers: await peerStatuses(db, await localState(), at),
+        ...(await seenStatuses(db, at)),
         exchanging: runs.current(),
       };
     },

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { keyValuesOf, type PullRequest, type SnapshotRequest } from '../contract/sync';
 import { isDataRefusal } from '../../db/refusals';
-import { markSeen } from '../../db/queries/syncPeers';
+import { markSeen, recordRefusal } from '../../db/queries/syncPeers';
 import { SYNCED_ENTITIES } from './entities';
 import { missingCount } from './vector';
 import { SCHEMA_VERSION } from './core';
@@ -25,30 +25,49 @@ export function createServing(db: Kysely<Database>, side: LocalSide, known: Know
   async function seenAtStart(request: PullRequest): Promise<void> {
     if (request.after === undefined && request.limit > 0) await markSeen(db, request.origin, request.instanceNo, side.now()).catch(() => undefined);
   }
+  /**
+   * Answers a caller's request, keeping a sync refusal as its last one (a hub's operator sees why a
+   * desk does not sync). Not a bare hello's: pairing asks one and refuses on its side, leaving no trace.
+   * Best effort, like seenAtStart: the caller is told the refusal whether or not it could be kept.
+   */
+  async function refusalKept<T>(request: { origin: string; instanceNo: number; limit?: number }, answer: () => Promise<T>): Promise<T> {
+    try {
+      return await answer();
+    } catch (error) {
+      if (error instanceof SyncError && request.limit !== 0) {
+        await recordRefusal(db, { origin: request.origin, instance_no: request.instanceNo, refused_at: side.now(), reason: error.refusal, message: error.message }).catch(() => undefined);
+      }
+      throw error;
+    }
+  }
   return {
-    async answerPull(request: PullRequest): Promise<PullResponse> {
-      await admit(db, side, known, request);
-      const answer = await answerPull(side, request);
-      await seenAtStart(request);
-      return answer;
-    },
+    answerPull: (request: PullRequest): Promise<PullResponse> =>
+      refusalKept(request, async () => {
+        await admit(db, side, known, request);
+        const answer = await answerPull(side, request);
+        await seenAtStart(request);
+        return answer;
+      }),
     /** answerPull as JSON text (HTTP), `envelope`'s fields first. */
-    async answerPullJson(request: PullRequest, envelope: Record<string, unknown>): Promise<string> {
-      await admit(db, side, known, request);
-      const answer = await answerPullJson(side, request, envelope);
-      await seenAtStart(request);
-      return answer;
-    },
-    async answerSnapshot(request: SnapshotRequest): Promise<SnapshotResponse> {
-      await admit(db, side, known, request);
-      return answerSnapshot(side, request);
-    },
-    async answerPush(request: PushRequest): Promise<PushResponse> {
-      await admit(db, side, known, request);
-      const answer = await answerCheckedPush(side, request);
-      await markSeen(db, request.origin, request.instanceNo, side.now());
-      return answer;
-    },
+    answerPullJson: (request: PullRequest, envelope: Record<string, unknown>): Promise<string> =>
+      refusalKept(request, async () => {
+        await admit(db, side, known, request);
+        const answer = await answerPullJson(side, request, envelope);
+        await seenAtStart(request);
+        return answer;
+      }),
+    answerSnapshot: (request: SnapshotRequest): Promise<SnapshotResponse> =>
+      refusalKept(request, async () => {
+        await admit(db, side, known, request);
+        return answerSnapshot(side, request);
+      }),
+    answerPush: (request: PushRequest): Promise<PushResponse> =>
+      refusalKept(request, async () => {
+        await admit(db, side, known, request);
+        const answer = await answerCheckedPush(side, request);
+        await markSeen(db, request.origin, request.instanceNo, side.now());
+        return answer;
+      }),
   };
 }
 

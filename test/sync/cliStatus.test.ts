@@ -8,7 +8,7 @@ import { bootEngine } from '../../main/boot';
 import { TEST_COMPANY } from '../fixtures/app';
 import { runCli } from '../fixtures/cli';
 import { startFaultyProxy } from '../fixtures/faultyProxy';
-import { markSeen } from '../../db/queries/syncPeers';
+import { markSeen, recordRefusal } from '../../db/queries/syncPeers';
 
 /** What `tourdesk sync` and `tourdesk peer list` tell an operator: failures with their reason, times in the company's zone. */
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -81,16 +81,24 @@ describe('tourdesk sync and peer list tell the truth', () => {
     expect(after.out).toMatch(new RegExp(`^${url}\tinstance 1\tSynced at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d \\(${TEST_COMPANY.timezone}\\)$`));
   });
 
-  it('lists on a hub the instances that sync with it, their last exchange in the company’s zone', async () => {
+  it('lists on a hub the instances that sync with it and those it refused, with their last exchange and refusal in the company’s zone', async () => {
     const hubDir = aFolder('hub');
     const { engine } = await bootEngine({ dataDir: hubDir, instanceNo: 1 });
     await engine.companies.configure(TEST_COMPANY);
     await markSeen(engine.ctx.db, 'DE5C0000AAAA1111', 42, Date.parse('2030-01-01T00:05:00Z'));
+    await recordRefusal(engine.ctx.db, { origin: 'DE5C0000AAAA1111', instance_no: 42, refused_at: Date.parse('2030-01-01T00:06:00Z'), reason: 'CLOCK_AHEAD', message: 'An op is stamped 600 s ahead' });
+    await recordRefusal(engine.ctx.db, { origin: 'DE5C0000BBBB2222', instance_no: 42, refused_at: Date.parse('2030-01-01T00:07:00Z'), reason: 'PAIRING', message: 'Instance number 42 is already used' });
     await engine.close();
     const listed = await tourdesk('peer', 'list', '--data-dir', hubDir);
     expect(listed).toEqual({
       code: 0,
-      out: 'No peers of its own (desks pair with it).\nInstances that sync with this one:\ninstance 42\tDE5C0000AAAA1111\tlast exchange 2030-01-01 11:05 (Australia/Sydney)',
+      out: [
+        'No peers of its own (desks pair with it).',
+        'Instances that sync with this one:',
+        'instance 42\tDE5C0000AAAA1111\tlast exchange 2030-01-01 11:05 (Australia/Sydney) · refused 2030-01-01 11:06 (Australia/Sydney): An op is stamped 600 s ahead (CLOCK_AHEAD)',
+        'Instances refused here:',
+        'instance 42\tDE5C0000BBBB2222\tnever exchanged here · refused 2030-01-01 11:07 (Australia/Sydney): Instance number 42 is already used (PAIRING)',
+      ].join('\n'),
     });
   });
 });

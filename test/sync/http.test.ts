@@ -46,7 +46,7 @@ describe('sync over HTTP between two real servers', () => {
     // The hub has no peers of its own; it lists the desk that exchanges with it, and when it last did.
     const hubStatus = (await hub.call('GET', '/v1/sync/status')).body;
     expect(hubStatus.peers).toEqual([]);
-    expect(hubStatus.seenBy).toEqual([{ origin: desk.engine.replica.origin, instanceNo: 2, lastSeenAt: hub.engine.ctx.clock.now().toISOString(), summary: 'last exchange 2030-01-15 11:00 (Australia/Sydney)' }]);
+    expect(hubStatus.seenBy).toEqual([{ origin: desk.engine.replica.origin, instanceNo: 2, lastSeenAt: hub.engine.ctx.clock.now().toISOString(), lastRefusal: null, summary: 'last exchange 2030-01-15 11:00 (Australia/Sydney)' }]);
     expect(status.seenBy).toEqual([]);
     expect(status.peers[0].lastSuccessAt).not.toBeNull();
     expect(JSON.stringify(status)).not.toContain(hub.key);
