@@ -36,6 +36,7 @@ Usage:
   tourdesk peer add <url> --key KEY [--data-dir DIR]     link this instance to a peer (the first peer of a fresh desk is its hub)
   tourdesk peer list [--data-dir DIR]
   tourdesk peer remove <url> [--data-dir DIR]
+  tourdesk peer forget <instance> [--data-dir DIR]   a hub forgets a desk that will not come back
   tourdesk sync [--data-dir DIR]      one full exchange with every peer; exits 1 with the reason if one failed
 
 Every command that opens the database takes --database postgres://… (or TOURDESK_DATABASE_URL) for a hub

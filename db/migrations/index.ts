@@ -20,6 +20,7 @@ import * as m20261130_03 from './20261130_03_session_seats_held';
 import * as m20261130_05 from './20261130_05_sync_seen';
 import * as m20261130_07 from './20261130_07_sync_peer_vector';
 import * as m20261201_01 from './20261201_01_sync_refusals';
+import * as m20261201_03 from './20261201_03_sync_forget';
 import * as pg from '../postgres/migrations';
 
 export interface Migration {
@@ -57,4 +58,5 @@ export const migrations: Migration[] = [
   { name: '20261130_05_sync_seen', up: m20261130_05.up, postgres: m20261130_05.postgres },
   { name: '20261130_07_sync_peer_vector', up: m20261130_07.up, postgres: m20261130_07.postgres },
   { name: '20261201_01_sync_refusals', up: m20261201_01.up },
+  { name: '20261201_03_sync_forget', up: m20261201_03.up },
 ];

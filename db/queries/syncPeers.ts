@@ -64,14 +64,24 @@ export async function forgetInstance(db: Kysely<Database>, origin: string): Prom
 export async function markSeen(db: Kysely<Database>, origin: string, instanceNo: number, at: number): Promise<void> {
   await db
     .insertInto('sync_instances')
-    .values({ origin, instance_no: instanceNo, last_seen_at: at })
-    .onConflict((oc) => oc.column('origin').doUpdateSet({ instance_no: instanceNo, last_seen_at: at }))
+    .values({ origin, instance_no: instanceNo, last_seen_at: at, forgotten_at: null })
+    .onConflict((oc) => oc.column('origin').doUpdateSet({ instance_no: instanceNo, last_seen_at: at, forgotten_at: null }))
     .execute();
 }
 
-/** The instances that have exchanged with this one, the most recent first. */
+/** The instances that have exchanged with this one and are not forgotten, the most recent first. */
 export function seenInstances(db: Kysely<Database>): Promise<{ origin: string; instance_no: number; last_seen_at: number | null }[]> {
-  return db.selectFrom('sync_instances').select(['origin', 'instance_no', 'last_seen_at']).where('last_seen_at', 'is not', null).orderBy('last_seen_at', 'desc').execute();
+  return db.selectFrom('sync_instances').select(['origin', 'instance_no', 'last_seen_at']).where('last_seen_at', 'is not', null).where('forgotten_at', 'is', null).orderBy('last_seen_at', 'desc').execute();
+}
+
+/**
+ * Forgets the instances numbered `instanceNo` that exchanged with this one or were refused here:
+ * marked forgotten (their numbers stay taken) and their refusals dropped. Whether there was one.
+ */
+export async function forgetSeenInstance(db: Kysely<Database>, instanceNo: number, at: number): Promise<boolean> {
+  const marked = await db.updateTable('sync_instances').set({ forgotten_at: at }).where('instance_no', '=', instanceNo).where('last_seen_at', 'is not', null).where('forgotten_at', 'is', null).executeTakeFirst();
+  const dropped = await db.deleteFrom('sync_refusals').where('instance_no', '=', instanceNo).executeTakeFirst();
+  return Number(marked.numUpdatedRows) + Number(dropped.numDeletedRows) > 0;
 }
 
 /** This instance refused a caller's exchange now: kept as that caller's last refusal. */

@@ -51,7 +51,14 @@ export interface SyncPeersTable {
   /** 20261130_07: the peer's version vector as last heard (JSON); what waits for it is counted from it. */
   peer_vector: Nullable<string>;
 }
-export interface SyncInstancesTable { origin: string; instance_no: number; /** 20261130_05: when it last exchanged with this instance (ms). */ last_seen_at: Nullable<number> }
+export interface SyncInstancesTable {
+  origin: string;
+  instance_no: number;
+  /** 20261130_05: when it last exchanged with this instance (ms). */
+  last_seen_at: Nullable<number>;
+  /** 20261201_03: when an operator had it forgotten (not listed; its number stays taken); its next exchange clears it. */
+  forgotten_at: Nullable<number>;
+}
 /** 20261201_01: the last refusal this instance gave each caller's exchange (its reason code and message). */
 export interface SyncRefusalsTable { origin: string; instance_no: number; refused_at: number; reason: string; message: string }
 export interface SyncAcknowledgementsTable { session_id: number; booking_set: string; acknowledged_at: number; acknowledged_by: Nullable<string> }

@@ -4,13 +4,16 @@ import { resolve } from 'node:path';
 import { defaultDataDir } from '../config';
 import { bootEngine } from '../boot';
 import { UsageError, databaseOf, type Out } from './usage';
+import type { Engine } from '../engine';
+import { DomainError } from '../domain/errors';
 
 /* Sync from the command line: the peers this instance exchanges with, and one exchange now. */
 
 export async function peer(args: string[], out: Out): Promise<number> {
   const [sub, ...rest] = args;
   const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { key: { type: 'string' }, 'data-dir': { type: 'string' }, database: { type: 'string' } } });
-  if (sub !== 'add' && sub !== 'list' && sub !== 'remove') throw new UsageError('peer takes add, list or remove');
+  if (sub !== 'add' && sub !== 'list' && sub !== 'remove' && sub !== 'forget') throw new UsageError('peer takes add, list, remove or forget');
+  if (sub === 'forget' && !/^\d{1,3}$/.test(positionals[0] ?? '')) throw new UsageError('peer forget needs the instance number `tourdesk peer list` shows (1 to 999)');
   if (sub !== 'list' && !positionals[0]) throw new UsageError(`peer ${sub} needs the peer's URL`);
   if (sub === 'add' && !values.key) throw new UsageError('peer add needs --key (a supplier or sync key of the peer)');
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
@@ -33,6 +36,8 @@ export async function peer(args: string[], out: Out): Promise<number> {
       for (const s of seenBy) out(`instance ${s.instanceNo}\t${s.origin}\t${s.summary}`);
       if (turnedAway.length > 0) out('Instances refused here:');
       for (const s of turnedAway) out(`instance ${s.instanceNo}\t${s.origin}\t${s.summary}`);
+    } else if (sub === 'forget') {
+      return await forget(engine, Number(positionals[0]), out);
     } else {
       const removed = await engine.sync.removePeer(positionals[0]);
       // A mistyped address is an error a script can see, as the API's 404 is.
@@ -43,6 +48,18 @@ export async function peer(args: string[], out: Out): Promise<number> {
     await engine.close();
     if (madeHere && !paired) rmSync(dataDir, { recursive: true, force: true });
   }
+  return 0;
+}
+
+async function forget(engine: Engine, instanceNo: number, out: Out): Promise<number> {
+  try {
+    await engine.sync.forgetInstance(instanceNo);
+  } catch (error) {
+    if (!(error instanceof DomainError && error.code === 'NOT_FOUND')) throw error;
+    out(`No instance ${instanceNo} syncs with this one or was refused here; \`tourdesk peer list\` shows them.`);
+    return 1;
+  }
+  out(`Forgot instance ${instanceNo}: it no longer shows in \`tourdesk peer list\`. Its number stays taken; if it syncs here again, it shows again.`);
   return 0;
 }
 

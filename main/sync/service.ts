@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-import { insertAcknowledgement } from '../../db/queries/syncPeers';
+import { forgetSeenInstance, insertAcknowledgement } from '../../db/queries/syncPeers';
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
 import { toIso, toLocal } from '../domain/time';
@@ -53,6 +53,13 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
       return pairWith(ctx, side, normalized, key, hello, dataDir());
     },
     removePeer: (url: string): Promise<string | null> => unpair(db, url),
+    /**
+     * A hub forgets a desk that will not come back: it no longer shows among the instances that sync
+     * here (nor its refusals). Its number stays taken; an exchange of it records it again.
+     */
+    async forgetInstance(instanceNo: number): Promise<void> {
+      if (!(await forgetSeenInstance(db, instanceNo, now()))) throw new DomainError('NOT_FOUND', `No instance ${instanceNo} syncs with this one or was refused here`);
+    },
     /** Peers as stored; keys are never part of the answer. */
     peers: async (): Promise<PeerStatus[]> => peerStatuses(db, await localState(), await companyTime(db)),
     exchange: runs.exchange,

@@ -100,5 +100,12 @@ describe('tourdesk sync and peer list tell the truth', () => {
         'instance 42\tDE5C0000BBBB2222\tnever exchanged here · refused 2030-01-01 11:07 (Australia/Sydney): Instance number 42 is already used (PAIRING)',
       ].join('\n'),
     });
+
+    // A desk that will not come back is forgotten: it leaves the list, with the refusals of its number.
+    expect(await tourdesk('peer', 'forget', '42', '--data-dir', hubDir)).toEqual({ code: 0, out: 'Forgot instance 42: it no longer shows in `tourdesk peer list`. Its number stays taken; if it syncs here again, it shows again.' });
+    expect(await tourdesk('peer', 'list', '--data-dir', hubDir)).toEqual({ code: 0, out: 'No peers.' });
+    expect(await tourdesk('peer', 'forget', '42', '--data-dir', hubDir)).toEqual({ code: 1, out: 'No instance 42 syncs with this one or was refused here; `tourdesk peer list` shows them.' });
+    const bad = await tourdesk('peer', 'forget', 'desk-2', '--data-dir', hubDir);
+    expect(bad).toEqual({ code: 2, out: 'peer forget needs the instance number `tourdesk peer list` shows (1 to 999)' });
   });
 });

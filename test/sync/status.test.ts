@@ -92,3 +92,41 @@ describe('sync status that tells the truth', () => {
     expect((await desk.engine.sync.syncAll())[0].error).toBeNull();
   });
 });
+
+describe('a hub forgets a desk', () => {
+  it('drops a desk from the status over the API (404 for an unknown one, 400 for bad input, nothing changed), and records it again when it comes back', async () => {
+    const { node: hub, url: hubUrl } = await listening('hub', 1);
+    const { node: desk } = await listening('desk', 2);
+    await desk.engine.sync.addPeer(hubUrl, hub.key);
+    expect((await desk.engine.sync.syncAll())[0].error).toBeNull();
+    const clash = { origin: 'DE5C0000BBBB2222', instanceNo: 2, schema: { min: 1, max: SCHEMA_VERSION }, vector: {}, limit: 500 };
+    expect((await hub.call('POST', '/v1/sync/pull', clash)).status).toBe(409);
+    const before = (await hub.call('GET', '/v1/sync/status')).body;
+    expect(before.seenBy).toHaveLength(1);
+    expect(before.turnedAway).toHaveLength(1);
+
+    for (const [path, status, code] of [
+      ['/v1/sync/instances/7', 404, 'NOT_FOUND'],
+      ['/v1/sync/instances/0', 400, 'VALIDATION_ERROR'],
+      ['/v1/sync/instances/1000', 400, 'VALIDATION_ERROR'],
+      ['/v1/sync/instances/two', 400, 'VALIDATION_ERROR'],
+    ] as const) {
+      const res = await hub.call('DELETE', path);
+      expect(res.status, path).toBe(status);
+      expect(res.body.requestStatus).toMatchObject({ success: false, error: { errorCode: code } });
+    }
+    expect((await hub.call('GET', '/v1/sync/status')).body).toEqual(before);
+
+    // The desk and the caller refused with its number both go.
+    expect(await hub.call('DELETE', '/v1/sync/instances/2')).toMatchObject({ status: 200, body: { forgotten: 2 } });
+    const after = (await hub.call('GET', '/v1/sync/status')).body;
+    expect(after).toMatchObject({ seenBy: [], turnedAway: [] });
+    expect((await hub.call('DELETE', '/v1/sync/instances/2')).status).toBe(404);
+    // Its number stays taken: another desk still cannot sync with it.
+    expect((await hub.call('POST', '/v1/sync/pull', clash)).status).toBe(409);
+
+    hub.clock.advance(MINUTE);
+    expect((await desk.engine.sync.syncAll())[0].error).toBeNull();
+    expect((await hub.call('GET', '/v1/sync/status')).body.seenBy).toMatchObject([{ origin: desk.engine.replica.origin, instanceNo: 2, lastSeenAt: '2030-01-15T00:01:00.000Z' }]);
+  });
+});

@@ -71,6 +71,18 @@ export function registerSyncRoutes(host: RouteHost): void {
     },
   });
   defineRoute(host, {
+    method: 'DELETE',
+    path: '/v1/sync/instances/:instanceNo',
+    summary: 'Forget an instance that synced here or was refused here (`tourdesk peer forget`): it leaves the status; its number stays taken, and its next exchange records it again',
+    tag: 'Sync',
+    right: 'system',
+    params: z.object({ instanceNo: z.coerce.number().int().min(1).max(999) }),
+    handler: async ({ params, engine }) => {
+      await engine.sync.forgetInstance(params.instanceNo);
+      return { forgotten: params.instanceNo };
+    },
+  });
+  defineRoute(host, {
     method: 'POST',
     path: '/v1/sync/run',
     summary: 'Sync now: one exchange with every paired peer (after the one in progress, if any); per peer what moved or why it failed, and the status after',
