@@ -1,39 +1,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aProduct } from '../fixtures/builders';
-import { aSyncNode, type SyncNode } from './nodes';
-import { main } from '../../main/cli';
+import { aListeningHub, cleanup, tourdesk } from './cliInProcess';
 import { bootEngine } from '../../main/boot';
 import { TEST_COMPANY } from '../fixtures/app';
 import { peerUrl } from '../../main/sync/peers';
-
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanup.length) await cleanup.pop()!();
-});
-
-/** Runs one `tourdesk` command in this process, as bin/tourdesk.mjs does: its exit code and what it printed. */
-async function tourdesk(...argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  let code: number;
-  try {
-    code = await main(argv, (line) => lines.push(line));
-  } catch (error) {
-    lines.push(error instanceof Error ? error.message : String(error));
-    code = 2;
-  }
-  return { code, out: lines.join('\n') };
-}
-
-async function aListeningHub(): Promise<{ hub: SyncNode; url: string }> {
-  const hub = await aSyncNode('hub', { instanceNo: 1 });
-  cleanup.push(() => hub.close());
-  await hub.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = hub.app.server.address();
-  return { hub, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
-}
 
 describe('a desk paired from the command line, before its first sync', () => {
   it('runs every command after `peer add` (no placeholder company of its own), and `sync` brings the hub’s catalogue', async () => {

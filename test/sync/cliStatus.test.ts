@@ -1,47 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { aSyncNode, type SyncNode } from './nodes';
-import { main } from '../../main/cli';
+// What `tourdesk sync` and `tourdesk peer list` tell an operator: failures with their reason, times in the company's zone.
+import { describe, expect, it } from 'vitest';
+import { aFolder, aListeningHub, cleanup, tourdesk } from './cliInProcess';
 import { bootEngine } from '../../main/boot';
 import { TEST_COMPANY } from '../fixtures/app';
 import { runCli } from '../fixtures/cli';
 import { startFaultyProxy } from '../fixtures/faultyProxy';
 import { markSeen, recordRefusal } from '../../db/queries/syncPeers';
-
-/** What `tourdesk sync` and `tourdesk peer list` tell an operator: failures with their reason, times in the company's zone. */
-const cleanup: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  while (cleanup.length) await cleanup.pop()!();
-});
-
-/** Runs one `tourdesk` command in this process, as bin/tourdesk.mjs does: its exit code and what it printed. */
-async function tourdesk(...argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  let code: number;
-  try {
-    code = await main(argv, (line) => lines.push(line));
-  } catch (error) {
-    lines.push(error instanceof Error ? error.message : String(error));
-    code = 2;
-  }
-  return { code, out: lines.join('\n') };
-}
-
-async function aListeningHub(): Promise<{ hub: SyncNode; url: string }> {
-  const hub = await aSyncNode('hub', { instanceNo: 1 });
-  cleanup.push(() => hub.close());
-  await hub.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = hub.app.server.address();
-  return { hub, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
-}
-
-function aFolder(name: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `tourdesk-cli-${name}-`));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 /** A desk folder paired with `url` (its first start, then `peer add`), not synced yet. */
 async function aPairedDesk(url: string, key: string): Promise<string> {
