@@ -20,6 +20,7 @@ import { QueueIndicator } from './components/QueueIndicator';
 import { StatusBar } from './components/StatusBar';
 import { Shortcuts } from './components/Shortcuts';
 import { Link } from './components/Link';
+import { usePageTitle } from './components/usePageTitle';
 import { Button, ConfirmDialog, Toasts } from './components/ui';
 import { registerServiceWorker } from './serviceWorker';
 import './styles.css';
@@ -116,6 +117,9 @@ function App() {
   const { config, restore } = useConnection();
   const screen = useNav((s) => s.screen);
   const kiosk = usePrefs((s) => s.kiosk);
+  const scanning = !!config && (screen.name === 'scan' || kiosk);
+  // The scanner and the sign-in form are named here; every other screen names its own tab.
+  usePageTitle(!config ? 'Sign in' : scanning ? 'Scanner' : null);
   useEffect(() => {
     if (window.tourdesk) {
       void window.tourdesk.getApiConfig().then((c) => c && restore(c));
@@ -133,7 +137,7 @@ function App() {
   useEffect(() => {
     if (kiosk && config && screen.name !== 'scan') useNav.getState().replace({ name: 'scan', sessionId: null });
   }, [kiosk, config, screen.name]);
-  if (config && (screen.name === 'scan' || kiosk)) {
+  if (scanning) {
     return (
       <>
         <ScannerScreen sessionId={screen.name === 'scan' ? screen.sessionId : null} />

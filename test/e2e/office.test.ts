@@ -100,6 +100,7 @@ describe('bookings', () => {
     const results = page.getByRole('region', { name: 'Search results' }).getByRole('link');
     // The page's first load (its scripts and the search) can take over the poll's default second on a busy machine.
     await expect.poll(() => results.count(), { timeout: 10_000 }).toBe(3);
+    expect(await page.title()).toBe('Bookings · TourDesk');
     await page.getByLabel('Name, order number or phone').fill('lovelace');
     await expect.poll(() => results.allInnerTexts()).toEqual([expect.stringMatching(/Ada Lovelace[\s\S]*Harbour Cruise/)]);
     await expect.poll(() => page.url()).toBe(`${baseUrl}/bookings?q=lovelace`);
@@ -125,8 +126,10 @@ describe('bookings', () => {
     await page.getByRole('link', { name: /Alan Turing/ }).click();
     await expect.poll(() => page.url()).toBe(`${baseUrl}/bookings/${order}`);
     await page.getByRole('heading', { name: new RegExp(`Alan Turing ${order}`) }).waitFor();
+    expect(await page.title()).toBe(`Booking ${order} · TourDesk`);
     await page.reload();
     await page.getByRole('heading', { name: new RegExp(`Alan Turing ${order}`) }).waitFor();
+    expect(await page.title()).toBe(`Booking ${order} · TourDesk`);
     // The phone link is a 48 px target.
     expect((await page.getByRole('link', { name: '+61 400 333 444' }).boundingBox())!.height).toBeGreaterThanOrEqual(48);
 

@@ -3,6 +3,7 @@ import type { Booking } from '../../../main/contract/bookings';
 import { Busy, ErrorText } from '../components/Status';
 import { Button, Card, ConfirmDialog } from '../components/ui';
 import { Link } from '../components/Link';
+import { usePageTitle } from '../components/usePageTitle';
 import { customerName, money, StatusBadge } from './Bookings';
 import { BookingFacts, BookingItem } from './booking/BookingFacts';
 import { EditDetailsCard } from './booking/EditDetailsCard';
@@ -14,6 +15,7 @@ export function BookingDetail({ orderNumber }: { orderNumber: string }) {
   const { booking, error, busy, save, cancel } = useBooking(orderNumber);
   const [editing, setEditing] = useState<EditForm | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
+  usePageTitle(`Booking ${orderNumber}`);
 
   const back = (
     <Link to={{ name: 'bookings', q: '', date: null }} className="btn secondary">

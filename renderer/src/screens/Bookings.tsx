@@ -7,6 +7,7 @@ import { useNav } from '../store/nav';
 import { Busy, ErrorText } from '../components/Status';
 import { Card, Field } from '../components/ui';
 import { Link } from '../components/Link';
+import { usePageTitle } from '../components/usePageTitle';
 
 const SEARCH_DEBOUNCE_MS = 250;
 const PAGE = 50;
@@ -44,6 +45,7 @@ export function Bookings({ q, date }: { q: string; date: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const asked = useRef(0);
+  usePageTitle('Bookings');
 
   useEffect(() => {
     const timer = setTimeout(() => {

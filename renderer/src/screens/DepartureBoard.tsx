@@ -5,6 +5,7 @@ import { useConnection } from '../store/connection';
 import { useNav } from '../store/nav';
 import { Busy, ErrorText, timeOf } from '../components/Status';
 import { dayInWords, shiftDay } from '../components/BoardDate';
+import { usePageTitle } from '../components/usePageTitle';
 import '../manifest.css';
 import { boardStateOf, nextDeparture } from './boardState';
 
@@ -54,6 +55,7 @@ export function DepartureBoard() {
   // "Next departure" only means something today: the first one still to leave.
   const next = isToday ? nextDeparture(sessions ?? [], now) : undefined;
   const nextId = next?.id;
+  usePageTitle(`Board · ${shownDay}`);
   useEffect(() => {
     nextRow.current?.scrollIntoView?.({ block: 'nearest' });
   }, [nextId]);

@@ -3,6 +3,7 @@ import { api, messageOf } from '../api/client';
 import { useConnection } from '../store/connection';
 import { useNav } from '../store/nav';
 import { ErrorText } from '../components/Status';
+import { usePageTitle } from '../components/usePageTitle';
 import type { PairingAnswer as Pairing } from '../../../main/contract/pairing';
 
 
@@ -17,6 +18,8 @@ export function PairPhone({ embedded = false }: { embedded?: boolean }) {
   const [origin, setOrigin] = useState('');
   const [pairing, setPairing] = useState<Pairing | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Inside Settings, the settings screen names the tab.
+  usePageTitle(embedded ? null : 'Pair a phone');
 
   async function create() {
     setError(null);

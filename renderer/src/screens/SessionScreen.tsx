@@ -8,6 +8,7 @@ import { ManifestOverrideDialog } from '../components/ManifestOverrideDialog';
 import { ManifestUndoToast } from '../components/ManifestUndoToast';
 import { OversoldNotice } from '../components/OversoldNotice';
 import { Busy, ErrorText } from '../components/Status';
+import { departureTitle, usePageTitle } from '../components/usePageTitle';
 import '../manifest.css';
 import { ConflictNotes, RefusedAlerts } from './session/ManifestNotices';
 import { ManifestToolbar, type ManifestTool } from './session/ManifestToolbar';
@@ -48,6 +49,7 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
 
   const s = manifest?.session;
   const totals = manifest?.totals;
+  usePageTitle(s ? departureTitle(s) : 'Departure');
   return (
     <section className="manifest" aria-labelledby="session-title">
       <SessionHeader session={s} sessionId={sessionId} remaining={totals?.remaining ?? 0} />

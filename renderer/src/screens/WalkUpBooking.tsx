@@ -6,6 +6,7 @@ import { useManifest } from '../store/manifest';
 import { useNav } from '../store/nav';
 import { bookingBody, emptyForm, formProblem, totalQuantity, type WalkUpForm } from '../model/walkupForm';
 import { Busy, ErrorText, timeOf } from '../components/Status';
+import { departureTitle, usePageTitle } from '../components/usePageTitle';
 import { useLiveQuote, useSaleOffer } from './walkup/useWalkUpPrices';
 import { CustomerFieldset, ParticipantsFieldset, PaymentFieldset, PickupChoice, TicketsFieldset } from './walkup/WalkUpFields';
 import { WalkUpBooked } from './walkup/WalkUpBooked';
@@ -19,6 +20,7 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [booked, setBooked] = useState<Booking | null>(null);
+  usePageTitle(session ? `Walk-up · ${departureTitle(session)}` : 'Walk-up');
 
   // Opened straight from its URL (/walkup?session=ID, a reload): the session comes with its manifest.
   useEffect(() => {

@@ -1,4 +1,5 @@
 import { isOfficeKey, useInstance } from '../../store/instance';
+import { usePageTitle } from '../../components/usePageTitle';
 import { PairPhone } from '../PairPhone';
 import { ApiKeysCard } from './ApiKeysCard';
 import { BackupsCard } from './BackupsCard';
@@ -10,6 +11,7 @@ import { InstanceAndSyncCard } from './InstanceAndSyncCard';
 export function Settings() {
   const instance = useInstance((s) => s.instance);
   const supplier = instance !== null && isOfficeKey(instance.key.role);
+  usePageTitle('Settings');
   return (
     <>
       <h1 className="page-title">Settings</h1>
