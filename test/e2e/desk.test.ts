@@ -73,8 +73,10 @@ describe('the departure desk in Chromium', () => {
     await expect.poll(() => board.getByRole('listitem').count()).toBe(3);
     expect(await board.getByRole('listitem').allInnerTexts()).toEqual([expect.stringMatching(/14:00[\s\S]*Harbour Cruise[\s\S]*30\s*capacity[\s\S]*3\s*booked[\s\S]*0\s*checked in/), expect.stringMatching(/16:30[\s\S]*Rocks Walk[\s\S]*3\s*booked[\s\S]*1\s*checked in[\s\S]*0\s*no-show[\s\S]*2\s*remaining[\s\S]*\d+\s*pickups/), expect.stringMatching(/18:00[\s\S]*Kayak Tour/)]);
     await screenshot(page, 'board');
+    expect(await page.title()).toBe('Board · 2030-01-01 · TourDesk');
     await page.getByRole('button', { name: 'Next day' }).click();
     await page.getByRole('heading', { name: /Wednesday.*(January 2, 2030|2 January 2030)/ }).waitFor();
+    await expect.poll(() => page.title()).toBe('Board · 2030-01-02 · TourDesk');
     await expect.poll(() => board.getByRole('listitem').allInnerTexts()).toEqual([expect.stringMatching(/09:00[\s\S]*Tomorrow Tour/)]);
     await page.close();
   });
@@ -82,6 +84,7 @@ describe('the departure desk in Chromium', () => {
   it('opens a session, checks a participant in and undoes it', async () => {
     const page = await connected();
     await openSession(page, '14:00', 'Harbour Cruise');
+    expect(await page.title()).toBe('Harbour Cruise 14:00 · TourDesk');
     await page.getByRole('button', { name: 'Check in Grace Hopper' }).click();
     await page.getByRole('button', { name: 'Undo check-in of Grace Hopper' }).waitFor();
     await expect.poll(async () => (await manifestOf(cruise.sessionId)).totals.checkedIn).toBe(1);
@@ -169,11 +172,28 @@ describe('the departure desk in Chromium', () => {
     const page = await connected();
     await openSession(page, '18:00', 'Kayak Tour');
     await expect.poll(() => page.getByLabel('Session totals').innerText()).toMatch(/1\s*checked in/);
-    page.once('dialog', (dialog) => void dialog.dismiss());
-    await page.getByRole('button', { name: 'Close check-in' }).click();
+    expect(await page.title()).toBe('Kayak Tour 18:00 · TourDesk');
+    // The app asks in its own modal dialog, with focus inside it and back on the button after.
+    const closeButton = page.getByRole('button', { name: 'Close check-in' });
+    const dialog = page.getByRole('dialog', { name: 'Close check-in?' });
+    await closeButton.click();
+    await dialog.waitFor();
+    expect(await dialog.getAttribute('aria-modal')).toBe('true');
+    expect(await dialog.innerText()).toMatch(/Close check-in for the 18:00 departure\? The 1 person not checked in will count as no-shows\./);
+    expect(await dialog.getByRole('button', { name: 'Keep it open' }).evaluate((b) => b === document.activeElement)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    if (shots) await page.screenshot({ path: `${shots}/close-checkin-dialog.png` });
+    await dialog.getByRole('button', { name: 'Keep it open' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await closeButton.evaluate((b) => b === document.activeElement)).toBe(true);
+    // Escape cancels too.
+    await closeButton.click();
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
     expect((await manifestOf(kayak.sessionId)).session.checkinClosed).toBe(false);
-    page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: 'Close check-in' }).click();
+    await closeButton.click();
+    await dialog.getByRole('button', { name: 'Close check-in' }).click();
     await page.getByRole('button', { name: 'Reopen check-in' }).waitFor();
     await expect.poll(() => page.getByLabel('Session totals').innerText()).toMatch(/1\s*checked in[\s\S]*1\s*no-show[\s\S]*0\s*remaining/);
     // The screen answers at once; the close reaches the engine through the outbox right after.

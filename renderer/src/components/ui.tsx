@@ -54,7 +54,11 @@ export function Card({ title, actions, children, id, className = '' }: { title?:
   );
 }
 
-/** A modal dialog (the browser's <dialog>: focus is trapped and Escape closes it). */
+/**
+ * A modal dialog (the browser's <dialog> opened with showModal: focus moves in and is trapped, Escape
+ * closes it, and focus goes back to what had it). aria-modal is spelled out for screen readers that
+ * do not infer it from showModal.
+ */
 export function Dialog({ open, title, onClose, children, actions }: { open: boolean; title: string; onClose(): void; children: ReactNode; actions: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -65,7 +69,7 @@ export function Dialog({ open, title, onClose, children, actions }: { open: bool
   }, [open]);
   const titleId = useId();
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={onClose} onCancel={onClose}>
+    <dialog ref={ref} className="dialog" aria-modal="true" aria-labelledby={titleId} onClose={onClose} onCancel={onClose}>
       <h2 id={titleId}>{title}</h2>
       {children}
       <div className="row dialog-actions">{actions}</div>
@@ -74,7 +78,7 @@ export function Dialog({ open, title, onClose, children, actions }: { open: bool
 }
 
 /** "Are you sure?" for what cannot be taken back; the confirming button names the action. */
-export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onClose, busy }: { open: boolean; title: string; children: ReactNode; confirmLabel: string; onConfirm(): void; onClose(): void; busy?: boolean }) {
+export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Keep it', onConfirm, onClose, busy }: { open: boolean; title: string; children: ReactNode; confirmLabel: string; cancelLabel?: string; onConfirm(): void; onClose(): void; busy?: boolean }) {
   return (
     <Dialog
       open={open}
@@ -83,7 +87,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, 
       actions={
         <>
           <Button variant="secondary" onClick={onClose} autoFocus>
-            Keep it
+            {cancelLabel}
           </Button>
           <Button variant="danger" onClick={onConfirm} disabled={busy}>
             {busy ? 'Working…' : confirmLabel}

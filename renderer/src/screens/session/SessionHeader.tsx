@@ -1,9 +1,11 @@
+import { useState } from 'react';
 import type { Manifest } from '../../api/types';
 import { useManifest } from '../../store/manifest';
 import { useNav } from '../../store/nav';
 import { mayBook, useInstance } from '../../store/instance';
 import { timeOf } from '../../components/Status';
 import { dayInWords } from '../../components/BoardDate';
+import { ConfirmDialog } from '../../components/ui';
 import { closeCheckinQuestion } from '../boardState';
 
 /** The manifest's head: back to the board, which departure this is, and what the desk can do with it. */
@@ -33,6 +35,8 @@ function SessionActions({ session, sessionId, remaining }: { session: Manifest['
   const go = useNav((s) => s.go);
   const record = useManifest((s) => s.record);
   const mayBookHere = useInstance((state) => mayBook(state.instance?.key.role));
+  // The question is worded when it is asked ("It leaves in 2 hours" is true at that moment).
+  const [closeQuestion, setCloseQuestion] = useState<string | null>(null);
   return (
     <div className="mf-head-actions">
       <button type="button" className="secondary" onClick={() => go({ name: 'scan', sessionId })}>
@@ -48,16 +52,20 @@ function SessionActions({ session, sessionId, remaining }: { session: Manifest['
           Reopen check-in
         </button>
       ) : (
-        <button
-          type="button"
-          className="danger"
-          onClick={() => {
-            if (window.confirm(closeCheckinQuestion(session, remaining, Date.now()))) void record([{ kind: 'CLOSE' }]);
-          }}
-        >
+        <button type="button" className="danger" onClick={() => setCloseQuestion(closeCheckinQuestion(session, remaining, Date.now()))}>
           Close check-in
         </button>
       )}
+      <ConfirmDialog
+        open={closeQuestion !== null}
+        title="Close check-in?"
+        confirmLabel="Close check-in"
+        cancelLabel="Keep it open"
+        onConfirm={() => (setCloseQuestion(null), void record([{ kind: 'CLOSE' }]))}
+        onClose={() => setCloseQuestion(null)}
+      >
+        <p>{closeQuestion}</p>
+      </ConfirmDialog>
     </div>
   );
 }
