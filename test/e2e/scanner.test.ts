@@ -58,6 +58,21 @@ describe('the guide’s scanner in Chromium', () => {
     await context.close();
   });
 
+  it('signed out, tells a guide to scan the desk’s pairing QR code, with a pasted key as the fallback', async () => {
+    const context = await browser.newContext({ isMobile: true, hasTouch: true, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/scan`);
+    const signIn = page.getByRole('region', { name: 'Sign this phone in to the scanner' });
+    expect(await signIn.innerText()).toMatch(/Scan the desk’s pairing QR code[\s\S]*Settings › Pair a guide’s phone/);
+    expect(await signIn.innerText()).not.toMatch(/api-key\.txt|tourdesk serve/);
+    await shot(page, 'scanner-signed-out');
+    const keyField = page.getByLabel('API key');
+    expect(await keyField.isVisible()).toBe(false);
+    await page.getByText('No camera? Paste a key instead').tap();
+    await keyField.waitFor();
+    await context.close();
+  });
+
   it('checks a wedge scan in at once, and ignores the same code read again', async () => {
     const context = await browser.newContext();
     const page = await openScanner(context, baseUrl, t.keys.checkin);
