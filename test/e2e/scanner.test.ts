@@ -73,6 +73,21 @@ describe('the guide’s scanner in Chromium', () => {
     await context.close();
   });
 
+  it('signs in from a pairing link opened in a tab already on the scanner, and takes the key out of the address bar', async () => {
+    const context = await browser.newContext({ isMobile: true, hasTouch: true, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/scan`);
+    await page.getByText('Scan the desk’s pairing QR code').waitFor();
+    await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true));
+    await page.goto(`${baseUrl}/scan#key=${encodeURIComponent(t.keys.checkin)}&device=Second%20phone`);
+    await page.getByRole('status', { name: 'Scanner state' }).getByText('Ready to scan').waitFor();
+    // Only the fragment changed: the same page signed in, without loading again.
+    expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true);
+    expect(page.url()).toBe(`${baseUrl}/scan`);
+    expect(await page.evaluate(() => [localStorage.getItem('tourdesk.apiKey'), localStorage.getItem('tourdesk.device')])).toEqual([t.keys.checkin, 'Second phone']);
+    await context.close();
+  });
+
   it('checks a wedge scan in at once, and ignores the same code read again', async () => {
     const context = await browser.newContext();
     const page = await openScanner(context, baseUrl, t.keys.checkin);

@@ -60,14 +60,25 @@ export const savedKey = () => localStorage.getItem(KEY_STORAGE);
 /**
  * A pairing link (`https://desk:8443/scan#key=td_…`) carries a new check-in key in the fragment,
  * which browsers never send to a server. The app keeps it on the device and takes it out of the
- * address bar and the history at once, so it is not bookmarked, shared or shown.
+ * address bar and the history at once, so it is not bookmarked, shared or shown. Returns the key
+ * taken, or null when the address holds none.
  */
-export function takeKeyFromFragment(): void {
+export function takeKeyFromFragment(): string | null {
   const params = new URLSearchParams(location.hash.replace(/^#/, ''));
   const key = params.get('key');
-  if (!key || location.protocol === 'file:') return;
+  if (!key || location.protocol === 'file:') return null;
   localStorage.setItem(KEY_STORAGE, key);
   const deviceName = params.get('device');
   if (deviceName) useConnection.getState().setDevice(deviceName.slice(0, 100));
   history.replaceState(null, '', location.pathname + location.search);
+  return key;
+}
+
+if (typeof window !== 'undefined') {
+  // A pairing link opened in a tab already on its address changes only the fragment: the page does
+  // not load again, so the key is taken here and signs in at once, as a fresh load would.
+  window.addEventListener('hashchange', () => {
+    const key = takeKeyFromFragment();
+    if (key) useConnection.getState().restore({ baseUrl: location.origin, apiKey: key });
+  });
 }
