@@ -88,6 +88,31 @@ describe('the guide’s scanner in Chromium', () => {
     await context.close();
   });
 
+  it('says to tap once while the browser holds the sound back, and stops saying it after the first tap', async () => {
+    const context = await browser.newContext({ isMobile: true, hasTouch: true });
+    // A phone's autoplay policy (headless Chromium lets any page play): the output starts suspended
+    // and resumes only in answer to a person's gesture.
+    await context.addInitScript(() => {
+      window.AudioContext = class extends window.AudioContext {
+        constructor(options?: AudioContextOptions) {
+          super(options);
+          void super.suspend();
+        }
+        override resume() {
+          return navigator.userActivation.isActive ? super.resume() : Promise.resolve();
+        }
+      };
+    });
+    const page = await openScanner(context, baseUrl, t.keys.checkin);
+    const hint = page.getByText('Tap once to turn the sound on');
+    await hint.waitFor();
+    await shot(page, 'scanner-sound-hint');
+    await page.locator('.served').tap();
+    await hint.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => navigator.userActivation.hasBeenActive)).toBe(true);
+    await context.close();
+  });
+
   it('checks a wedge scan in at once, and ignores the same code read again', async () => {
     const context = await browser.newContext();
     const page = await openScanner(context, baseUrl, t.keys.checkin);

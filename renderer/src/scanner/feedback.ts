@@ -9,8 +9,25 @@ import type { Tone } from './verdict';
  * sets up the audio device (~110 ms in Chromium here, ~20 ms more for the first tone), so the
  * scanner makes it and sounds a silent tone as it opens (`prepareFeedback`), and
  * each sound starts once the frame showing the verdict has been painted.
+ *
+ * A phone's browser makes that output suspended and plays nothing until a person has touched the
+ * page (a camera scan is no touch), so the first tap, click or key unlocks it, and until then the
+ * scanner says so (`soundWaitsForTap`).
  */
 let audio: AudioContext | null = null;
+const soundListeners = new Set<() => void>();
+const soundChanged = () => soundListeners.forEach((listener) => listener());
+
+/** True while the output is there but the browser holds it until a tap; false once it plays, or where there is no sound. */
+export function soundWaitsForTap(): boolean {
+  return audio !== null && audio.state !== 'running';
+}
+
+/** Calls `listener` whenever `soundWaitsForTap()` may have changed; returns the unsubscribe (as `useSyncExternalStore` wants). */
+export function onSoundChange(listener: () => void): () => void {
+  soundListeners.add(listener);
+  return () => soundListeners.delete(listener);
+}
 
 function tone(ctx: AudioContext, frequency: number, start: number, duration: number, type: OscillatorType) {
   const osc = ctx.createOscillator();
@@ -34,11 +51,14 @@ const PATTERNS: Record<Tone, { notes: [number, number, number, OscillatorType][]
 
 /** The audio output, made on first need; null where the page has none (no device, no WebAudio). */
 function output(): AudioContext | null {
+  if (audio) return audio;
   try {
-    audio ??= new AudioContext();
+    audio = new AudioContext();
   } catch {
     return null;
   }
+  audio.addEventListener('statechange', soundChanged);
+  soundChanged();
   return audio;
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useOutbox } from '../store/outbox';
 import { useScanner } from '../store/scanner';
 import { useConnection } from '../store/connection';
@@ -7,7 +7,7 @@ import { useWedge } from '../scanner/useWedge';
 import { VerdictView } from '../components/VerdictView';
 import { CameraPanel } from '../components/CameraPanel';
 import { timeOf } from '../components/Status';
-import { prepareFeedback } from '../scanner/feedback';
+import { onSoundChange, prepareFeedback, soundWaitsForTap } from '../scanner/feedback';
 
 /**
  * The guide's scanner: every code a wedge scanner types, the camera sees or a person enters is
@@ -67,6 +67,7 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
         <p className="served" data-held={manifests.size} data-day={sessions.length}>
           <b>{inCount}</b> of {people.length} checked in{sessionId === null ? ` · ${served.length} departures on this device` : ''}
         </p>
+        <SoundHint />
         {ignored && Date.now() - ignored.at < 6000 && <p className="ignored">Same code read again: ignored</p>}
         <CameraPanel onCode={(code) => scan(code, 'camera')} />
         <ManualEntry onCode={(code) => scan(code, 'typed')} />
@@ -76,6 +77,12 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
       {verdict && <VerdictView key={`${verdict.eventId ?? verdict.code}-${verdict.shownAt}`} verdict={verdict} />}
     </div>
   );
+}
+
+/** Until the browser lets the verdict sounds play (a phone waits for a first touch), one quiet line says how. */
+function SoundHint() {
+  const waits = useSyncExternalStore(onSoundChange, soundWaitsForTap);
+  return waits ? <p className="ignored sound-hint">Tap once to turn the sound on</p> : null;
 }
 
 /** Online or not, how many scans wait to be sent, and when the engine last answered: always in view. */
