@@ -124,8 +124,8 @@ describe('the manifest: safe tapping', () => {
     await expect.poll(async () => stateOf(await manifestOf(family.sessionId), 'Ivy Chen')).toBe('NO_SHOW');
     await page.getByRole('button', { name: 'Undo no-show of Ivy Chen' }).click();
     await expect.poll(async () => stateOf(await manifestOf(family.sessionId), 'Ivy Chen')).toBe('EXPECTED');
-    page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Close check-in' }).click();
+    await page.getByRole('dialog', { name: 'Close check-in?' }).getByRole('button', { name: 'Close check-in' }).click();
     await page.getByRole('button', { name: 'Reopen check-in' }).waitFor();
     await expect.poll(async () => (await manifestOf(family.sessionId)).session.checkinClosed).toBe(true);
     expect(await page.getByRole('listitem', { name: 'Ivy Chen' }).innerText()).toMatch(/No-show \(check-in closed\)/);
