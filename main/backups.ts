@@ -3,6 +3,9 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { backupDatabase, integrityOf, isInUse } from '../db/backup';
 import { migrations } from '../db/migrations';
+
+/** How a hub on PostgreSQL is copied while it runs (TourDesk copies SQLite folders only): named wherever a backup is refused there. */
+export const PG_DUMP_COMMAND = 'pg_dump --format=custom --file=tourdesk.dump "$TOURDESK_DATABASE_URL"';
 import { DATABASE_FILE } from './config';
 import type { BackupRecord, BackupsAnswer } from './contract/settings';
 import { makeDataFolderPrivate, makeTreePrivate, PRIVATE_DIR, PRIVATE_FILE } from './dataFolder';

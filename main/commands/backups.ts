@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { DATABASE_FILE, defaultDataDir } from '../config';
-import { BackupError, createBackup, restoreBackup } from '../backups';
+import { BackupError, createBackup, PG_DUMP_COMMAND, restoreBackup } from '../backups';
 import BetterSqlite3 from 'better-sqlite3';
 import { UsageError, databaseOf, type Out } from './usage';
 
@@ -58,7 +58,7 @@ class PostgresBackupError extends Error {
     super(
       command === 'backup'
         ? 'this hub keeps its data in PostgreSQL, and `tourdesk backup` only copies a SQLite data folder. Back PostgreSQL up with its own tools: ' +
-            '`pg_dump --format=custom --file=tourdesk.dump "$TOURDESK_DATABASE_URL"` for a consistent logical copy while the hub runs, or base backups ' +
+            `\`${PG_DUMP_COMMAND}\` for a consistent logical copy while the hub runs, or base backups ` +
             '(pg_basebackup) with WAL archiving for point-in-time recovery; copy the data folder (keys file, TLS certificate, media) beside it. See docs/hub.md.'
         : 'this hub keeps its data in PostgreSQL, and `tourdesk restore` only restores a SQLite data folder. Restore with PostgreSQL\'s own tools: ' +
             '`pg_restore --clean --if-exists --dbname="$TOURDESK_DATABASE_URL" tourdesk.dump` with every hub process stopped, or recover a base backup ' +

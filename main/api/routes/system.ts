@@ -1,7 +1,7 @@
 import { buildOpenApi, renderDocsPage } from '../openapi';
 import { defineRoute, RawResponse, type RouteHost } from '../route';
 import { VERSION } from '../envelope';
-import { automaticBackups, BACKUP_FOLDER, KEEP_DAYS, lastBackup } from '../../backups';
+import { automaticBackups, BACKUP_FOLDER, KEEP_DAYS, lastBackup, PG_DUMP_COMMAND } from '../../backups';
 import { backupFileBytes, backupFiles, backUpNow } from '../../backupFiles';
 import { join } from 'node:path';
 import { DomainError } from '../../domain/errors';
@@ -11,7 +11,7 @@ import { backupNameParams, backupRequestSchema, type BackupsAnswer, type Created
 /** Why this server makes no backups of its own, or null when it does. */
 function noBackupsHere(engine: Engine): string | null {
   if (engine.ctx.handle.dialect === 'postgres') {
-    return 'This hub keeps its data in PostgreSQL, which TourDesk does not copy: back it up with pg_dump (pg_dump --format=custom --file=tourdesk.dump "$TOURDESK_DATABASE_URL") or base backups with WAL archiving, as docs/hub.md describes';
+    return `This hub keeps its data in PostgreSQL, which TourDesk does not copy: back it up with pg_dump (${PG_DUMP_COMMAND}) or base backups with WAL archiving, as docs/hub.md describes`;
   }
   return engine.ctx.dataDir ? null : 'This server has no data folder to back up (its database lives elsewhere)';
 }
