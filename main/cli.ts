@@ -12,7 +12,8 @@ import { claimServerLock } from './serverLock';
 import { UsageError, databaseOf, describeUrl, type Out } from './commands/usage';
 import { company, keys, vouchers } from './commands/supplier';
 import { backup, restore } from './commands/backups';
-import { peer, syncNow } from './commands/sync';
+import { compact, peer, syncNow } from './commands/sync';
+import { horizonDaysOf, startDailyCompaction, DAY_MS } from './sync/compaction';
 
 const HELP = `tourdesk — offline-first check-in and manifests for tour operators
 
@@ -21,6 +22,7 @@ Usage:
                  [--allowed-host NAME]... [--instance N]
                  [--database postgres://USER@HOST/DB]   the office hub on PostgreSQL (docs/hub.md)
                  [--tls | --tls-cert FILE --tls-key FILE]   HTTPS, for guides' phones
+                 [--compact-horizon-days 30]   daily, ops every peer holds and older than this go
   tourdesk keys create --role supplier|agent|checkin|sync --name "Hotel desk" [--rate RATE_ID] [--data-dir DIR]
   tourdesk keys list [--data-dir DIR]
   tourdesk keys revoke <key id, its listed prefix (sha256:...) or the key> [--data-dir DIR]
@@ -38,6 +40,7 @@ Usage:
   tourdesk peer remove <url> [--data-dir DIR]
   tourdesk peer forget <instance> [--data-dir DIR]   a hub forgets a desk that will not come back
   tourdesk sync [--data-dir DIR]      one full exchange with every peer; exits 1 with the reason if one failed
+  tourdesk compact [--horizon-days 30] [--data-dir DIR]   removes ops every peer holds, older than the horizon, now
 
 Every command that opens the database takes --database postgres://… (or TOURDESK_DATABASE_URL) for a hub
 on PostgreSQL; without it, SQLite in the data folder. On PostgreSQL, back up with pg_dump or base backups.
@@ -62,6 +65,7 @@ export async function main(argv: string[], out: Out = console.log): Promise<numb
   if (command === 'restore') return restore(rest, out);
   if (command === 'peer') return peer(rest, out);
   if (command === 'sync') return syncNow(rest, out);
+  if (command === 'compact') return compact(rest, out);
   out(`Unknown command "${command}".\n\n${HELP}`);
   return 1;
 }
@@ -81,11 +85,14 @@ async function serve(args: string[], out: Out): Promise<number> {
       tls: { type: 'boolean', default: false },
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
+      'compact-horizon-days': { type: 'string' },
     },
   });
   const port = Number(values.port);
   if (Boolean(values['tls-cert']) !== Boolean(values['tls-key'])) throw new UsageError('--tls-cert and --tls-key go together');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port ${values.port} is not a port number`);
+  const horizonDays = horizonDaysOf(values['compact-horizon-days']);
+  if (horizonDays === null) throw new UsageError('--compact-horizon-days must be a whole number of days (30 by default)');
   const instanceNo = values.instance === undefined ? undefined : Number(values.instance);
   if (instanceNo !== undefined && !(Number.isInteger(instanceNo) && instanceNo >= 1 && instanceNo <= 999)) throw new UsageError('--instance must be 1..999');
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
@@ -104,6 +111,8 @@ async function serve(args: string[], out: Out): Promise<number> {
   const app = await createServer({ engine, allowedHosts, webRoot: WEB_ROOT, logger: { level: process.env.TOURDESK_LOG ?? 'warn' }, ...(tls ? { https: { key: tls.key, cert: tls.cert } } : {}) });
   // Daily backups copy a SQLite data folder; PostgreSQL is backed up with its own tools (docs/hub.md).
   const dailyBackups = database ? { stop: async () => {} } : startDailyBackups({ sqlite: engine.ctx.handle.sqlite, dataDir, say: out });
+  // The op log stays bounded (docs/sync.md), on both dialects: daily, like the backup.
+  const dailyCompaction = startDailyCompaction(() => engine.sync.compact(horizonDays * DAY_MS), out);
   // Background sync starts once listening; a signal before that has nothing to stop.
   const background = { stop: () => {} };
   // Handlers go in before listening, so a signal at any moment stops cleanly.
@@ -117,6 +126,7 @@ async function serve(args: string[], out: Out): Promise<number> {
       // Finish in-flight requests, then checkpoint the WAL and close the file.
       await app.close();
       await dailyBackups.stop();
+      dailyCompaction.stop();
       await engine.close();
       lock?.release();
       resolveStop();

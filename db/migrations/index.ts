@@ -21,6 +21,7 @@ import * as m20261130_05 from './20261130_05_sync_seen';
 import * as m20261130_07 from './20261130_07_sync_peer_vector';
 import * as m20261201_01 from './20261201_01_sync_refusals';
 import * as m20261201_03 from './20261201_03_sync_forget';
+import * as m20261202_31 from './20261202_31_sync_compaction';
 import * as pg from '../postgres/migrations';
 
 export interface Migration {
@@ -59,4 +60,5 @@ export const migrations: Migration[] = [
   { name: '20261130_07_sync_peer_vector', up: m20261130_07.up, postgres: m20261130_07.postgres },
   { name: '20261201_01_sync_refusals', up: m20261201_01.up },
   { name: '20261201_03_sync_forget', up: m20261201_03.up },
+  { name: '20261202_31_sync_compaction', up: m20261202_31.up },
 ];

@@ -58,7 +58,11 @@ export interface SyncInstancesTable {
   last_seen_at: Nullable<number>;
   /** 20261201_03: when an operator had it forgotten (not listed; its number stays taken); its next exchange clears it. */
   forgotten_at: Nullable<number>;
+  /** 20261202_31: the version vector it last said it holds (JSON), what compaction keeps for it. */
+  vector_json: Nullable<string>;
 }
+/** 20261202_31: per origin, the highest seq whose op compaction removed here (a peer below it rejoins by snapshot). */
+export interface SyncCompactedTable { origin: string; seq: number }
 /** 20261201_01: the last refusal this instance gave each caller's exchange (its reason code and message). */
 export interface SyncRefusalsTable { origin: string; instance_no: number; refused_at: number; reason: string; message: string }
 export interface SyncAcknowledgementsTable { session_id: number; booking_set: string; acknowledged_at: number; acknowledged_by: Nullable<string> }

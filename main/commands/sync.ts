@@ -6,6 +6,7 @@ import { bootEngine } from '../boot';
 import { UsageError, databaseOf, type Out } from './usage';
 import type { Engine } from '../engine';
 import { DomainError } from '../domain/errors';
+import { compactionLine, DAY_MS, horizonDaysOf } from '../sync/compaction';
 
 /* Sync from the command line: the peers this instance exchanges with, and one exchange now. */
 
@@ -79,4 +80,18 @@ export async function syncNow(args: string[], out: Out): Promise<number> {
   } finally {
     await engine.close();
   }
+}
+
+/** `tourdesk compact`: the op log's compaction now (serve runs it daily), with its one-line result. */
+export async function compact(args: string[], out: Out): Promise<number> {
+  const { values } = parseArgs({ args, options: { 'horizon-days': { type: 'string' }, 'data-dir': { type: 'string' }, database: { type: 'string' } } });
+  const days = horizonDaysOf(values['horizon-days']);
+  if (days === null) throw new UsageError('--horizon-days must be a whole number of days (30 by default)');
+  const { engine } = await bootEngine({ dataDir: resolve(values['data-dir'] ?? defaultDataDir()), database: databaseOf(values), apiKey: process.env.TOURDESK_API_KEY });
+  try {
+    out(`Compacted: ${compactionLine(await engine.sync.compact(days * DAY_MS))}`);
+  } finally {
+    await engine.close();
+  }
+  return 0;
 }

@@ -74,14 +74,17 @@ export type TurnedAway = z.infer<typeof turnedAwaySchema>;
  * GET /v1/sync/status. `seenBy`: instances that exchanged with this one, the most recent first (a
  * hub's desks). `turnedAway`: callers refused that never exchanged here (always sent by this
  * build; optional in the type, since an older hub's answer lacks it). `exchanging`: the exchange
- * running now, or null.
+ * running now, or null. `opLog`: the ops this instance holds and the bytes they take (docs/sync.md,
+ * "A bounded op log"; optional in the type, since an older instance's answer lacks it).
  */
+export const opLogSchema = z.object({ ops: z.number(), bytes: z.number() });
 export const syncStatusSchema = z.object({
   instance: syncInstanceSchema,
   peers: z.array(peerStatusSchema),
   seenBy: z.array(seenInstanceSchema),
   turnedAway: z.array(turnedAwaySchema).optional(),
   exchanging: exchangingSchema.nullable(),
+  opLog: opLogSchema.optional(),
 });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
 

@@ -2,6 +2,7 @@ import { PAGE_LIMIT, PAGE_MAX_BYTES, SNAPSHOT_PAGE_ROWS, type PullRequest, type 
 import { measureSkew } from './hlc';
 import { advanceVector, missingCount, type Vector } from './vector';
 import { SCHEMA_VERSION } from './core';
+import { SyncError } from './errors';
 import { checkPeer, helloOf, type LocalSide } from './peers';
 import { pullOps, WIRE_VALUES, type CompactPullResponse, type Hello, type PullResponse, type PushRequest, type PushResponse, type SnapshotResponse } from './wire';
 
@@ -56,7 +57,18 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
     });
     if (rows > 0) onProgress(`joined from a snapshot of ${rows} rows`);
   }
-  const { response, skewMs } = await pullAll(side, transport, onProgress, counts, report);
+  let { response, skewMs } = await pullAll(side, transport, onProgress, counts, report);
+  if (response.rejoin === true && transport.snapshot) {
+    // Further behind than the peer's op log reaches (it compacted ops we lack): its snapshot brings
+    // us up to date (a join with what we hold), then the ops after it.
+    onProgress('behind the peer\u2019s op log: rejoining from its snapshot');
+    const rows = await joinFromSnapshot(side, transport, onProgress, (taken) => {
+      counts.snapshotRows = taken;
+      report();
+    });
+    if (rows > 0) ({ response, skewMs } = await pullAll(side, transport, onProgress, counts, report));
+  }
+  if (response.rejoin === true) throw new SyncError('GAP', `${response.origin} no longer holds ops this instance lacks (its op log was compacted) and this instance cannot take its snapshot; pair it with its hub, which sends one`);
   const theirs = await pushAll(side, transport, response.vector, onProgress, counts, report);
   const ours = await side.replica.vector();
   return { peer: response, received: counts.received, sent: counts.sent, skewMs, opsToSend: missingCount(theirs, ours), opsToReceive: missingCount(ours, theirs) };

@@ -16,6 +16,8 @@ import { helloOf, knownInstancesOf, pairWith, peerUrl, unpair, type LocalSide } 
 import { companyTime, peerStatuses, seenStatuses, type LocalState } from './status';
 import { decodeHlc } from './hlc';
 import { createServing } from './serving';
+import { compactOpLog, DAY_MS, DEFAULT_HORIZON_DAYS, type CompactionResult } from './compaction';
+import { opLogSize } from '../../db/queries/syncCompaction';
 
 /**
  * Sync as the engine offers it: pairing, exchanges with every peer, the serving side of a peer's
@@ -78,8 +80,14 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
         peers: await peerStatuses(db, await localState(), at),
         ...(await seenStatuses(db, at)),
         exchanging: runs.current(),
+        opLog: await opLogSize(db),
       };
     },
+    /**
+     * Removes the ops every known instance holds and older than the horizon (compaction.ts); answers
+     * how many and the op log's size before and after.
+     */
+    compact: async (horizonMs = DEFAULT_HORIZON_DAYS * DAY_MS): Promise<CompactionResult> => compactOpLog(db, replica.store, await replica.vector(), now(), horizonMs),
     /** Sessions holding more seats than they have, with the bookings involved; acknowledged ones say so. */
     async conflicts(): Promise<SyncConflict[]> {
       const open = await oversoldSessionsOf(db);

@@ -3,6 +3,8 @@ import type { Database } from '../../db/schema';
 import { keyValuesOf, type PullRequest, type SnapshotRequest } from '../contract/sync';
 import { isDataRefusal } from '../../db/refusals';
 import { markSeen, recordRefusal } from '../../db/queries/syncPeers';
+import { recordHolderVector } from '../../db/queries/syncCompaction';
+import { isBehindCompaction } from './compaction';
 import { SYNCED_ENTITIES } from './entities';
 import { missingCount } from './vector';
 import { SCHEMA_VERSION } from './core';
@@ -23,7 +25,18 @@ export function createServing(db: Kysely<Database>, side: LocalSide, known: Know
    * when this instance cannot write (a full disk).
    */
   async function seenAtStart(request: PullRequest): Promise<void> {
-    if (request.after === undefined && request.limit > 0) await markSeen(db, request.origin, request.instanceNo, side.now()).catch(() => undefined);
+    if (request.after === undefined && request.limit > 0) {
+      await markSeen(db, request.origin, request.instanceNo, side.now()).catch(() => undefined);
+      // What it holds: compaction keeps every op it lacks (compaction.ts).
+      await recordHolderVector(db, request.origin, request.vector).catch(() => undefined);
+    }
+  }
+  /**
+   * A caller further behind than the op log reaches (compaction removed ops it lacks) is told to
+   * rejoin from the snapshot, on its first page, instead of a page that would skip them.
+   */
+  async function mustRejoin(request: PullRequest): Promise<boolean> {
+    return request.after === undefined && request.limit > 0 && (await isBehindCompaction(db, request.origin, request.vector));
   }
   /**
    * Answers a caller's request, keeping a sync refusal as its last one (a hub's operator sees why a
@@ -44,7 +57,7 @@ export function createServing(db: Kysely<Database>, side: LocalSide, known: Know
     answerPull: (request: PullRequest): Promise<PullResponse> =>
       refusalKept(request, async () => {
         await admit(db, side, known, request);
-        const answer = await answerPull(side, request);
+        const answer = (await mustRejoin(request)) ? await rejoinAnswer(side, request) : await answerPull(side, request);
         await seenAtStart(request);
         return answer;
       }),
@@ -52,7 +65,7 @@ export function createServing(db: Kysely<Database>, side: LocalSide, known: Know
     answerPullJson: (request: PullRequest, envelope: Record<string, unknown>): Promise<string> =>
       refusalKept(request, async () => {
         await admit(db, side, known, request);
-        const answer = await answerPullJson(side, request, envelope);
+        const answer = (await mustRejoin(request)) ? JSON.stringify({ ...envelope, ...(await rejoinAnswer(side, request)) }) : await answerPullJson(side, request, envelope);
         await seenAtStart(request);
         return answer;
       }),
@@ -78,6 +91,12 @@ export async function answerPull(side: LocalSide, request: PullRequest): Promise
   const page = await side.replica.pageFor(request.vector, request.limit, request.maxBytes, request.after);
   const vector = await side.replica.vector();
   return { ...helloOf(side), now: side.now(), vector, ops: page.ops, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.ops.length };
+}
+
+/** The answer to a caller behind the op log: no ops, `rejoin` (it takes the snapshot, then pulls again). */
+async function rejoinAnswer(side: LocalSide, request: PullRequest): Promise<PullResponse> {
+  const vector = await side.replica.vector();
+  return { ...helloOf(side), now: side.now(), vector, ops: [], hasMore: false, cursor: 0, remaining: missingCount(request.vector, vector), rejoin: true };
 }
 
 /** The same answer as JSON text, for HTTP, in the encoding the caller reads (wire.ts); `envelope`'s fields go first. */

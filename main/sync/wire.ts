@@ -45,6 +45,8 @@ export interface PullResponse extends Hello {
   hasMore: boolean;
   cursor: number;
   remaining: number;
+  /** The caller lacks ops this peer's op log no longer holds (compaction.ts): it rejoins from the snapshot. */
+  rejoin?: boolean;
 }
 
 /** A pull answer in the compact encoding (WIRE_COMPACT), as it comes off the wire. */
