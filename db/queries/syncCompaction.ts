@@ -102,3 +102,27 @@ export async function removeOps(conn: Kysely<Database>, range: CompactRange): Pr
     .execute();
   return Number(removed.numDeletedRows);
 }
+
+/** A row deleted for good (its tombstone after its latest insert): its key and its state's stamps. */
+export interface Tombstone {
+  entity: string;
+  entity_id: string;
+  born: string | null;
+  deleted: string;
+  erased: string | null;
+}
+
+/** A page of the tombstones of deleted rows, in key order (a snapshot carries them after the rows). */
+export async function tombstonesPage(db: Kysely<Database>, limit: number, offset: number): Promise<Tombstone[]> {
+  const rows = await db
+    .selectFrom('sync_rows')
+    .select(['entity', 'entity_id', 'born', 'deleted', 'erased'])
+    .where('deleted', 'is not', null)
+    .where((eb) => eb.or([eb('born', 'is', null), eb('born', '<=', eb.ref('deleted'))]))
+    .orderBy('entity')
+    .orderBy('entity_id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows as Tombstone[];
+}

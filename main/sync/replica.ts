@@ -5,7 +5,8 @@ import type { Vector } from './vector';
 import { createReplicaCore } from './core';
 import { fold } from './fold';
 import { applyPage, releaseHeld } from './apply';
-import { applySnapshotPage, snapshotPage, type SnapshotRow } from './snapshot';
+import { applySnapshotPage, type SnapshotRow } from './snapshot';
+import { snapshotPageWithTombstones } from './snapshotTombstones';
 import { opOfRow, pageRowsFor } from './paging';
 
 /**
@@ -52,7 +53,8 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     pageFor,
     /** The same page as stored rows (the HTTP answer splices their change text as it is). */
     pageRowsFor: (theirs: Vector, limit: number, maxBytes: number, after?: number) => pageRowsFor(outside, theirs, limit, maxBytes, after),
-    snapshotPage: (tableIndex: number, offset: number, limit: number) => snapshotPage(outside, tableIndex, offset, limit),
+    /** A page of the synced rows with their states, then of the tombstones (snapshotTombstones.ts). */
+    snapshotPage: (tableIndex: number, offset: number, limit: number) => snapshotPageWithTombstones(handle.db, outside, tableIndex, offset, limit),
     applySnapshot: (rows: readonly SnapshotRow[], vector: Vector | null) => core.inWrite((q) => applySnapshotPage(core, q, rows, vector)),
     /** A fresh or wiped instance: nothing from any other origin yet (it joins from a snapshot). */
     isFresh: async () => Object.keys(await outside.vector()).every((o) => o === origin),

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { aBooking, aProduct, aSession } from '../fixtures/builders';
+import { aBooking, aCategory, aProduct, aSession } from '../fixtures/builders';
 import { fixedClock } from '../fixtures/app';
 import { aSyncNode, type SyncNode } from './nodes';
 import { tourdesk } from './cliInProcess';
@@ -87,7 +87,12 @@ describe('a bounded op log', () => {
 
   it('waits for a desk that lacks ops until it is forgotten; back, that desk rejoins from the snapshot without anyone doing anything', async () => {
     const { hub, desks: [a, b], productCode } = await hubAndDesks(2);
+    const category = (await hub.call('POST', '/v1/categories', aCategory())).body.category;
     await syncOk(b);
+    await syncOk(a);
+    expect((await b.call('GET', `/v1/categories/${category.id}`)).status).toBe(200);
+    // Deleted while b is away: its delete op goes with the compaction, its tombstone stays.
+    expect((await hub.call('DELETE', `/v1/categories/${category.id}`)).status).toBeLessThan(300);
     // b goes quiet; the season goes on at the hub and a.
     for (let i = 0; i < 3; i++) await sell(hub, productCode);
     await sell(a, productCode);
@@ -114,6 +119,7 @@ describe('a bounded op log', () => {
     expect(await b.dump()).toBe(await hub.dump());
     expect(await a.dump()).toBe(await hub.dump());
     for (const n of [hub, a, b]) expect((await n.call('GET', `/v1/bookings/${offline}`)).status).toBe(200);
+    expect((await b.call('GET', `/v1/categories/${category.id}`)).status).toBe(404);
     // It is known again, and holds compaction back again.
     expect((await hub.call('GET', '/v1/sync/status')).body.seenBy.map((s: { instanceNo: number }) => s.instanceNo).sort()).toEqual([2, 3]);
   });
