@@ -6,7 +6,7 @@ import { createApiKeys, createCompanies, createKeyUse } from './domain/platform'
 import { createCategories, createExternalCodes, createExtras, createPartnerConnect, createPickups, createProductImages, createProducts } from './domain/catalogue';
 import { createAvailability, createResources } from './domain/availability';
 import { createBarcodes, createBookings, createCustomers } from './domain/bookings';
-import { createCheckin, createDeskDay, createManifestSearch, createManifests, createScanner } from './domain/checkin';
+import { createCheckin, createDeskDay, createDeviceCopy, createManifestSearch, createManifests, createScanner } from './domain/checkin';
 import { createRates, createResellers, createVouchers } from './domain/commerce';
 import { createReplica } from './sync/replica';
 import { createSyncService } from './sync/service';
@@ -59,6 +59,7 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const barcodes = createBarcodes(ctx, { bookings });
   const manifestSearch = createManifestSearch(ctx, { manifests, companies });
   const deskDay = createDeskDay(ctx, { manifests, companies });
+  const deviceCopy = createDeviceCopy(ctx, { manifests, companies });
   return {
     ctx,
     clock,
@@ -86,6 +87,7 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     barcodes,
     manifestSearch,
     deskDay,
+    deviceCopy,
     replica,
     sync: createSyncService(ctx, replica, instanceNo),
     close: () => db.close(),

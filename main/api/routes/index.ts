@@ -23,6 +23,7 @@ import { registerApiKeyRoutes } from './apiKeys';
 import { registerSettingsRoutes } from './settings';
 import { registerOrderLinkRoutes } from './orderLinks';
 import { registerDeskDayRoutes } from './deskDay';
+import { registerDeviceCopyRoutes } from './deviceCopy';
 
 /** Every resource's routes, one module each. */
 export function registerAllRoutes(host: RouteHost): void {
@@ -50,4 +51,5 @@ export function registerAllRoutes(host: RouteHost): void {
   registerSettingsRoutes(host);
   registerOrderLinkRoutes(host);
   registerDeskDayRoutes(host);
+  registerDeviceCopyRoutes(host);
 }

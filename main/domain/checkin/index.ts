@@ -4,3 +4,4 @@ export { createCheckin, type CheckinService } from './events';
 export { createScanner, type ScannerService } from './scan';
 export { createManifestSearch, type ManifestSearchService } from './search';
 export { createDeskDay } from './deskDay';
+export { createDeviceCopy, type DeviceCopyService } from './deviceCopy';

@@ -6,6 +6,7 @@
 import type { ApiKeyAnswer, ApiKeyCreated } from '../../../main/contract/apiKeys';
 import type { SessionAnswer } from '../../../main/contract/availability';
 import type { Booking, BookingList, BookingQuote } from '../../../main/contract/bookings';
+import type { DeviceCopy } from '../../../main/contract/deviceCopy';
 import type { DayBoardSession, EventsAnswer, Manifest, ManifestVersion, ScanAnswer } from '../../../main/contract/manifest';
 import type { PairingAnswer } from '../../../main/contract/pairing';
 import type { ProductPickupsAnswer } from '../../../main/contract/pickups';
@@ -16,6 +17,7 @@ export interface Routes {
   'GET /v1/manifest': { manifest: Manifest };
   'GET /v1/manifest/version': { manifestVersion: ManifestVersion };
   'GET /v1/manifest/day': { sessions: DayBoardSession[] };
+  'GET /v1/checkin/device-copy': { deviceCopy: DeviceCopy };
   'POST /v1/manifest/scan': { scan: ScanAnswer };
   'POST /v1/manifest/events': EventsAnswer;
   'GET /v1/availability': { sessions: SessionAnswer[] };
