@@ -4,6 +4,7 @@ import { recordedByScan, scanAnswerShown, withRecorded } from '../../renderer/sr
 import type { ShownVerdict } from '../../renderer/src/scanner/recent';
 import type { Verdict } from '../../renderer/src/scanner/verdict';
 import type { DayBoardSession } from '../../renderer/src/api/types';
+import { copyOfManifests } from '../fixtures/deviceCopies';
 import { aManifestAnswer, aManifestBooking, aManifestParticipant, aManifestSession, aSessionScan } from '../fixtures/manifestAnswers';
 
 const aVerdict = (overrides: Partial<Verdict> = {}): Verdict => ({
@@ -66,13 +67,14 @@ describe('the engine’s answer to a scan', () => {
     expect(scanAnswerShown(item, agreed, null, new Date())).toEqual({ kind: 'sent' });
   });
 
-  it('goes into the device’s copy, once per person, moving its day counts by as many', () => {
+  it('goes into the device’s copy, once per person', () => {
     const p = aManifestParticipant({ id: 1, name: 'Grace', barcode: 'G1', checkin: { state: 'EXPECTED' } });
-    const manifest = aManifestAnswer({ session: aManifestSession({ id: 1 }), bookings: [aManifestBooking({ orderNumber: 'T1-1', participants: [p] })] });
+    const copy = copyOfManifests([aManifestAnswer({ session: aManifestSession({ id: 1 }), bookings: [aManifestBooking({ orderNumber: 'T1-1', participants: [p] })] })]);
     const recorded = { ...recordedByScan(item, aSessionScan({ result: 'CHECKED_IN', checkedIn: true, message: 'ok', eventId: item.eventId })), participantIds: [1] };
-    const held = withRecorded({ manifest, signature: '1/0/0/open', fetchedAt: 0 }, recorded);
-    expect(held.manifest.bookings[0].participants[0].checkin).toMatchObject({ state: 'CHECKED_IN', eventId: `${item.eventId}.1`, device: 'Pier phone' });
-    expect(held.signature).toBe('1/1/0/open');
-    expect(withRecorded(held, recorded).signature).toBe('1/1/0/open');
+    const held = withRecorded(copy, recorded);
+    expect(held.bookings['1 T1-1'].participants[0].checkin).toMatchObject({ state: 'CHECKED_IN', eventId: `${item.eventId}.1`, device: 'Pier phone' });
+    // Recorded again (a resent answer): nothing changes, the first check-in stands.
+    expect(withRecorded(held, recorded)).toBe(held);
+    expect(withRecorded(copy, { ...recorded, sessionId: 2 })).toBe(copy);
   });
 });

@@ -1,24 +1,73 @@
 import { describe, expect, it } from 'vitest';
-import type { DayBoardSession, Manifest } from '../../renderer/src/api/types';
-import { copiesToDrop, copiesToFetch, type Held } from '../../renderer/src/scanner/copies';
-import { signatureOf } from '../../renderer/src/scanner/pending';
+import type { DayBoardSession, DeviceBooking, DeviceCopy, DeviceSession } from '../../renderer/src/api/types';
+import { bookingKey, changesSomething, mergeCopy, participantsInCopy, servedCounts, windowAround } from '../../renderer/src/scanner/copies';
 
-const summary = (id: number, checkedIn = 0) => ({ id, booked: 4, checkedIn, noShow: 0, checkinClosed: false }) as DayBoardSession;
-const held = (s: DayBoardSession, fetchedAt: number): Held => ({ manifest: { session: { id: s.id } } as Manifest, signature: signatureOf(s), fetchedAt });
-const now = 10 * 60_000;
+const session = (id: number, closed = false): DeviceSession => ({ id, productCode: 'P1', productName: 'Tour', startTime: '2030-01-03T00:00:00Z', startTimeLocal: '2030-01-03 11:00:00', checkinClosed: closed });
+const booking = (sessionId: number, orderNumber: string, names: string[], live = true): DeviceBooking => ({
+  sessionId,
+  context: { orderNumber, status: live ? 'CONFIRMED' : 'CANCELLED' } as DeviceBooking['context'],
+  live,
+  cancelledAtLocal: live ? null : '2030-01-02 09:00:00',
+  orderCodes: [],
+  revokedCodes: [],
+  participants: names.map((name, i) => ({ id: orderNumber.length * 100 + i, position: i, name, barcode: `${orderNumber}-${i}`, checkin: { state: i === 0 && name.endsWith('*') ? 'CHECKED_IN' : 'EXPECTED' }, missing: [] })),
+});
+const answer = (over: Partial<DeviceCopy>): DeviceCopy => ({ from: '2030-01-02', to: '2030-01-05', full: true, restart: null, cursor: 'c1', sessions: [session(1), session(2)], products: [], changedOrders: [], bookings: [], ...over });
+const orders = (copy: { bookings: Record<string, DeviceBooking> }) => Object.keys(copy.bookings).sort();
 
-describe("the scanner's copies of the day's manifests", () => {
-  it('fetches only the sessions that moved, were never fetched, or are old, and the served one when it is not today', () => {
-    const day = [summary(1), summary(2, 1), summary(3), summary(4)];
-    const copies = { 1: held(day[0], now), 2: held(summary(2), now), 4: held(day[3], now - 6 * 60_000) };
-    expect(copiesToFetch(day, copies, null, now).sort()).toEqual([2, 3, 4]);
-    expect(copiesToFetch(day, copies, 9, now).sort()).toEqual([2, 3, 4, 9]);
-    expect(copiesToFetch(day, { ...copies, 9: held(summary(9), now) }, 9, now).sort()).toEqual([2, 3, 4]);
+describe("the scanner's window copy", () => {
+  const whole = mergeCopy(null, answer({ bookings: [booking(1, 'A', ['Ann']), booking(1, 'B', ['Bob']), booking(2, 'B', ['Bob']), booking(2, 'C', ['Cy'], false)] }), 1000);
+
+  it('is yesterday, today and the next 2 days by default, or as the device is set', () => {
+    expect(windowAround('2030-01-01')).toEqual({ from: '2029-12-31', to: '2030-01-03' });
+    expect(windowAround('2030-03-01', { daysBefore: 0, daysAfter: 6 })).toEqual({ from: '2030-03-01', to: '2030-03-07' });
   });
 
-  it("drops yesterday's copies but keeps the served session's", () => {
-    const copies = { 1: held(summary(1), now), 7: held(summary(7), now), 8: held(summary(8), now) };
-    expect(copiesToDrop([summary(1)], copies, 8)).toEqual([7]);
-    expect(copiesToDrop([summary(1)], copies, null)).toEqual([7, 8]);
+  it('takes a whole answer as it is, cancelled bookings included, keyed by departure and order', () => {
+    expect(orders(whole)).toEqual(['1 A', '1 B', '2 B', '2 C']);
+    expect(whole).toMatchObject({ cursor: 'c1', fetchedAt: 1000, from: '2030-01-02', to: '2030-01-05' });
+    expect(whole.bookings['2 C'].live).toBe(false);
+    expect(bookingKey(whole.bookings['1 A'])).toBe('1 A');
+  });
+
+  it('replaces only the changed orders, keeping every other entry as it was (the same objects)', () => {
+    const next = mergeCopy(whole, answer({ full: false, cursor: 'c2', changedOrders: ['A'], bookings: [booking(1, 'A', ['Ann*'])] }), 2000);
+    expect(orders(next)).toEqual(orders(whole));
+    expect(next.bookings['1 A'].participants[0].name).toBe('Ann*');
+    expect(next.bookings['1 B']).toBe(whole.bookings['1 B']);
+    expect(next.cursor).toBe('c2');
+  });
+
+  it("drops a changed order's entries the answer no longer has (moved to another departure, or out of the window)", () => {
+    const moved = mergeCopy(whole, answer({ full: false, changedOrders: ['B'], bookings: [booking(2, 'B', ['Bob'])] }), 2000);
+    expect(orders(moved)).toEqual(['1 A', '2 B', '2 C']);
+    const gone = mergeCopy(whole, answer({ full: false, changedOrders: ['C'], bookings: [] }), 2000);
+    expect(orders(gone)).toEqual(['1 A', '1 B', '2 B']);
+  });
+
+  it("drops the entries of a departure that left the window, and takes the sessions' state whole", () => {
+    const next = mergeCopy(whole, answer({ full: false, sessions: [session(1, true)], changedOrders: [], bookings: [] }), 2000);
+    expect(orders(next)).toEqual(['1 A', '1 B']);
+    expect(next.sessions[1].checkinClosed).toBe(true);
+  });
+
+  it('starts over on a whole answer: nothing held before survives it', () => {
+    const restarted = mergeCopy(whole, answer({ full: true, restart: 'the cursor is more than a day old', cursor: 'c9', bookings: [booking(1, 'Z', ['Zed'])] }), 3000);
+    expect(orders(restarted)).toEqual(['1 Z']);
+    expect(restarted.cursor).toBe('c9');
+  });
+
+  it('says whether an answer changed anything, so a quiet refresh is not written again', () => {
+    expect(changesSomething(answer({ full: false }))).toBe(false);
+    expect(changesSomething(answer({ full: false, changedOrders: ['C'] }))).toBe(true);
+    expect(changesSomething(answer({ full: true }))).toBe(true);
+  });
+
+  it('lists everyone with their booking and departure, and counts those served', () => {
+    expect(participantsInCopy(whole).map((e) => `${e.session?.id} ${e.booking.context.orderNumber} ${e.participant.name}`)).toEqual(['1 A Ann', '1 B Bob', '2 B Bob', '2 C Cy']);
+    const day = [{ id: 1 }, { id: 7 }] as DayBoardSession[];
+    // Cancelled bookings are held but not counted as expected.
+    expect(servedCounts(whole, null, day)).toEqual({ inCount: 0, total: 3, departures: 2, heldOfDay: 1 });
+    expect(servedCounts(whole, 2, day)).toMatchObject({ total: 1, departures: 1 });
   });
 });

@@ -23,6 +23,7 @@ export type {
   ScanParticipant,
 } from '../../../main/contract/manifest';
 export type { Booking, BookingQuote } from '../../../main/contract/bookings';
+export type { DeviceBooking, DeviceCopy, DeviceParticipant, DeviceProduct, DeviceSession } from '../../../main/contract/deviceCopy';
 export type { PriceOptionAnswer } from '../../../main/contract/products';
 export type { SessionAnswer } from '../../../main/contract/availability';
 export type { PickupLocationAnswer } from '../../../main/contract/pickups';

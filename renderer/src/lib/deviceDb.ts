@@ -1,8 +1,10 @@
 /**
- * What this device keeps in IndexedDB (it outlives a reload and a browser restart, and a day's
- * manifests are larger than localStorage likes): the scanner's `manifests` by session id, the
- * device's `outbox` by eventId (the desk's events and the scanner's scans), `meta` for the scanner's
- * day summary. The database keeps the name it had when only the scanner used it, so nothing stored is lost.
+ * What this device keeps in IndexedDB (it outlives a reload and a browser restart, and a window of
+ * days' bookings is larger than localStorage likes): the device's `outbox` by eventId (the desk's
+ * events and the scanner's scans), `meta` for the scanner's window copy (one record), its window
+ * setting and day summary. `manifests` held the per-session copies of older builds: emptied once on
+ * load (renderer/src/scanner/copies.ts). The database keeps the name it had when only the scanner
+ * used it, so nothing stored is lost.
  */
 const NAME = 'tourdesk-scanner';
 const STORES = ['manifests', 'outbox', 'meta'] as const;
@@ -38,4 +40,6 @@ function run<T>(store: Store, mode: IDBTransactionMode, work: (s: IDBObjectStore
 export const idbGet = <T>(store: Store, key: IDBValidKey) => run<T | undefined>(store, 'readonly', (s) => s.get(key));
 export const idbAll = <T>(store: Store) => run<T[]>(store, 'readonly', (s) => s.getAll());
 export const idbPut = (store: Store, key: IDBValidKey, value: unknown) => run(store, 'readwrite', (s) => s.put(value, key)).then(() => undefined);
+export const idbClear = (store: Store) => run(store, 'readwrite', (s) => s.clear()).then(() => undefined);
+export const idbCount = (store: Store) => run<number>(store, 'readonly', (s) => s.count());
 export const idbDelete = (store: Store, key: IDBValidKey) => run(store, 'readwrite', (s) => s.delete(key)).then(() => undefined);

@@ -1,6 +1,7 @@
 import type { CheckinEventBody, Counts, EventOverridableRule, Manifest, ManifestBooking, ManifestParticipant, ParticipantCheckin } from '../api/types';
 import { buildIndex, decide, nameOf } from '../scanner/verdict';
 import { localStamp } from '../scanner/pending';
+import { bookingKey, emptyCopy } from '../scanner/copies';
 import { recordedCheckin, type RecordedCheckin } from '../api/answers';
 
 /**
@@ -53,9 +54,12 @@ export function refusalOf(manifest: Manifest, booking: DeskBooking, participantI
   if (booking.cancelled) return { rule: 'BOOKING_CANCELLED', reason: `Booking ${booking.orderNumber} was cancelled${booking.cancelledAtLocal ? ` at ${booking.cancelledAtLocal.slice(0, 16)}` : ''}`, action: 'Admit anyway (booking cancelled)' };
   if (!booking.live || participantIds.length === 0) return null;
   // The scanner decides a code; here each person is a "code" of their own, decided against this one session.
-  const only = { ...manifest, bookings: [{ ...booking.live, orderCodes: [], participants: booking.live.participants.map((p) => ({ ...p, barcode: participantIds.includes(p.id) ? `#desk-${p.id}` : null })) }] };
+  // The manifest names no product settings: the copy holds none, and the rules weigh them the strict way (the engine's answer corrects).
+  const { participants, orderCodes: _codes, ...context } = booking.live;
+  const entry = { sessionId: manifest.session.id, context, live: true, cancelledAtLocal: null, orderCodes: [], revokedCodes: [], participants: participants.map((p) => ({ id: p.id, position: p.position, name: p.name, checkin: p.checkin, missing: [], barcode: participantIds.includes(p.id) ? `#desk-${p.id}` : null })) };
+  const copy = { ...emptyCopy('', ''), sessions: { [manifest.session.id]: manifest.session }, bookings: { [bookingKey(entry)]: entry } };
   const code = `#desk-${participantIds[0]}`;
-  const verdict = decide({ code, manifests: new Map([[manifest.session.id, only]]), index: buildIndex([only]), sessionFilter: manifest.session.id });
+  const verdict = decide({ code, copy, index: buildIndex(copy), sessionFilter: manifest.session.id, now: 0 });
   if (!verdict.override || verdict.kind === 'ALREADY_CHECKED_IN') return null;
   return { rule: verdict.override.rule, reason: verdict.message, action: verdict.override.label };
 }

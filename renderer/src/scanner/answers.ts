@@ -1,9 +1,9 @@
 import type { EventItem, ScanItem } from '../outbox/items';
 import type { ScanAnswer } from '../api/types';
-import type { Held } from './copies';
-import { bumpCheckedIn, correctionOf, localStamp, type Correction } from './pending';
+import type { WindowCopy } from './copies';
+import { correctionOf, localStamp, type Correction } from './pending';
 import type { ShownVerdict } from './recent';
-import { fromAnswer, markCheckedIn, type Verdict } from './verdict';
+import { fromAnswer, markCheckedIn, notYetIn, type Verdict } from './verdict';
 
 /** Check-ins the engine recorded for one of this device's items, to lay into the device's copy. */
 export interface Recorded {
@@ -30,14 +30,11 @@ export function recordedByEvent(item: EventItem & { local: NonNullable<EventItem
   return { sessionId: item.local.sessionId, participantIds: item.local.participantIds, eventIdOf: () => item.eventId, at: item.body.occurredAt, device: item.body.device };
 }
 
-/**
- * The copy with what the engine recorded in it, and its day counts moved by as much, so the next
- * refresh refetches it only if someone else changed it too.
- */
-export function withRecorded(h: Held, recorded: Recorded): Held {
-  const fresh = recorded.participantIds.filter((id) => h.manifest.bookings.some((b) => b.participants.some((p) => p.id === id && p.checkin.state !== 'CHECKED_IN')));
-  const manifest = markCheckedIn(h.manifest, fresh, { at: recorded.at, atLocal: localStamp(new Date(recorded.at)), device: recorded.device ?? null, eventIdOf: recorded.eventIdOf });
-  return { ...h, manifest, signature: bumpCheckedIn(h.signature, fresh.length) };
+/** The copy with what the engine recorded in it, until the next refresh brings the engine's own. */
+export function withRecorded(copy: WindowCopy, recorded: Recorded): WindowCopy {
+  if (recorded.sessionId === null) return copy;
+  const fresh = notYetIn(copy, recorded.sessionId, recorded.participantIds);
+  return markCheckedIn(copy, recorded.sessionId, fresh, { at: recorded.at, atLocal: localStamp(new Date(recorded.at)), device: recorded.device ?? null, eventIdOf: recorded.eventIdOf });
 }
 
 /** What a scan's answer changes on screen: the verdict itself, a correction of one already shown, or only that it was sent. */

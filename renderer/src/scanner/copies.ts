@@ -1,43 +1,89 @@
-import type { DayBoardSession, Manifest } from '../api/types';
-import { idbAll, idbDelete, idbGet, idbPut } from '../lib/deviceDb';
-import { changedSessions } from './pending';
-
-/** A manifest as the engine last sent it, with the day-summary counts it matched (to tell whether it changed). */
-export interface Held {
-  manifest: Manifest;
-  signature: string;
-  fetchedAt: number;
-}
-
-/** The scanner's copies on this device: what it works from before (or without) the engine answering. */
-export async function loadCopies(): Promise<{ held: Record<number, Held>; sessions: DayBoardSession[]; lastHeard: string | null }> {
-  const [stored, day, lastHeard] = await Promise.all([idbAll<Held>('manifests'), idbGet<DayBoardSession[]>('meta', 'day'), idbGet<string>('meta', 'lastHeard')]);
-  const held: Record<number, Held> = {};
-  for (const h of stored) held[h.manifest.session.id] = h;
-  return { held, sessions: day ?? [], lastHeard: lastHeard ?? null };
-}
-
-export const saveCopy = (sessionId: number, held: Held) => idbPut('manifests', sessionId, held);
-export const dropCopy = (sessionId: number) => idbDelete('manifests', sessionId);
-export const saveDay = (sessions: DayBoardSession[]) => idbPut('meta', 'day', sessions);
-export const saveLastHeard = (at: string) => idbPut('meta', 'lastHeard', at);
-
-/** A copy older than this is fetched again even when the day summary says nothing moved. */
-const MAX_AGE_MS = 5 * 60_000;
+import type { DayBoardSession, DeviceBooking, DeviceCopy, DeviceParticipant, DeviceProduct, DeviceSession } from '../api/types';
+import { idbClear, idbCount, idbGet, idbPut } from '../lib/deviceDb';
 
 /**
- * Only what changed: the sessions whose copies the day summary says moved (or never fetched), the
- * copies grown old, and the served session when it is not among the day's and not held.
+ * The scanner's copy of a window of days (GET /v1/checkin/device-copy): every booking of the
+ * window's departures with the facts the scan rules weigh, kept in IndexedDB as one record and
+ * refreshed with changes only. What it works from before (or without) the engine answering.
  */
-export function copiesToFetch(sessions: readonly DayBoardSession[], held: Readonly<Record<number, Held>>, served: number | null, now: number): number[] {
-  const stale = sessions.filter((s) => held[s.id] && now - held[s.id].fetchedAt > MAX_AGE_MS).map((s) => s.id);
-  const wanted = new Set([...changedSessions(sessions, new Map(Object.entries(held).map(([k, v]) => [Number(k), v]))), ...stale]);
-  if (served !== null && !sessions.some((s) => s.id === served) && !held[served]) wanted.add(served);
-  return [...wanted];
+export interface WindowCopy {
+  from: string;
+  to: string;
+  /** The engine's cursor for the next refresh; null before the first answer. */
+  cursor: string | null;
+  /** When the engine last answered it (device ms). */
+  fetchedAt: number;
+  sessions: Record<number, DeviceSession>;
+  products: Record<string, DeviceProduct>;
+  /** A booking's part in one departure, by bookingKey. */
+  bookings: Record<string, DeviceBooking>;
 }
 
-/** Yesterday's copies go; the served session stays even when it is not today's. */
-export function copiesToDrop(sessions: readonly DayBoardSession[], held: Readonly<Record<number, Held>>, served: number | null): number[] {
-  const keep = new Set([...sessions.map((s) => s.id), ...(served !== null ? [served] : [])]);
-  return Object.keys(held).map(Number).filter((id) => !keep.has(id));
+/** Which days a device keeps around its today: yesterday, today and the next 2 unless set otherwise. */
+export interface WindowSetting {
+  daysBefore: number;
+  daysAfter: number;
 }
+export const DEFAULT_WINDOW: WindowSetting = { daysBefore: 1, daysAfter: 2 };
+
+export const bookingKey = (b: Pick<DeviceBooking, 'sessionId'> & { context: { orderNumber: string } }) => `${b.sessionId} ${b.context.orderNumber}`;
+
+const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The window around a day (YYYY-MM-DD, the engine's today). */
+export function windowAround(today: string, setting: WindowSetting = DEFAULT_WINDOW): { from: string; to: string } {
+  return { from: shiftDay(today, -setting.daysBefore), to: shiftDay(today, setting.daysAfter) };
+}
+
+export const emptyCopy = (from: string, to: string): WindowCopy => ({ from, to, cursor: null, fetchedAt: 0, sessions: {}, products: {}, bookings: {} });
+
+/**
+ * The engine's answer merged into the copy: a whole answer replaces it; changes replace every entry
+ * of each changed order (an order that moved departures or left the window leaves no entry behind),
+ * and entries of departures no longer in the window go.
+ */
+export function mergeCopy(held: WindowCopy | null, answer: DeviceCopy, now: number): WindowCopy {
+  const sessions = Object.fromEntries(answer.sessions.map((s) => [s.id, s]));
+  const products = Object.fromEntries(answer.products.map((p) => [p.productCode, p]));
+  const sameWindow = held !== null && held.from === answer.from && held.to === answer.to;
+  const bookings: Record<string, DeviceBooking> = {};
+  if (!answer.full && sameWindow) {
+    const changed = new Set(answer.changedOrders);
+    for (const [key, b] of Object.entries(held.bookings)) if (!changed.has(b.context.orderNumber) && sessions[b.sessionId]) bookings[key] = b;
+  }
+  for (const b of answer.bookings) bookings[bookingKey(b)] = b;
+  return { from: answer.from, to: answer.to, cursor: answer.full || sameWindow ? answer.cursor : null, fetchedAt: now, sessions, products, bookings };
+}
+
+/** Whether an answer changed anything the device keeps (a quiet refresh need not be written again). */
+export const changesSomething = (answer: DeviceCopy) => answer.full || answer.bookings.length > 0 || answer.changedOrders.length > 0;
+
+/** Everyone in the copy with their booking and departure (for a search over the copy, offline). */
+export function participantsInCopy(copy: WindowCopy): { participant: DeviceParticipant; booking: DeviceBooking; session: DeviceSession | undefined }[] {
+  return Object.values(copy.bookings).flatMap((booking) => booking.participants.map((participant) => ({ participant, booking, session: copy.sessions[booking.sessionId] })));
+}
+
+/** What the scanner shows as served: the people of one departure, or of all the copy's, and how many are in. */
+export function servedCounts(copy: WindowCopy, sessionId: number | null, day: readonly DayBoardSession[]): { inCount: number; total: number; departures: number; heldOfDay: number } {
+  const live = Object.values(copy.bookings).filter((b) => b.live && (sessionId === null || b.sessionId === sessionId));
+  const people = live.flatMap((b) => b.participants);
+  return {
+    inCount: people.filter((p) => p.checkin.state === 'CHECKED_IN').length,
+    total: people.length,
+    departures: sessionId === null ? Object.keys(copy.sessions).length : copy.sessions[sessionId] ? 1 : 0,
+    heldOfDay: day.filter((s) => copy.sessions[s.id]).length,
+  };
+}
+
+/** The copy, its window setting, the day summary and when the engine was last heard, as this device kept them. */
+export async function loadCopy(): Promise<{ copy: WindowCopy | null; window: WindowSetting; sessions: DayBoardSession[]; lastHeard: string | null }> {
+  // Per-session manifests of an older build are not migrated: the window copy is fetched whole on the first refresh.
+  if ((await idbCount('manifests')) > 0) await idbClear('manifests');
+  const [copy, window, day, lastHeard] = await Promise.all([idbGet<WindowCopy>('meta', 'windowCopy'), idbGet<WindowSetting>('meta', 'window'), idbGet<DayBoardSession[]>('meta', 'day'), idbGet<string>('meta', 'lastHeard')]);
+  return { copy: copy ?? null, window: window ?? DEFAULT_WINDOW, sessions: day ?? [], lastHeard: lastHeard ?? null };
+}
+
+export const saveCopy = (copy: WindowCopy) => idbPut('meta', 'windowCopy', copy);
+export const saveWindow = (setting: WindowSetting) => idbPut('meta', 'window', setting);
+export const saveDay = (sessions: DayBoardSession[]) => idbPut('meta', 'day', sessions);
+export const saveLastHeard = (at: string) => idbPut('meta', 'lastHeard', at);

@@ -1,10 +1,11 @@
-import type { Manifest, ScanAnswer } from '../api/types';
+import type { ScanAnswer } from '../api/types';
+import type { WindowCopy } from './copies';
 import type { OutboxItem } from '../outbox/items';
-import { disagrees, markCheckedIn } from './verdict';
+import { disagrees, markCheckedIn, notYetIn } from './verdict';
 
 /**
  * The scanner's view of its outbox: what waits is laid over the engine's copies, and the engine's
- * answers are compared with what the device showed. Also how the device tells which copies changed.
+ * answers are compared with what the device showed.
  */
 export interface Correction {
   eventId: string;
@@ -35,18 +36,18 @@ export function rejectionOf(eventId: string, label: string, message: string | un
 }
 
 /**
- * A fresh copy of a manifest from the engine does not yet hold what waits in the outbox:
- * the device's check-ins are laid over it again, so nobody flips back to "expected".
+ * A fresh copy from the engine does not yet hold what waits in the outbox: the device's check-ins
+ * are laid over it again, so nobody flips back to "expected".
  */
-export function withPending(manifest: Manifest, outbox: readonly OutboxItem[]): Manifest {
-  let shown = manifest;
+export function withPending(copy: WindowCopy, outbox: readonly OutboxItem[]): WindowCopy {
+  let shown = copy;
   for (const item of outbox) {
     // The desk's own events carry no local outcome: the desk lays them over its copy itself.
-    if (!item.local?.admit || item.local.sessionId !== manifest.session.id) continue;
+    if (!item.local?.admit || item.local.sessionId === null) continue;
     const at = item.body.occurredAt;
     const device = item.body.device ?? null;
-    const ids = item.local.participantIds.filter((id) => manifest.bookings.some((b) => b.participants.some((p) => p.id === id && p.checkin.state !== 'CHECKED_IN')));
-    shown = markCheckedIn(shown, ids, { at, atLocal: localStamp(new Date(at)), device, eventIdOf: (pid) => (item.kind === 'scan' ? `${item.eventId}.${pid}` : item.eventId) });
+    const ids = notYetIn(shown, item.local.sessionId, item.local.participantIds);
+    shown = markCheckedIn(shown, item.local.sessionId, ids, { at, atLocal: localStamp(new Date(at)), device, eventIdOf: (pid) => (item.kind === 'scan' ? `${item.eventId}.${pid}` : item.eventId) });
   }
   return shown;
 }
@@ -55,20 +56,4 @@ export function withPending(manifest: Manifest, outbox: readonly OutboxItem[]): 
 export function localStamp(d: Date): string {
   const two = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
-}
-
-/** Which sessions a day summary says have changed since the copies the device holds (counts moved, or never fetched). */
-export function changedSessions(
-  day: readonly { id: number; booked: number; checkedIn: number; noShow: number; checkinClosed: boolean }[],
-  held: ReadonlyMap<number, { signature: string }>,
-): number[] {
-  return day.filter((s) => held.get(s.id)?.signature !== signatureOf(s)).map((s) => s.id);
-}
-
-export const signatureOf = (s: { booked: number; checkedIn: number; noShow: number; checkinClosed: boolean }) => `${s.booked}/${s.checkedIn}/${s.noShow}/${s.checkinClosed ? 'closed' : 'open'}`;
-
-/** A signature after `n` more people were checked in (what the engine's day summary will say). */
-export function bumpCheckedIn(signature: string, n: number): string {
-  const [booked, checkedIn, ...rest] = signature.split('/');
-  return n && /^\d+$/.test(checkedIn ?? '') ? [booked, String(Number(checkedIn) + n), ...rest].join('/') : signature;
 }

@@ -1,12 +1,14 @@
-import type { BookingContext, Manifest, ManifestBooking, ManifestParticipant, OverridableRule, ScanAnswer } from '../api/types';
-import { recordedCheckin, type RecordedCheckin } from '../api/answers';
-import { alreadyInSentence, codeCandidates, decideScanOutcome, type ScanRule } from '../../../main/domain/checkin/scanOutcome';
+import type { BookingContext, DeviceBooking, DeviceParticipant, DeviceProduct, DeviceSession, OverridableRule, ScanAnswer } from '../api/types';
+import { recordedCheckin } from '../api/answers';
+import { alreadyInSentence, codeCandidates, decideScanOutcome, type ScanFacts, type ScanRule } from '../../../main/domain/checkin/scanOutcome';
+import type { WindowCopy } from './copies';
 
 /**
- * The scanner's local decision: a code looked up in the device's copy of the day's manifests and
- * weighed by the engine's own scan rules (main/domain/checkin/scanOutcome.ts) over the facts that
- * copy holds (wrong session, check-in closed, already in, unpaid). Pure and synchronous, so a
- * verdict is on screen in a frame; the engine's answer follows and corrects it when they disagree.
+ * The scanner's local decision: a code looked up in the device's window copy (copies.ts) and weighed
+ * by the engine's own scan rules (main/domain/checkin/scanOutcome.ts) over the same facts the engine
+ * reads (revoked, cancelled, departure and day, closed, opening time, already in, payment, required
+ * fields), so offline it gives the engine's verdict. Pure and synchronous, so a verdict is on screen
+ * in a frame; the engine's answer follows and corrects it if the copy was behind.
  */
 export type Tone = 'green' | 'amber' | 'red' | 'blue';
 
@@ -47,93 +49,113 @@ export interface Verdict {
 }
 
 export interface IndexEntry {
-  sessionId: number;
-  orderNumber: string;
+  /** The booking's entry in the copy (copies.ts bookingKey). */
+  key: string;
   /** null for an order code (the whole booking). */
   participantId: number | null;
+  /** Set for a code a reissue replaced. */
+  revokedAtLocal?: string;
 }
 
-/** code -> where it is, over every manifest the device holds. */
-export function buildIndex(manifests: Iterable<Manifest>): Map<string, IndexEntry> {
-  const index = new Map<string, IndexEntry>();
-  for (const manifest of manifests) {
-    for (const booking of manifest.bookings) {
-      for (const code of booking.orderCodes ?? []) index.set(code, { sessionId: manifest.session.id, orderNumber: booking.orderNumber, participantId: null });
-      for (const p of booking.participants) {
-        if (p.barcode) index.set(p.barcode, { sessionId: manifest.session.id, orderNumber: booking.orderNumber, participantId: p.id });
-      }
-    }
+/** code -> where it is in the copy: a participant's code once, an order's code once per departure of the booking, revoked codes too. */
+export function buildIndex(copy: WindowCopy): Map<string, IndexEntry[]> {
+  const index = new Map<string, IndexEntry[]>();
+  const add = (code: string, entry: IndexEntry) => index.set(code, [...(index.get(code) ?? []), entry]);
+  for (const [key, booking] of Object.entries(copy.bookings)) {
+    for (const code of booking.orderCodes) add(code, { key, participantId: null });
+    for (const p of booking.participants) if (p.barcode) add(p.barcode, { key, participantId: p.id });
+    for (const r of booking.revokedCodes) add(r.code, { key, participantId: r.participantId, revokedAtLocal: r.revokedAtLocal });
   }
   return index;
 }
 
 export const nameOf = (p: { name: string | null; position: number }) => p.name || `Participant ${p.position + 1}`;
 const hhmm = (local: string | undefined) => (local ?? '').slice(11, 16);
-const sessionLabelOf = (m: Manifest) => `${hhmm(m.session.startTimeLocal)} ${m.session.productName}`;
-const who = (c: RecordedCheckin | null) => c?.device || c?.by || 'another device';
+const sessionLabelOf = (s: DeviceSession) => `${hhmm(s.startTimeLocal)} ${s.productName}`;
 const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
-const withoutParticipants = ({ participants: _p, ...rest }: ManifestBooking) => rest;
+const isIn = (p: DeviceParticipant) => p.checkin.state === 'CHECKED_IN';
 
 const partyLine = (total: number, inNow: number) => (total === 1 ? 'Party of 1 · all in' : inNow === total ? `Party of ${total} · all in` : `Party of ${total} · ${inNow} in, ${total - inNow} to come`);
 
 export interface DecideInput {
   code: string;
-  manifests: ReadonlyMap<number, Manifest>;
-  index: ReadonlyMap<string, IndexEntry>;
-  /** The session this scanner serves (/scan?session=ID); null serves every session it holds. */
+  copy: WindowCopy;
+  index: ReadonlyMap<string, IndexEntry[]>;
+  /** The session this scanner serves (/scan?session=ID); null serves every departure of `day`. */
   sessionFilter: number | null;
+  /** Serving all of a day's departures: that day (YYYY-MM-DD), as the scan tells the engine. */
+  day?: string;
+  /** The device's clock (ms), for when check-in opens. */
+  now: number;
 }
 
-export function decide({ code, manifests, index, sessionFilter }: DecideInput): Verdict {
-  const entry = codeCandidates(code).map((candidate) => index.get(candidate)).find((found) => found !== undefined);
-  const manifest = entry ? manifests.get(entry.sessionId) : undefined;
-  const booking = manifest?.bookings.find((b) => b.orderNumber === entry!.orderNumber);
-  if (!entry || !manifest || !booking) {
-    return {
-      code,
-      kind: 'UNKNOWN_CODE',
-      tone: 'red',
-      word: 'UNKNOWN CODE',
-      message: "No booking in today's manifests on this device has this code. Check the code, or find the booking by name on the desk's manifest.",
-      sessionId: null,
-      sessionLabel: null,
-      booking: null,
-      people: [],
-      admit: false,
-      participantIds: [],
-      others: [],
-      override: null,
-    };
-  }
-  const targets: ManifestParticipant[] = entry.participantId === null ? booking.participants : booking.participants.filter((p) => p.id === entry.participantId);
-  const fresh = targets.filter((p) => p.checkin.state !== 'CHECKED_IN');
-  const outcome = decideScanOutcome({
+/** An order code held by several departures of its booking: the served one, else the one starting nearest now (as the engine picks). */
+function pickEntry(entries: readonly IndexEntry[], copy: WindowCopy, sessionFilter: number | null, now: number): IndexEntry {
+  const startOf = (e: IndexEntry) => Date.parse(copy.sessions[copy.bookings[e.key]?.sessionId]?.startTime ?? '') || 0;
+  return entries.find((e) => copy.bookings[e.key]?.sessionId === sessionFilter) ?? [...entries].sort((a, b) => Math.abs(startOf(a) - now) - Math.abs(startOf(b) - now))[0];
+}
+
+function unknownVerdict(code: string, copy: WindowCopy): Verdict {
+  return {
+    code,
+    kind: 'UNKNOWN_CODE',
+    tone: 'red',
+    word: 'UNKNOWN CODE',
+    message: `No booking from ${copy.from} to ${copy.to} on this device has this code. Check the code, or find the booking by name.`,
+    sessionId: null,
+    sessionLabel: null,
+    booking: null,
+    people: [],
+    admit: false,
+    participantIds: [],
+    others: [],
+    override: null,
+  };
+}
+
+/** Everything the rules weigh, from the copy: the same facts the engine reads (scanDecision.ts). */
+function factsOf(input: DecideInput, entry: IndexEntry, booking: DeviceBooking, session: DeviceSession, product: DeviceProduct | undefined, targets: readonly DeviceParticipant[]): ScanFacts {
+  const opensBefore = product?.checkinOpensMinutesBefore ?? null;
+  const otherSession = input.sessionFilter !== null && input.sessionFilter !== session.id;
+  const otherDay = input.sessionFilter === null && input.day !== undefined && session.startTimeLocal.slice(0, 10) !== input.day;
+  return {
     override: false,
-    // Revoked codes and cancelled bookings' codes are not in the device's copy: they scan as unknown here, and the engine answers them.
-    revoked: false,
-    cancelled: false,
-    elsewhere: sessionFilter !== null && sessionFilter !== manifest.session.id ? 'session' : null,
-    closed: manifest.session.checkinClosed,
-    people: targets.map((p) => ({ checkedIn: p.checkin.state === 'CHECKED_IN', incomplete: false })),
-    unpaid: !booking.payment.paid,
-    // The manifest carries neither when check-in opens, nor whether the product lets an unpaid booking
-    // board, nor its required fields: the device refuses any balance due with "Admit anyway", and the
-    // engine's answer corrects the rest.
-    early: false,
-    paymentRequired: true,
-    fieldsEnforced: false,
-  });
+    revoked: entry.revokedAtLocal !== undefined,
+    cancelled: !booking.live,
+    elsewhere: otherSession ? 'session' : otherDay ? 'day' : null,
+    closed: session.checkinClosed,
+    early: opensBefore !== null && input.now < Date.parse(session.startTime) - opensBefore * 60_000,
+    people: targets.map((p) => ({ checkedIn: isIn(p), incomplete: p.missing.length > 0 })),
+    unpaid: !booking.context.payment.paid,
+    // A product the copy lacks (never, from the engine) is weighed the strict way: the engine's answer corrects it.
+    paymentRequired: product?.checkinRequiresPayment ?? true,
+    fieldsEnforced: product?.enforceRequiredFields ?? true,
+  };
+}
+
+export function decide(input: DecideInput): Verdict {
+  const { code, copy, index, sessionFilter, now } = input;
+  const entries = codeCandidates(code).map((candidate) => index.get(candidate)).find((found) => found !== undefined);
+  const entry = entries && pickEntry(entries, copy, sessionFilter, now);
+  const booking = entry && copy.bookings[entry.key];
+  const session = booking && copy.sessions[booking.sessionId];
+  if (!entry || !booking || !session) return unknownVerdict(code, copy);
+  const product = copy.products[session.productCode];
+  const targets = entry.participantId === null ? booking.participants : booking.participants.filter((p) => p.id === entry.participantId);
+  const fresh = targets.filter((p) => !isIn(p));
+  const outcome = decideScanOutcome(factsOf(input, entry, booking, session, product, targets));
+  const words = (rule: ScanRule) => ruleWords(rule, { entry, booking, session, product, targets });
   const base = {
     code,
-    sessionId: manifest.session.id,
-    sessionLabel: sessionLabelOf(manifest),
-    booking: withoutParticipants(booking),
-    people: targets.map((p) => ({ id: p.id, name: nameOf(p), checkedIn: p.checkin.state === 'CHECKED_IN' })),
+    sessionId: session.id,
+    sessionLabel: sessionLabelOf(session),
+    booking: booking.context,
+    people: targets.map((p) => ({ id: p.id, name: nameOf(p), checkedIn: isIn(p) })),
     participantIds: fresh.map((p) => p.id),
     others: [] as { id: number; name: string }[],
   };
   if (outcome.refusedBy) {
-    const { message, label } = refusalWords(outcome.refusedBy, manifest, booking, targets);
+    const { message, label } = words(outcome.refusedBy);
     const [tone, word] = WORDS[outcome.refusedBy];
     // Refused by an overridable rule: the override is a deliberate second action naming it (every such rule is an OverridableRule).
     const override = outcome.overridable ? { rule: outcome.refusedBy as OverridableRule, label } : null;
@@ -144,41 +166,64 @@ export function decide({ code, manifests, index, sessionFilter }: DecideInput): 
   if (entry.participantId === null && fresh.length > 1) {
     return { ...base, kind: 'GROUP', tone: 'blue', word: `BOOKING OF ${targets.length}`, message: `Tick who is here, then check them in`, admit: false, override: null };
   }
-  const others = booking.participants.filter((p) => !targets.includes(p) && p.checkin.state !== 'CHECKED_IN').map((p) => ({ id: p.id, name: nameOf(p) }));
+  const others = booking.participants.filter((p) => !targets.includes(p) && !isIn(p)).map((p) => ({ id: p.id, name: nameOf(p) }));
+  // Names and booking are shown apart; the sentence says where the party stands, and what a warning rule noted.
+  const party = partyLine(booking.participants.length, booking.participants.filter(isIn).length + fresh.length);
+  const notes = outcome.noted.map((rule) => words(rule).message);
+  const warned = outcome.result !== 'CHECKED_IN' ? (outcome.result as VerdictKind) : null;
   return {
     ...base,
-    kind: 'CHECKED_IN',
-    tone: 'green',
-    word: 'CHECKED IN',
-    // Names and booking are shown apart; the sentence says where the party stands.
-    message: partyLine(booking.participants.length, booking.participants.filter((p) => p.checkin.state === 'CHECKED_IN').length + fresh.length),
+    kind: warned ?? 'CHECKED_IN',
+    tone: warned ? 'amber' : 'green',
+    word: warned ? `IN · ${WORDS[outcome.result as ScanRule][1]}` : 'CHECKED IN',
+    message: [party, ...notes].join(' · '),
     admit: true,
     others,
     override: null,
   };
 }
 
-/** The sentence a refusal shows on the device, and its override's label. */
-function refusalWords(rule: ScanRule, manifest: Manifest, booking: ManifestBooking, targets: readonly ManifestParticipant[]): { message: string; label: string } {
+interface Found {
+  entry: IndexEntry;
+  booking: DeviceBooking;
+  session: DeviceSession;
+  product: DeviceProduct | undefined;
+  targets: readonly DeviceParticipant[];
+}
+
+/** The sentence a rule shows on the device (a refusal, or a warning's note), and its override's label. */
+function ruleWords(rule: ScanRule, { entry, booking, session, product, targets }: Found): { message: string; label: string } {
+  const order = booking.context.orderNumber;
   switch (rule) {
+    case 'CODE_REVOKED':
+      return { message: `Code revoked: booking ${order} was given a new code at ${(entry.revokedAtLocal ?? '').slice(0, 16)}; scan the new code or search by name`, label: '' };
+    case 'BOOKING_CANCELLED':
+      return { message: `Do not admit: booking ${order} was cancelled at ${(booking.cancelledAtLocal ?? '').slice(0, 16)}`, label: '' };
     case 'WRONG_SESSION': {
-      const at = hhmm(manifest.session.startTimeLocal);
-      return { message: `Booked for ${manifest.session.productName} at ${at}`, label: `Admit anyway (booked ${at})` };
+      const at = hhmm(session.startTimeLocal);
+      const when = `${session.startTimeLocal.slice(0, 10)} ${at}`;
+      return { message: `Booked for ${session.productName} at ${at} on ${session.startTimeLocal.slice(0, 10)}`, label: `Admit anyway (booked ${when})` };
     }
     case 'CHECKIN_CLOSED':
-      return { message: `Check-in is closed for ${sessionLabelOf(manifest)}`, label: 'Admit anyway (check-in closed)' };
+      return { message: `Check-in is closed for ${sessionLabelOf(session)}`, label: 'Admit anyway (check-in closed)' };
+    case 'NOT_YET_OPEN': {
+      const minutes = product?.checkinOpensMinutesBefore ?? 0;
+      const opens = new Date(Date.parse(`${session.startTimeLocal.replace(' ', 'T')}Z`) - minutes * 60_000).toISOString().slice(11, 16);
+      return { message: `Too early: check-in opens at ${opens}`, label: `Admit anyway (opens ${opens})` };
+    }
     case 'ALREADY_CHECKED_IN': {
       const event = targets.length ? recordedCheckin(targets[0].checkin) : null;
-      const message = targets.length ? alreadyInSentence(hhmm(event?.atLocal), who(event)) : `Booking ${booking.orderNumber} has nobody to check in`;
+      const message = targets.length ? alreadyInSentence(hhmm(event?.atLocal), event?.device || event?.by || 'another device') : `Booking ${order} has nobody to check in`;
       return { message, label: 'Admit again' };
     }
     case 'NOT_PAID': {
-      const due = money(booking.payment.totalDue, booking.payment.totalCurrency);
+      const due = money(booking.context.payment.totalDue, booking.context.payment.totalCurrency);
       return { message: `${due} still to pay`, label: `Admit anyway (${due} unpaid)` };
     }
-    default:
-      // Rules on facts the device's copy does not hold (see decide): the engine words them.
-      return { message: WORDS[rule][1], label: 'Admit anyway' };
+    case 'INCOMPLETE': {
+      const missing = [...new Set(targets.filter((p) => !isIn(p)).flatMap((p) => p.missing))].join(', ');
+      return { message: `Missing ${missing}`, label: `Admit anyway (missing ${missing})` };
+    }
   }
 }
 
@@ -229,15 +274,21 @@ export function disagrees(local: { admit: boolean }, answer: ScanAnswer): boolea
 }
 
 /** The device's copy after a local check-in: shown as in at once, before the engine has answered. */
-export function markCheckedIn(manifest: Manifest, participantIds: readonly number[], checkin: { at: string; atLocal: string; device: string | null; eventIdOf: (participantId: number) => string }): Manifest {
-  if (!participantIds.length) return manifest;
+export function markCheckedIn(copy: WindowCopy, sessionId: number, participantIds: readonly number[], checkin: { at: string; atLocal: string; device: string | null; eventIdOf: (participantId: number) => string }): WindowCopy {
+  if (!participantIds.length) return copy;
   const ids = new Set(participantIds);
-  return {
-    ...manifest,
-    bookings: manifest.bookings.map((b) =>
-      b.participants.some((p) => ids.has(p.id))
-        ? { ...b, participants: b.participants.map((p) => (ids.has(p.id) ? { ...p, checkin: { state: 'CHECKED_IN' as const, at: checkin.at, atLocal: checkin.atLocal, device: checkin.device, eventId: checkin.eventIdOf(p.id) } } : p)) }
-        : b,
-    ),
-  };
+  let bookings: Record<string, DeviceBooking> | null = null;
+  for (const [key, b] of Object.entries(copy.bookings)) {
+    if (b.sessionId !== sessionId || !b.participants.some((p) => ids.has(p.id) && !isIn(p))) continue;
+    bookings ??= { ...copy.bookings };
+    bookings[key] = { ...b, participants: b.participants.map((p) => (ids.has(p.id) && !isIn(p) ? { ...p, checkin: { state: 'CHECKED_IN' as const, at: checkin.at, atLocal: checkin.atLocal, by: null, device: checkin.device, eventId: checkin.eventIdOf(p.id) } } : p)) };
+  }
+  return bookings ? { ...copy, bookings } : copy;
+}
+
+/** Which of these participants the copy holds in the session and not yet in. */
+export function notYetIn(copy: WindowCopy, sessionId: number, participantIds: readonly number[]): number[] {
+  const ids = new Set(participantIds);
+  const found = Object.values(copy.bookings).flatMap((b) => (b.sessionId === sessionId ? b.participants.filter((p) => ids.has(p.id) && !isIn(p)) : []));
+  return participantIds.filter((id) => found.some((p) => p.id === id));
 }

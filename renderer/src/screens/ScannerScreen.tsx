@@ -8,6 +8,7 @@ import { VerdictView } from '../components/VerdictView';
 import { CameraPanel } from '../components/CameraPanel';
 import { timeOf } from '../components/Status';
 import { onSoundChange, prepareFeedback, soundWaitsForTap } from '../scanner/feedback';
+import { servedCounts } from '../scanner/copies';
 
 /**
  * The guide's scanner: every code a wedge scanner types, the camera sees or a person enters is
@@ -15,7 +16,7 @@ import { onSoundChange, prepareFeedback, soundWaitsForTap } from '../scanner/fee
  * engine when it answers. Works on a 390 px phone and a desk screen alike.
  */
 export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
-  const { start, stop, scan, ready, sessions, manifests, verdict, ignored } = useScanner();
+  const { start, stop, scan, ready, sessions, copy, verdict, ignored } = useScanner();
   const go = useNav((s) => s.go);
   const paused = useWedge((code) => scan(code, 'wedge'));
 
@@ -26,10 +27,8 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
   // The verdict sound's output, made as the screen opens rather than in front of the first scan.
   useEffect(() => prepareFeedback(), []);
 
-  const served = sessionId === null ? [...manifests.values()] : [manifests.get(sessionId)].filter((m) => m !== undefined);
-  const people = served.flatMap((m) => m.bookings.flatMap((b) => b.participants));
-  const inCount = people.filter((p) => p.checkin.state === 'CHECKED_IN').length;
-  const current = sessionId === null ? null : manifests.get(sessionId)?.session;
+  const served = servedCounts(copy, sessionId, sessions);
+  const current = sessionId === null ? null : copy.sessions[sessionId];
 
   return (
     <div className="scanner">
@@ -64,8 +63,8 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
         <p className={`ready ${paused ? 'paused' : ''}`} role="status" aria-label="Scanner state">
           {!ready ? 'Loading this device’s copy…' : paused ? `Paused: ${paused}` : 'Ready to scan'}
         </p>
-        <p className="served" data-held={manifests.size} data-day={sessions.length}>
-          <b>{inCount}</b> of {people.length} checked in{sessionId === null ? ` · ${served.length} departures on this device` : ''}
+        <p className="served" data-held={served.heldOfDay} data-day={sessions.length}>
+          <b>{served.inCount}</b> of {served.total} checked in{sessionId === null ? ` · ${served.departures} departures on this device (${copy.from} to ${copy.to})` : ''}
         </p>
         <SoundHint />
         {ignored && Date.now() - ignored.at < 6000 && <p className="ignored">Same code read again: ignored</p>}

@@ -1,14 +1,14 @@
 import { create } from 'zustand';
 import { api, ApiError, messageOf } from '../api/client';
-import type { DayBoardSession, EventAnswer, Manifest, ScanAnswer } from '../api/types';
+import type { DayBoardSession, EventAnswer, ScanAnswer } from '../api/types';
 import { buildIndex, decide, type IndexEntry, type Verdict } from '../scanner/verdict';
-import { rejectionOf, signatureOf, withPending, type Correction } from '../scanner/pending';
+import { rejectionOf, withPending, type Correction } from '../scanner/pending';
 import type { EventItem, OutboxItem, ScanItem } from '../outbox/items';
 import { admittedByOverride, admittedFromBooking, checkingVerdict, checkInItem, scanItem, servedDay } from '../scanner/scanItems';
 import { recordedByEvent, recordedByScan, scanAnswerShown, withRecorded, type Recorded } from '../scanner/answers';
 import type { SendOutcome } from '../outbox/sender';
 import { createSuppressor, SUPPRESS_MS, type ScanSource } from '../scanner/wedge';
-import { copiesToDrop, copiesToFetch, dropCopy, loadCopies, saveCopy, saveDay, saveLastHeard, type Held } from '../scanner/copies';
+import { changesSomething, emptyCopy, loadCopy, mergeCopy, saveCopy, saveDay, saveLastHeard, saveWindow, windowAround, DEFAULT_WINDOW, type WindowCopy, type WindowSetting } from '../scanner/copies';
 import { signal } from '../scanner/feedback';
 import { withRecent, withStatus, type RecentScan, type ShownVerdict } from '../scanner/recent';
 import { useConnection } from './connection';
@@ -18,11 +18,13 @@ interface ScannerState {
   ready: boolean;
   sessionFilter: number | null;
   sessions: DayBoardSession[];
-  /** The engine's copies, as received. */
-  held: Record<number, Held>;
-  /** What the device shows: the engine's copies with the outbox laid over them. */
-  manifests: Map<number, Manifest>;
-  index: Map<string, IndexEntry>;
+  /** The engine's window copy, as received (null before the first answer on this device). */
+  held: WindowCopy | null;
+  /** What the device shows and decides from: the engine's copy with the outbox laid over it. */
+  copy: WindowCopy;
+  index: Map<string, IndexEntry[]>;
+  /** Which days the device keeps around today (a setting of this device). */
+  window: WindowSetting;
   online: boolean;
   lastHeard: string | null;
   problem: string | null;
@@ -34,6 +36,7 @@ interface ScannerState {
   start(sessionFilter: number | null): Promise<void>;
   stop(): void;
   refresh(): Promise<void>;
+  setWindow(setting: WindowSetting): Promise<void>;
   scan(code: string, source: ScanSource): void;
   overrideVerdict(): void;
   checkIn(participantIds: number[]): void;
@@ -51,10 +54,10 @@ let timers: ReturnType<typeof setInterval>[] = [];
 const config = () => useConnection.getState().config;
 const device = () => useConnection.getState().device || undefined;
 
-function shown(held: Record<number, Held>, outbox: readonly OutboxItem[] = useOutbox.getState().items) {
-  const manifests = new Map<number, Manifest>();
-  for (const [id, h] of Object.entries(held)) manifests.set(Number(id), withPending(h.manifest, outbox));
-  return { manifests, index: buildIndex(manifests.values()) };
+const NO_COPY = emptyCopy('', '');
+function shown(held: WindowCopy | null, outbox: readonly OutboxItem[] = useOutbox.getState().items) {
+  const copy = withPending(held ?? NO_COPY, outbox);
+  return { copy, index: buildIndex(copy) };
 }
 
 const isUnreachable = (error: unknown) => error instanceof ApiError && (error.offline || error.status >= 500 || error.status === 429 || error.status === 401 || error.status === 403);
@@ -99,9 +102,10 @@ export const useScanner = create<ScannerState>((set, get) => {
     ready: false,
     sessionFilter: null,
     sessions: [],
-    held: {},
-    manifests: new Map(),
+    held: null,
+    copy: NO_COPY,
     index: new Map(),
+    window: DEFAULT_WINDOW,
     online: typeof navigator === 'undefined' ? true : navigator.onLine,
     lastHeard: null,
     problem: null,
@@ -114,8 +118,8 @@ export const useScanner = create<ScannerState>((set, get) => {
       set({ sessionFilter });
       if (!get().ready) {
         // The device's copy first: the scanner works before (or without) the engine answering.
-        const { held, sessions, lastHeard } = await loadCopies();
-        set({ held, sessions, lastHeard, ready: true, ...shown(held) });
+        const { copy: held, window, sessions, lastHeard } = await loadCopy();
+        set({ held, window, sessions, lastHeard, ready: true, ...shown(held) });
       }
       get().stop();
       timers = [setInterval(() => void get().refresh(), REFRESH_MS)];
@@ -131,7 +135,10 @@ export const useScanner = create<ScannerState>((set, get) => {
       window.removeEventListener('offline', onOffline);
     },
 
-    /** Only what changed: the day summary (small) says which sessions moved; only those manifests are fetched again. */
+    /**
+     * The day summary (small: the session list and the engine's today), then the window copy: changes
+     * only since the cursor the device holds, or the whole window when the engine says to start over.
+     */
     async refresh() {
       const c = config();
       if (!c) return;
@@ -141,26 +148,18 @@ export const useScanner = create<ScannerState>((set, get) => {
         set({ sessions, online: true, lastHeard });
         void saveDay(sessions);
         void saveLastHeard(lastHeard);
-        const filter = get().sessionFilter;
-        const wanted = copiesToFetch(sessions, get().held, filter, Date.now());
-        for (const id of wanted) {
-          const summary = sessions.find((s) => s.id === id);
-          await fetchManifest(id, summary ? signatureOf(summary) : 'other day');
-        }
-        const gone = copiesToDrop(sessions, get().held, filter);
-        if (gone.length) {
-          const next = { ...get().held };
-          for (const id of gone) {
-            delete next[id];
-            void dropCopy(id);
-          }
-          set({ held: next, ...shown(next) });
-        }
+        await refreshCopy(servedDay(null, sessions, new Date()).day!);
         if (useOutbox.getState().items.length) void useOutbox.getState().flush();
       } catch (error) {
         if (error instanceof ApiError && !isUnreachable(error)) set({ problem: messageOf(error) });
         else set({ online: false });
       }
+    },
+
+    async setWindow(setting) {
+      set({ window: setting });
+      await saveWindow(setting);
+      await get().refresh();
     },
 
     scan(raw, source) {
@@ -170,8 +169,8 @@ export const useScanner = create<ScannerState>((set, get) => {
         set({ ignored: { code, at: Date.now() } });
         return;
       }
-      const { manifests, index, sessionFilter } = get();
-      const verdict = decide({ code, manifests, index, sessionFilter });
+      const { copy, index, sessionFilter } = get();
+      const verdict = decide({ code, copy, index, sessionFilter, ...dayOf(sessionFilter), now: Date.now() });
       if (verdict.kind === 'UNKNOWN_CODE') {
         // Not in this device's copy (an order code, a booking made a minute ago): ask the engine when
         // it answers, for at most 1.5 s. Offline, nothing is queued: a refused person is not admitted later.
@@ -271,25 +270,28 @@ export const useScanner = create<ScannerState>((set, get) => {
   };
 });
 
-/** What the engine recorded goes into the device's copy of its manifest. */
+/** What the engine recorded goes into the device's copy, until the next refresh brings the engine's own. */
 function absorb(recorded: Recorded) {
-  const { sessionId } = recorded;
-  const h = sessionId !== null ? useScanner.getState().held[sessionId] : undefined;
-  if (sessionId === null || !h || !recorded.participantIds.length) return;
-  const next = withRecorded(h, recorded);
-  void saveCopy(sessionId, next);
-  const held = { ...useScanner.getState().held, [sessionId]: next };
-  useScanner.setState({ held, ...shown(held) });
+  const held = useScanner.getState().held;
+  if (!held || recorded.sessionId === null || !recorded.participantIds.length) return;
+  const next = withRecorded(held, recorded);
+  if (next === held) return;
+  void saveCopy(next);
+  useScanner.setState({ held: next, ...shown(next) });
 }
 
-async function fetchManifest(id: number, signature: string) {
+/** The window copy brought up to date: the changes since the held cursor (for the same window), or the whole window. */
+async function refreshCopy(today: string) {
   const c = config();
   if (!c) return;
-  const { manifest } = await api(c, 'GET /v1/manifest', { query: { sessionId: id }, timeoutMs: 10_000 });
-  const h: Held = { manifest, signature, fetchedAt: Date.now() };
-  await saveCopy(id, h);
-  const held = { ...useScanner.getState().held, [id]: h };
-  useScanner.setState({ held, ...shown(held) });
+  const { held, window } = useScanner.getState();
+  const { from, to } = windowAround(today, window);
+  const since = held && held.from === from && held.to === to && held.cursor ? { since: held.cursor } : {};
+  const { deviceCopy } = await api(c, 'GET /v1/checkin/device-copy', { query: { from, to, ...since }, timeoutMs: 20_000 });
+  const next = mergeCopy(held, deviceCopy, Date.now());
+  // A quiet refresh moves only the cursor: kept in memory, written with the next change.
+  if (changesSomething(deviceCopy) || !held) await saveCopy(next);
+  useScanner.setState({ held: next, ...shown(next) });
 }
 
 function onOnline() {
