@@ -96,7 +96,9 @@ describe('the local verdict', () => {
   });
 
   it('refuses another session with its time, red, and an override naming it', () => {
-    expect(verdict('L1', 1)).toMatchObject({ kind: 'WRONG_SESSION', tone: 'red', admit: false, message: 'Booked for Tour 2 at 18:00 on 2030-01-01', override: { label: 'Admit anyway (booked 2030-01-01 18:00)' } });
+    expect(verdict('L1', 1)).toMatchObject({ kind: 'WRONG_SESSION', tone: 'red', admit: false, message: 'Booked for Tour 2 at 18:00', override: { label: 'Admit anyway (booked 18:00)' } });
+    // Serving all of another day's departures, the date is said too.
+    expect(decide({ code: 'L1', copy, index, sessionFilter: null, day: '2030-01-02', now: 0 })).toMatchObject({ kind: 'WRONG_SESSION', message: 'Another day: this booking is for Tour 2 at 2030-01-01 18:00', override: { label: 'Admit anyway (booked 2030-01-01 18:00)' } });
     expect(verdict('L1', null)).toMatchObject({ kind: 'CHECKED_IN', sessionId: 2 });
   });
 

@@ -143,8 +143,9 @@ export function decide(input: DecideInput): Verdict {
   const product = copy.products[session.productCode];
   const targets = entry.participantId === null ? booking.participants : booking.participants.filter((p) => p.id === entry.participantId);
   const fresh = targets.filter((p) => !isIn(p));
-  const outcome = decideScanOutcome(factsOf(input, entry, booking, session, product, targets));
-  const words = (rule: ScanRule) => ruleWords(rule, { entry, booking, session, product, targets });
+  const facts = factsOf(input, entry, booking, session, product, targets);
+  const outcome = decideScanOutcome(facts);
+  const words = (rule: ScanRule) => ruleWords(rule, { entry, booking, session, product, targets, elsewhere: facts.elsewhere });
   const base = {
     code,
     sessionId: session.id,
@@ -189,10 +190,11 @@ interface Found {
   session: DeviceSession;
   product: DeviceProduct | undefined;
   targets: readonly DeviceParticipant[];
+  elsewhere: ScanFacts['elsewhere'];
 }
 
 /** The sentence a rule shows on the device (a refusal, or a warning's note), and its override's label. */
-function ruleWords(rule: ScanRule, { entry, booking, session, product, targets }: Found): { message: string; label: string } {
+function ruleWords(rule: ScanRule, { entry, booking, session, product, targets, elsewhere }: Found): { message: string; label: string } {
   const order = booking.context.orderNumber;
   switch (rule) {
     case 'CODE_REVOKED':
@@ -201,8 +203,10 @@ function ruleWords(rule: ScanRule, { entry, booking, session, product, targets }
       return { message: `Do not admit: booking ${order} was cancelled at ${(booking.cancelledAtLocal ?? '').slice(0, 16)}`, label: '' };
     case 'WRONG_SESSION': {
       const at = hhmm(session.startTimeLocal);
+      // Another day says its date, as the engine does; another departure the same day, its time.
       const when = `${session.startTimeLocal.slice(0, 10)} ${at}`;
-      return { message: `Booked for ${session.productName} at ${at} on ${session.startTimeLocal.slice(0, 10)}`, label: `Admit anyway (booked ${when})` };
+      if (elsewhere === 'day') return { message: `Another day: this booking is for ${session.productName} at ${when}`, label: `Admit anyway (booked ${when})` };
+      return { message: `Booked for ${session.productName} at ${at}`, label: `Admit anyway (booked ${at})` };
     }
     case 'CHECKIN_CLOSED':
       return { message: `Check-in is closed for ${sessionLabelOf(session)}`, label: 'Admit anyway (check-in closed)' };
