@@ -83,6 +83,8 @@ export async function openDatabase(file: string, options: OpenOptions = {}): Pro
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // An erased customer's data must not outlive its rows in the file's free space (docs/sync.md, "Erasure").
+  sqlite.pragma('secure_delete = ON');
   const statements = cachingStatements(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   registerStatements(db, statements);

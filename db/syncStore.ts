@@ -151,6 +151,10 @@ export interface SyncStoreOf<Later> {
 
   /** Blanks a customer's entries in the local journal (op_log). */
   purgeJournal(customerId: string): Answer<Later, void>;
+  /** Blanks a booking's entries in the local journal (a booking's create and update hold its customer and guests). */
+  purgeBookingJournal(orderNumber: string): Answer<Later, void>;
+  /** The check-in events of a booking that keep an answer (a scan's, replayed for its eventId). */
+  answeredEventsOfBooking(orderNumber: string): Answer<Later, string[]>;
   /** The booking's customer now and every customer its ops ever named. */
   customersOfBooking(orderNumber: string): Answer<Later, number[]>;
   /** The booking a participant belongs to, or null. */

@@ -2,10 +2,12 @@ import type { SyncStore } from '../../db/syncStore';
 import { canonicalJson, keyOf } from './op';
 import { ERASED_BOOKING_VALUES, ERASED_PARTICIPANT_VALUES, SYNCED_ENTITIES } from './entities';
 import { purgePersonal } from './merge';
+import { eraseAnswer } from './erasedAnswer';
 
 /**
  * A customer's erasure, applied where the merge finds it: their personal columns are blanked in
- * every op of theirs, and in their bookings and participants (rows and ops) too.
+ * every op of theirs, and in their bookings and participants (rows and ops) too; the answers kept
+ * for their bookings' scans (rows and ops) and the local journal's entries of them lose them as well.
  */
 export async function erase(q: SyncStore, entityId: string): Promise<void> {
   for (const row of await q.opsOfEntity('customers', entityId)) {
@@ -16,7 +18,21 @@ export async function erase(q: SyncStore, entityId: string): Promise<void> {
   for (const orderNumber of await q.bookingsOfCustomer(customerId)) {
     await blank(q, 'bookings', keyOf([orderNumber]));
     for (const participantId of await q.participantsOfBooking(orderNumber)) await blank(q, 'participants', keyOf([participantId]));
+    await q.purgeBookingJournal(orderNumber);
+    for (const eventId of await q.answeredEventsOfBooking(orderNumber)) await blankAnswer(q, keyOf([eventId]));
   }
+}
+
+/** A check-in event's kept answer as the erased booking now reads: in the row and in every op of it. */
+async function blankAnswer(q: SyncStore, entityId: string): Promise<void> {
+  const overwrite = (change: Record<string, unknown>) =>
+    typeof change.answer_json === 'string' ? { ...change, answer_json: eraseAnswer(change.answer_json) } : change;
+  for (const row of await q.opsOfEntity('checkin_events', entityId)) {
+    const change = row.change_json === null ? null : q.changeOf(row);
+    if (change && canonicalJson(overwrite(change)) !== canonicalJson(change)) await q.rewriteChange(row.arrival, overwrite(change), row.entity);
+  }
+  const current = await q.readRow('checkin_events', SYNCED_ENTITIES.checkin_events.pk, JSON.parse(entityId) as unknown[]);
+  if (current && canonicalJson(overwrite(current)) !== canonicalJson(current)) await q.upsertRow('checkin_events', SYNCED_ENTITIES.checkin_events.pk, overwrite(current));
 }
 
 /** Blanks the personal columns of an erased customer's booking or participant: the row and every op of it. */
@@ -56,9 +72,12 @@ export async function keepErased(q: SyncStore, touched: readonly { entity: strin
   // A booking and its participants ask the same question: answered once per booking.
   const erasedBooking = new Map<string, boolean>();
   for (const { entity, entityId } of touched) {
-    if (entity !== 'bookings' && entity !== 'participants') continue;
+    if (entity !== 'bookings' && entity !== 'participants' && entity !== 'checkin_events') continue;
     const id = (JSON.parse(entityId) as unknown[])[0];
-    const orderNumber = entity === 'bookings' ? String(id) : (known.orderOfParticipant.get(Number(id)) ?? (await q.bookingOfParticipant(Number(id))));
+    const orderNumber =
+      entity === 'bookings' ? String(id)
+      : entity === 'checkin_events' ? await answeredOrderOf(q, entityId)
+      : (known.orderOfParticipant.get(Number(id)) ?? (await q.bookingOfParticipant(Number(id))));
     if (orderNumber === null) continue;
     let erased = erasedBooking.get(orderNumber);
     if (erased === undefined) {
@@ -68,6 +87,12 @@ export async function keepErased(q: SyncStore, touched: readonly { entity: strin
       }
       erasedBooking.set(orderNumber, erased);
     }
-    if (erased) await blank(q, entity, entityId);
+    if (erased) await (entity === 'checkin_events' ? blankAnswer(q, entityId) : blank(q, entity, entityId));
   }
+}
+
+/** The booking of a check-in event that keeps an answer (only those can hold a guest's data), or null. */
+async function answeredOrderOf(q: SyncStore, entityId: string): Promise<string | null> {
+  const row = await q.readRow('checkin_events', SYNCED_ENTITIES.checkin_events.pk, JSON.parse(entityId) as unknown[]);
+  return row && typeof row.answer_json === 'string' && typeof row.order_number === 'string' ? row.order_number : null;
 }

@@ -1,12 +1,16 @@
 import type { SyncStore } from '../../syncStore';
 import type { PostgresQuery } from './query';
 
-type PostgresErasure = Pick<SyncStore, 'purgeJournal' | 'customersOfBooking' | 'bookingOfParticipant' | 'bookingsOfCustomer' | 'linkBookingCustomers' | 'participantsOfBooking'>;
+type PostgresErasure = Pick<SyncStore, 'purgeJournal' | 'purgeBookingJournal' | 'answeredEventsOfBooking' | 'customersOfBooking' | 'bookingOfParticipant' | 'bookingsOfCustomer' | 'linkBookingCustomers' | 'participantsOfBooking'>;
 
 /** What erasing a customer must reach on PostgreSQL (JSON read from text columns with `::json` operators). */
 export function postgresErasure({ run, first }: PostgresQuery): PostgresErasure {
   return {
     purgeJournal: async (customerId) => void (await run(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity IN ('customer', 'customers') AND entity_id = $1`, [customerId])),
+    purgeBookingJournal: async (orderNumber) =>
+      void (await run(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity = 'booking' AND entity_id = $1 AND payload_json <> '{"erased":true}'`, [orderNumber])),
+    answeredEventsOfBooking: async (orderNumber) =>
+      (await run<{ event_id: string }>('SELECT event_id FROM checkin_events WHERE order_number = $1 AND answer_json IS NOT NULL', [orderNumber])).map((r) => r.event_id),
     async customersOfBooking(orderNumber) {
       const named = await run<{ customer_id: string }>(
         `SELECT DISTINCT change_json::json ->> 'customer_id' AS customer_id FROM sync_ops

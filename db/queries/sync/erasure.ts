@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteSyncStore } from '../../syncStore';
 
-type SqliteErasure = Pick<SqliteSyncStore, 'purgeJournal' | 'customersOfBooking' | 'bookingOfParticipant' | 'bookingsOfCustomer' | 'linkBookingCustomers' | 'participantsOfBooking'>;
+type SqliteErasure = Pick<SqliteSyncStore, 'purgeJournal' | 'purgeBookingJournal' | 'answeredEventsOfBooking' | 'customersOfBooking' | 'bookingOfParticipant' | 'bookingsOfCustomer' | 'linkBookingCustomers' | 'participantsOfBooking'>;
 
 /** What erasing a customer must reach on SQLite: the bookings and participants that hold them, and the journal. */
 export function sqliteErasure(sqlite: BetterSqlite3.Database): SqliteErasure {
@@ -30,9 +30,13 @@ export function sqliteErasure(sqlite: BetterSqlite3.Database): SqliteErasure {
       'SELECT p.id FROM participants p JOIN booking_items bi ON bi.id = p.item_id WHERE bi.order_number = ?',
     ),
     purgeJournal: sqlite.prepare<[string]>(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity IN ('customer', 'customers') AND entity_id = ?`),
+    purgeBookingJournal: sqlite.prepare<[string]>(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity = 'booking' AND entity_id = ? AND payload_json <> '{"erased":true}'`),
+    answeredEvents: sqlite.prepare<[string], { event_id: string }>('SELECT event_id FROM checkin_events WHERE order_number = ? AND answer_json IS NOT NULL'),
   };
   return {
     purgeJournal: (customerId) => void s.purgeJournal.run(customerId),
+    purgeBookingJournal: (orderNumber) => void s.purgeBookingJournal.run(orderNumber),
+    answeredEventsOfBooking: (orderNumber) => s.answeredEvents.all(orderNumber).map((r) => r.event_id),
     // An edit can clear or change a booking's customer: the ops still hold what each one wrote.
     customersOfBooking(orderNumber) {
       const ids = new Set(s.customersInBookingOps.all(JSON.stringify([orderNumber]), orderNumber).map((r) => Number(r.customer_id)));

@@ -41,9 +41,7 @@ export function registerCustomerRoutes(host: RouteHost): void {
     tag: 'Customers',
     right: 'customers',
     params: idParams,
-    handler: async ({ params, actor, engine }) => {
-      await engine.customers.remove(params.customerId, actor);
-      return {};
-    },
+    // `anonymised: true` when the customer had bookings and was blanked in place, false when deleted.
+    handler: async ({ params, actor, engine }): Promise<{ anonymised: boolean }> => engine.customers.remove(params.customerId, actor),
   });
 }

@@ -72,7 +72,9 @@ describe('customers', () => {
 
   it('deletes a customer without bookings', async () => {
     const id = (await t.call('POST', '/v1/customers', { body: { firstName: 'Temp' } })).body.customer.id;
-    expect((await t.call('DELETE', `/v1/customers/${id}`)).status).toBe(200);
+    const deleted = await t.call('DELETE', `/v1/customers/${id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.anonymised).toBe(false);
     const res = await t.call('GET', `/v1/customers/${id}`);
     expect(res.status).toBe(404);
     expect(res.body.requestStatus.error.errorCode).toBe('NOT_FOUND');
@@ -83,7 +85,9 @@ describe('customers', () => {
     aSessionRow(t.sql, { productCode: product.productCode, startAt: '2030-02-01T00:00:00Z' });
     const booking = (await t.call('POST', '/v1/bookings', { body: aBooking(product.productCode, '2030-02-01T00:00:00Z', [{ optionLabel: 'Adult', value: 1 }]) })).body.booking;
     const id = booking.customer.id;
-    expect((await t.call('DELETE', `/v1/customers/${id}`)).status).toBe(200);
+    const erased = await t.call('DELETE', `/v1/customers/${id}`);
+    expect(erased.status).toBe(200);
+    expect(erased.body.anonymised).toBe(true);
     const customer = (await t.call('GET', `/v1/customers/${id}`)).body.customer;
     expect(customer).toMatchObject({ id, name: '', anonymised: true });
     expect(customer.email).toBeUndefined();
