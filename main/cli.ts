@@ -136,6 +136,8 @@ async function serve(args: string[], out: Out): Promise<number> {
   });
   await app.listen({ port, host: values.host });
   background.stop = startBackgroundSync(() => engine.sync.syncAll(), (line) => app.log.warn(line)).stop;
+  // Images uploaded before content hashes get theirs, so desks can fetch their files (docs/sync.md, "Images").
+  void engine.sync.hashOlderImages().then((n) => n > 0 && out(`Hashed ${n} older product image${n === 1 ? '' : 's'} so desks can fetch them`), (error) => app.log.warn(`hashing older images failed: ${String(error)}`));
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const shownHost = values.host!.includes(':') ? `[${values.host}]` : values.host;

@@ -22,6 +22,7 @@ import * as m20261130_07 from './20261130_07_sync_peer_vector';
 import * as m20261201_01 from './20261201_01_sync_refusals';
 import * as m20261201_03 from './20261201_03_sync_forget';
 import * as m20261202_31 from './20261202_31_sync_compaction';
+import * as m20261202_37 from './20261202_37_product_image_hash';
 import * as pg from '../postgres/migrations';
 
 export interface Migration {
@@ -61,4 +62,5 @@ export const migrations: Migration[] = [
   { name: '20261201_01_sync_refusals', up: m20261201_01.up },
   { name: '20261201_03_sync_forget', up: m20261201_03.up },
   { name: '20261202_31_sync_compaction', up: m20261202_31.up },
+  { name: '20261202_37_product_image_hash', up: m20261202_37.up, postgres: m20261202_37.postgres },
 ];

@@ -26,3 +26,19 @@ export async function findProductImageStem(db: Db, productCode: string, imageId:
 export async function deleteProductImage(db: Db, imageId: number): Promise<void> {
   await db.deleteFrom('product_images').where('id', '=', imageId).execute();
 }
+
+export type StoredImage = Pick<ProductImagesTable, 'id' | 'file_stem' | 'mime_type'> & { content_hash: string | null };
+
+/** Every image row with what locates its files (a small table: a catalogue's images). */
+export async function allImageFiles(db: Db): Promise<StoredImage[]> {
+  return db.selectFrom('product_images').select(['id', 'file_stem', 'mime_type', 'content_hash']).orderBy('id').execute() as Promise<StoredImage[]>;
+}
+
+/** The image whose original has this hash, or undefined. */
+export async function findImageByHash(db: Db, hash: string): Promise<StoredImage | undefined> {
+  return db.selectFrom('product_images').select(['id', 'file_stem', 'mime_type', 'content_hash']).where('content_hash', '=', hash).orderBy('id').executeTakeFirst() as Promise<StoredImage | undefined>;
+}
+
+export async function setImageHash(db: Db, imageId: number, hash: string): Promise<void> {
+  await db.updateTable('product_images').set({ content_hash: hash }).where('id', '=', imageId).where('content_hash', 'is', null).execute();
+}

@@ -99,6 +99,8 @@ export interface ProductImagesTable {
   width: Nullable<number>;
   height: Nullable<number>;
   created_at: number;
+  /** 20261202_37: SHA-256 (hex) of the original file, by which a peer fetches it; NULL for older uploads until hashed. */
+  content_hash?: Nullable<string>;
 }
 export interface CategoriesTable {
   id: number;

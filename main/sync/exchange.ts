@@ -4,6 +4,7 @@ import { advanceVector, missingCount, type Vector } from './vector';
 import { SCHEMA_VERSION } from './core';
 import { SyncError } from './errors';
 import { checkPeer, helloOf, type LocalSide } from './peers';
+import type { MediaFetchReport } from './media';
 import { pullOps, WIRE_VALUES, type CompactPullResponse, type Hello, type PullResponse, type PushRequest, type PushResponse, type SnapshotResponse } from './wire';
 
 /**
@@ -20,6 +21,8 @@ export interface PeerTransport {
   push(request: PushRequest): Promise<PushResponse>;
   /** Optional: a peer that offers snapshots lets a fresh instance join without replaying the log. */
   snapshot?(request: SnapshotRequest): Promise<SnapshotResponse>;
+  /** Optional: an image's original file by its content hash (GET /v1/sync/media/{hash}). */
+  media?(hash: string): Promise<Buffer>;
 }
 
 export interface ExchangeReport {
@@ -29,6 +32,8 @@ export interface ExchangeReport {
   skewMs: number;
   opsToSend: number;
   opsToReceive: number;
+  /** Image files fetched after the rows, and those still missing (fetched again next exchange). */
+  images?: MediaFetchReport;
 }
 
 /** How far an exchange has come, after each page (what a status shows while a long catch-up runs). */
@@ -71,7 +76,17 @@ export async function exchangeWith(side: LocalSide, transport: PeerTransport, on
   if (response.rejoin === true) throw new SyncError('GAP', `${response.origin} no longer holds ops this instance lacks (its op log was compacted) and this instance cannot take its snapshot; pair it with its hub, which sends one`);
   const theirs = await pushAll(side, transport, response.vector, onProgress, counts, report);
   const ours = await side.replica.vector();
-  return { peer: response, received: counts.received, sent: counts.sent, skewMs, opsToSend: missingCount(theirs, ours), opsToReceive: missingCount(ours, theirs) };
+  const images = await fetchImages(side, transport, onProgress);
+  return { peer: response, received: counts.received, sent: counts.sent, skewMs, opsToSend: missingCount(theirs, ours), opsToReceive: missingCount(ours, theirs), ...(images ? { images } : {}) };
+}
+
+/** After the rows: the image files this instance has rows but no files for. A failure is reported, never thrown: rows never wait for files. */
+async function fetchImages(side: LocalSide, transport: PeerTransport, onProgress: Progress): Promise<MediaFetchReport | undefined> {
+  if (!side.media || !transport.media) return undefined;
+  const images = await side.media.fetchMissing((hash) => transport.media!(hash));
+  if (images.fetched > 0) onProgress(`fetched ${images.fetched} image${images.fetched === 1 ? '' : 's'}`);
+  if (images.failed.length > 0) onProgress(`${images.failed.length} image${images.failed.length === 1 ? '' : 's'} still missing, fetched again next exchange (${images.failed[0].reason})`);
+  return images;
 }
 
 /** Pulls and applies every page this instance lacks; answers the peer's last page and the clock skew it measured. */

@@ -57,7 +57,30 @@ export function httpTransport(baseUrl: string, key: string, options: TransportOp
     if (answer.status < 200 || answer.status > 299) throw new SyncError('PEER_UNREACHABLE', `${base} refused: ${parsed.requestStatus?.error?.errorMessage ?? `HTTP ${answer.status}`}`);
     return parsed;
   }
+  /** An image's original by hash: raw bytes, or the peer's refusal in words. */
+  async function media(hash: string): Promise<Buffer> {
+    const holdOpen = setInterval(() => {}, timeoutMs);
+    try {
+      const response = await fetch(`${base}/v1/sync/media/${encodeURIComponent(hash)}`, { headers: { apikey: key }, signal: AbortSignal.timeout(timeoutMs) });
+      const bytes = Buffer.from(await response.arrayBuffer());
+      if (options.counter) options.counter.received += bytes.length;
+      if (response.ok) return bytes;
+      let reason = `HTTP ${response.status}`;
+      try {
+        reason = (JSON.parse(bytes.toString('utf8')) as { requestStatus?: { error?: { errorMessage?: string } } }).requestStatus?.error?.errorMessage ?? reason;
+      } catch {
+        // not TourDesk JSON: the status says it
+      }
+      throw new SyncError('PEER_UNREACHABLE', `${base} refused the image: ${reason}`);
+    } catch (error) {
+      if (error instanceof SyncError) throw error;
+      throw new SyncError('PEER_UNREACHABLE', `${base} is not reachable (${reasonOf(error, timeoutMs)})`);
+    } finally {
+      clearInterval(holdOpen);
+    }
+  }
   return {
+    media,
     pull: (request: PullRequest) => call<PullResponse | CompactPullResponse>('/v1/sync/pull', request),
     push: (request: PushRequest) => call<PushResponse>('/v1/sync/push', request),
     snapshot: (request: SnapshotRequest) => call<SnapshotResponse>('/v1/sync/snapshot', request),

@@ -7,6 +7,7 @@ import type { Vector } from './vector';
 import { seal } from './secret';
 import { SCHEMA_VERSION } from './core';
 import { SyncError } from './errors';
+import type { MediaSide } from './media';
 import type { Replica } from './replica';
 import type { Hello } from './wire';
 
@@ -16,6 +17,8 @@ export interface LocalSide {
   instanceNo: number;
   now(): number;
   knownInstances(): Record<string, number>;
+  /** Image files fetched by hash after an exchange's rows (main/sync/media.ts); none without a data folder. */
+  media?: MediaSide;
 }
 
 export function helloOf(side: LocalSide): Hello {

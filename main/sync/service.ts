@@ -18,6 +18,7 @@ import { decodeHlc } from './hlc';
 import { createServing } from './serving';
 import { compactOpLog, DAY_MS, DEFAULT_HORIZON_DAYS, type CompactionResult } from './compaction';
 import { opLogSize } from '../../db/queries/syncCompaction';
+import { createMedia } from './media';
 
 /**
  * Sync as the engine offers it: pairing, exchanges with every peer, the serving side of a peer's
@@ -28,7 +29,8 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
   const db: Kysely<Database> = ctx.db;
   const now = () => ctx.clock.now().getTime();
   const known = knownInstancesOf(db);
-  const side: LocalSide = { replica, instanceNo, now, knownInstances: () => known.current };
+  const media = createMedia(ctx);
+  const side: LocalSide = { replica, instanceNo, now, knownInstances: () => known.current, media };
 
   function dataDir(): string {
     if (!ctx.dataDir) throw new DomainError('VALIDATION_ERROR', 'Sync peers need a data folder');
@@ -73,6 +75,10 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     syncAll: runs.syncAll,
     /** A peer's pull (as objects, or as JSON text for HTTP), snapshot and push, each caller admitted first. */
     ...serving,
+    /** An image's original by content hash, for a peer that lacks the file (GET /v1/sync/media/{hash}). */
+    mediaOriginal: media.original,
+    /** Hashes images uploaded before content hashes, where the catalogue is authored (serve runs it at start). */
+    hashOlderImages: async (): Promise<number> => (replica.followsHub() ? 0 : media.hashOlderUploads()),
     async status(): Promise<SyncStatus> {
       const at = await companyTime(db);
       return {

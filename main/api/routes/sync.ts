@@ -40,6 +40,19 @@ export function registerSyncRoutes(host: RouteHost): void {
   });
   defineRoute(host, {
     method: 'GET',
+    path: '/v1/sync/media/:hash',
+    summary: 'A product image’s original file by its SHA-256 (a peer that has the image’s row fetches the file it lacks)',
+    tag: 'Sync',
+    right: 'sync',
+    params: z.object({ hash: z.string() }),
+    handler: async ({ params, engine }) => {
+      const { bytes, mimeType } = await engine.sync.mediaOriginal(params.hash);
+      // Content-addressed: the same hash is the same bytes for ever.
+      return new RawResponse(mimeType, bytes, { 'cache-control': 'private, max-age=31536000, immutable' });
+    },
+  });
+  defineRoute(host, {
+    method: 'GET',
     path: '/v1/sync/status',
     summary: 'This instance’s identity and, per peer, the last successful exchange, ops waiting, last error and clock skew',
     tag: 'Sync',

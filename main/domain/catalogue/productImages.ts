@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -82,6 +83,8 @@ export function createProductImages(ctx: EngineContext, products: ProductsServic
             width: rendered.width,
             height: rendered.height,
             created_at: tx.now,
+            // Peers fetch the original by it (GET /v1/sync/media/{hash}): the row syncs, the files do not.
+            content_hash: createHash('sha256').update(upload.bytes).digest('hex'),
           };
           await insertProductImage(tx.db, values);
           await tx.journal('productImage', values.id, 'create', { productCode, fileStem: stem, mimeType: values.mime_type, width: values.width, height: values.height });
