@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paging, qTime } from './query';
+import { paging, qInt, qTime } from './query';
 
 /**
  * The desk's own views (TourDesk extensions): the booking link clients of this API style put on the
@@ -9,8 +9,14 @@ import { paging, qTime } from './query';
 /** GET /orders/edit/{orderNumber}: any order number a booking may have (the booking page says whether it exists). */
 export const orderLinkParams = z.object({ orderNumber: z.string().trim().min(1, 'must not be empty').max(40, 'must be at most 40 characters') });
 
-/** GET /v1/manifest/week: `from` in any date form (default today in the company's timezone); seven days from it. */
-export const weekQuery = z.object({ from: qTime.optional() });
+/**
+ * GET /v1/manifest/week: `from` in any date form (default today in the company's timezone); `days`
+ * from it, seven unless fewer are asked for (the board asks for its one day's totals with days=1).
+ */
+export const weekQuery = z.object({
+  from: qTime.optional(),
+  days: qInt.pipe(z.number().min(1, 'must be from 1 to 7').max(7, 'must be from 1 to 7')).optional(),
+});
 
 /** One departure of a day of the week: seats as availability counts them, people as the manifest does. */
 export const weekDepartureSchema = z.object({

@@ -148,6 +148,8 @@ export type ManifestSession = z.infer<typeof manifestSessionSchema>;
 export const manifestBookingSchema = bookingContextSchema.extend({
   /** The booking's order codes (each checks in the whole booking): a scanner holding the manifest decides them offline. */
   orderCodes: z.array(z.string()),
+  /** Seats the booking holds on this session, as availability counts them (Σ quantity × seatsUsed: a Family 2+2 ticket is 4). */
+  seats: z.number(),
   participants: z.array(participantRowSchema.extend({ history: z.array(historyEntrySchema) })),
 });
 export type ManifestBooking = z.infer<typeof manifestBookingSchema>;

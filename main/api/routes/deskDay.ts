@@ -7,11 +7,11 @@ export function registerDeskDayRoutes(host: RouteHost): void {
   defineRoute(host, {
     method: 'GET',
     path: '/v1/manifest/week',
-    summary: "Seven days of departures (seats sold, capacity, checked in, no-shows) with each day's totals and the money taken at the desk by payment type (TourDesk extension; supplier keys only)",
+    summary: "Seven days (or `days`, 1 to 7) of departures (seats sold, capacity, checked in, no-shows) with each day's totals and the money taken at the desk by payment type (TourDesk extension; supplier keys only)",
     tag: 'Manifest',
     right: 'reports',
     query: weekQuery,
-    handler: async ({ query }): Promise<WeekAnswer> => ({ week: await deskDay.week(query.from) }),
+    handler: async ({ query }): Promise<WeekAnswer> => ({ week: await deskDay.week(query.from, query.days) }),
   });
   defineRoute(host, {
     method: 'GET',

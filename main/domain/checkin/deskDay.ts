@@ -82,11 +82,11 @@ export function createDeskDay(ctx: EngineContext, deps: DeskDayDeps) {
   }
 
   return {
-    /** Seven days from `from`: each day's departures and totals, and the money taken at the desk. */
-    async week(fromDate: string | undefined): Promise<WeekAnswer['week']> {
+    /** `count` days (seven by default) from `from`: each day's departures and totals, and the money taken at the desk. */
+    async week(fromDate: string | undefined, count = 7): Promise<WeekAnswer['week']> {
       const first = await dayBounds(fromDate, 'from');
       const days: WeekDay[] = [];
-      for (let i = 0; i < 7; i++) {
+      for (let i = 0; i < count; i++) {
         const start = DateTime.fromISO(first.date, { zone: first.zone }).plus({ days: i });
         days.push(await dayOfWeek(start.toFormat('yyyy-MM-dd'), start.toMillis(), start.plus({ days: 1 }).toMillis()));
       }

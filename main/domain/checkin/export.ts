@@ -49,6 +49,12 @@ export function escapeHtml(value: unknown): string {
 }
 
 /** A page a guide prints: one line per participant with a box to tick, and the totals. */
+/** Seats as availability counts them; an oversold session says by how many ("2 over"), as every screen does. */
+export function seatsLine(session: Manifest['session']): string {
+  const left = session.seatsAvailable < 0 ? `${-session.seatsAvailable} over` : `${session.seatsAvailable} available`;
+  return `${session.seats} seats: ${session.seatsBooked} booked, ${left}`;
+}
+
 export function manifestHtml(manifest: Manifest): string {
   const { session, totals } = manifest;
   const rows = manifest.bookings
@@ -67,12 +73,12 @@ th{background:#eee}.box{width:24px;text-align:center;font-size:16px}h1{font-size
 @media print{body{margin:0}th{background:none}tr{page-break-inside:avoid}@page{margin:12mm}}
 </style></head><body>
 <h1>${escapeHtml(session.productName)} (${escapeHtml(session.productCode)})</h1>
-<p>${escapeHtml(session.startTimeLocal)} to ${escapeHtml(session.endTimeLocal)} · ${session.seats} seats, ${session.seatsAvailable} available</p>
+<p>${escapeHtml(session.startTimeLocal)} to ${escapeHtml(session.endTimeLocal)} · ${seatsLine(session)}</p>
 <table><thead><tr><th class="box">&#10003;</th><th>Order</th><th>Name</th><th>Phone</th><th>Options</th><th>Pickup</th><th>Payment</th><th>Notes</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>
-<p class="totals">Booked: ${totals.booked} · Checked in: ${totals.checkedIn} · No-show: ${totals.noShow} · Remaining: ${totals.remaining}</p>
+<p class="totals">People: ${totals.booked} · Checked in: ${totals.checkedIn} · No-show: ${totals.noShow} · Remaining: ${totals.remaining}</p>
 <ul>${pickups}</ul>
 </body></html>
 `;

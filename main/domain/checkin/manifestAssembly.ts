@@ -79,6 +79,7 @@ export function assembleManifest({ resolved, rows, derived, view, seatsHeld, res
       bookings.push({
         ...bookingView(orderNumber, rows, itemIds),
         orderCodes: rows.orderCodesByOrder.get(orderNumber) ?? [],
+        seats: itemIds.reduce((sum, id) => sum + (rows.quantitiesByItem.get(id) ?? []).reduce((n, q) => n + q.value * q.seats_used, 0), 0),
         participants: participants.map((p) => ({ ...participantView(p, derived, view), history: historyView(historyOf.get(p.id) ?? [], view) })),
       });
       liveParticipantIds.push(...participants.map((p) => p.id));

@@ -66,6 +66,18 @@ describe('GET /v1/manifest/week', () => {
     expect(day.totals).toMatchObject({ seatsSold: 4, checkedIn: 0, noShow: 1 });
   });
 
+  it('answers fewer days when asked (the board takes its one day), and refuses a count outside 1 to 7 with a 400 naming days', async () => {
+    const one = (await t.call('GET', '/v1/manifest/week?from=2030-01-02&days=1')).body.week;
+    expect(one.days.map((d: any) => d.date)).toEqual(['2030-01-02']);
+    expect(one.days[0].totals.seatsSold).toBe(4);
+    expect((await t.call('GET', '/v1/manifest/week?from=2030-01-02&days=3')).body.week.days).toHaveLength(3);
+    for (const days of ['0', '8', 'two', '1.5']) {
+      const refused = await t.call('GET', `/v1/manifest/week?days=${days}`);
+      expect(refused.status, days).toBe(400);
+      expect(refused.body.requestStatus.error.errorMessage, days).toMatch(/days/);
+    }
+  });
+
   it('takes the date forms every time parameter takes, and refuses one it cannot read with a 400 naming it', async () => {
     for (const from of ['2030-01-03', '2030-01-03%2010:00:00', '2030-01-03T01:00:00Z']) expect((await t.call('GET', `/v1/manifest/week/?from=${from}&utm=x`)).body.week.from, from).toBe('2030-01-03');
     const refused = await t.call('GET', '/v1/manifest/week?from=next-tuesday');

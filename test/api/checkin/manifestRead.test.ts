@@ -162,7 +162,7 @@ describe('GET /v1/manifest.csv and /v1/manifest.html', () => {
     expect(html).toContain('&lt;b&gt;Eve&lt;/b&gt;');
     expect(html).not.toContain('<b>Eve</b>');
     expect(html.match(/class="box">&#9744;/g)).toHaveLength(2);
-    expect(html).toContain('Booked: 2 · Checked in: 0 · No-show: 0 · Remaining: 2');
+    expect(html).toContain('People: 2 · Checked in: 0 · No-show: 0 · Remaining: 2');
   });
 });
 

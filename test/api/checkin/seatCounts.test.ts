@@ -47,6 +47,10 @@ describe('seats in availability, the manifest and the departure board', () => {
     expect(availability).toMatchObject({ seats: 10, seatsAvailable: 5 });
     expect(manifest.session).toMatchObject({ seats: 10, seatsAvailable: 5, seatsBooked: 5 });
     expect(board).toMatchObject({ seats: 10, seatsAvailable: 5, seatsBooked: 5, pickupCount: 4 });
+    // Each booking says how many seats it holds, so a pickup stop counts seats, not rows.
+    expect(manifest.bookings.map((b: { seats: number }) => b.seats).sort()).toEqual([1, 4]);
+    const html = (await t.call('GET', `/v1/manifest.html?sessionId=${session.id}`)).body as string;
+    expect(html).toContain('10 seats: 5 booked, 5 available');
     // The people counts stay per participant row: two bookings, one row each.
     expect(manifest.totals).toEqual({ booked: 2, checkedIn: 0, noShow: 0, remaining: 2 });
     expect(board).toMatchObject({ booked: 2, remaining: 2 });
@@ -72,5 +76,10 @@ describe('seats in availability, the manifest and the departure board', () => {
     expect(availability).toMatchObject({ seats: 3, seatsAvailable: -2 });
     expect(manifest.session).toMatchObject({ seats: 3, seatsAvailable: -2, seatsBooked: 5 });
     expect(board).toMatchObject({ seats: 3, seatsAvailable: -2, seatsBooked: 5 });
+    // The printable page says the same "2 over" the screens do, not a clamped 0.
+    const html = (await t.call('GET', `/v1/manifest.html?sessionId=${session.id}`)).body as string;
+    expect(html).toContain('3 seats: 5 booked, 2 over');
+    const week = (await t.call('GET', `/v1/manifest/week?from=${DAY}&days=1`)).body.week;
+    expect(week.days[0].departures.find((d: { sessionId: number }) => d.sessionId === session.id)).toMatchObject({ seatsSold: 5, capacity: 3 });
   });
 });
