@@ -16,6 +16,9 @@ import { PairPhone } from './screens/PairPhone';
 import { Bookings } from './screens/Bookings';
 import { BookingDetail } from './screens/BookingDetail';
 import { Settings } from './screens/settings/Settings';
+import { WeekScreen } from './screens/week/WeekScreen';
+import { OverridesScreen } from './screens/OverridesScreen';
+import { RunSheet } from './screens/session/RunSheet';
 import { QueueIndicator } from './components/QueueIndicator';
 import { StatusBar } from './components/StatusBar';
 import { Shortcuts } from './components/Shortcuts';
@@ -36,7 +39,7 @@ takeKeyFromFragment();
 
 /** The header's places; the current one is marked for screen readers and by an underline. */
 const PLACES: { label: string; screen: Screen; matches: Screen['name'][]; shortcut: string; booking?: true }[] = [
-  { label: 'Departures', screen: { name: 'board' }, matches: ['board', 'session', 'walkup'], shortcut: 'g d' },
+  { label: 'Departures', screen: { name: 'board' }, matches: ['board', 'session', 'walkup', 'week', 'overrides', 'runsheet'], shortcut: 'g d' },
   { label: 'Bookings', screen: { name: 'bookings', q: '', date: null }, matches: ['bookings', 'booking'], shortcut: 'g b', booking: true },
   { label: 'Scanner', screen: { name: 'scan', sessionId: null }, matches: ['scan'], shortcut: 'g c' },
   { label: 'Settings', screen: { name: 'settings' }, matches: ['settings', 'pair'], shortcut: 'g s' },
@@ -108,6 +111,12 @@ function Screens({ screen }: { screen: Screen }) {
       return <BookingDetail key={screen.orderNumber} orderNumber={screen.orderNumber} />;
     case 'settings':
       return <Settings />;
+    case 'week':
+      return <WeekScreen from={screen.from} />;
+    case 'overrides':
+      return <OverridesScreen date={screen.date} />;
+    case 'runsheet':
+      return <RunSheet sessionId={screen.sessionId} />;
     default:
       return <DepartureBoard />;
   }

@@ -7,10 +7,11 @@ import type { ApiKeyAnswer, ApiKeyCreated } from '../../../main/contract/apiKeys
 import type { SessionAnswer } from '../../../main/contract/availability';
 import type { Booking, BookingList, BookingQuote } from '../../../main/contract/bookings';
 import type { DeviceCopy } from '../../../main/contract/deviceCopy';
+import type { OverrideCheckin, WeekAnswer } from '../../../main/contract/desk';
 import type { DayBoardSession, EventsAnswer, Manifest, ManifestVersion, ScanAnswer } from '../../../main/contract/manifest';
 import type { PairingAnswer } from '../../../main/contract/pairing';
 import type { ProductPickupsAnswer } from '../../../main/contract/pickups';
-import type { BackupsAnswer, CompanyAnswer, InstanceAnswer } from '../../../main/contract/settings';
+import type { BackupsAnswer, CompanyAnswer, CreatedBackup, InstanceAnswer } from '../../../main/contract/settings';
 import type { PeerAdded, SyncConflict, SyncRun, SyncStatus } from '../../../main/contract/sync';
 
 export interface Routes {
@@ -18,6 +19,8 @@ export interface Routes {
   'GET /v1/manifest/version': { manifestVersion: ManifestVersion };
   'GET /v1/manifest/day': { sessions: DayBoardSession[] };
   'GET /v1/checkin/device-copy': { deviceCopy: DeviceCopy };
+  'GET /v1/manifest/week': WeekAnswer;
+  'GET /v1/checkin/overrides': { overrides: OverrideCheckin[] };
   'POST /v1/manifest/scan': { scan: ScanAnswer };
   'POST /v1/manifest/events': EventsAnswer;
   'GET /v1/availability': { sessions: SessionAnswer[] };
@@ -36,6 +39,7 @@ export interface Routes {
   'POST /v1/pairing/checkin': { pairing: PairingAnswer };
   'GET /v1/system/instance': InstanceAnswer;
   'GET /v1/system/backups': BackupsAnswer;
+  'POST /v1/system/backups': { backup: CreatedBackup };
   'GET /v1/sync/status': SyncStatus;
   'POST /v1/sync/run': SyncRun;
   'POST /v1/sync/peers': { peer: PeerAdded };

@@ -31,3 +31,6 @@ export const unpairPeer = (config: ApiConfig, url: string) => api(config, 'DELET
 export const syncNow = (config: ApiConfig) => api(config, 'POST /v1/sync/run');
 
 export const loadBackups = (config: ApiConfig) => api(config, 'GET /v1/system/backups');
+
+/** One backup of the data folder, now (POST /v1/system/backups answers once the file is written). */
+export const backUpNow = (config: ApiConfig) => api(config, 'POST /v1/system/backups', { body: {} }).then((r) => r.backup);

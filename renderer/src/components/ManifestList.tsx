@@ -137,7 +137,7 @@ export function ManifestList({ manifest, rows, pendingIds, selected, actions }: 
   });
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
-    estimateSize: (i) => (rows[i].kind === 'booking' ? 84 : 60),
+    estimateSize: (i) => (rows[i].kind === 'booking' ? 84 : rows[i].kind === 'stop' ? 48 : 60),
     overscan: 8,
     scrollMargin: offset,
     getItemKey: (i) => rows[i].key,
@@ -152,11 +152,16 @@ export function ManifestList({ manifest, rows, pendingIds, selected, actions }: 
             data-index={item.index}
             ref={virtualizer.measureElement}
             className="mf-row"
-            role={row.kind === 'booking' ? 'article' : undefined}
-            aria-label={row.kind === 'booking' ? `Booking ${row.booking.orderNumber}` : undefined}
+            role={row.kind === 'booking' ? 'article' : row.kind === 'stop' ? 'heading' : undefined}
+            aria-level={row.kind === 'stop' ? 3 : undefined}
+            aria-label={row.kind === 'booking' ? `Booking ${row.booking.orderNumber}` : row.kind === 'stop' ? `Pickup ${row.title}, ${row.counts}` : undefined}
             style={{ transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)` }}
           >
-            {row.kind === 'booking' ? (
+            {row.kind === 'stop' ? (
+              <div className="mf-stop">
+                <b>{row.title}</b> <span>{row.counts}</span>
+              </div>
+            ) : row.kind === 'booking' ? (
               <BookingHeader manifest={manifest} booking={row.booking} selected={selected} actions={actions} />
             ) : (
               <PersonRow manifest={manifest} booking={row.booking} participant={row.participant} pending={pendingIds.has(row.participant.id)} selected={selected.has(row.participant.id)} actions={actions} />

@@ -130,8 +130,11 @@ export function searchBookings(bookings: readonly DeskBooking[], query: string):
   );
 }
 
-/** One line of the virtualised list: a booking's header or one of its people. */
-export type ManifestRow = { kind: 'booking'; key: string; booking: DeskBooking } | { kind: 'person'; key: string; booking: DeskBooking; participant: DeskParticipant };
+/** One line of the virtualised list: a booking's header, one of its people, or a pickup stop's heading. */
+export type ManifestRow =
+  | { kind: 'booking'; key: string; booking: DeskBooking }
+  | { kind: 'person'; key: string; booking: DeskBooking; participant: DeskParticipant }
+  | { kind: 'stop'; key: string; title: string; counts: string };
 
 export function rowsOf(bookings: readonly DeskBooking[]): ManifestRow[] {
   const rows: ManifestRow[] = [];

@@ -8,6 +8,9 @@
  *   /settings              company, API keys, this instance and its peers, backups, look
  *   /scan                  the scanner for today's sessions (?session=12 for one departure)
  *   /pair                  a QR code that signs a guide's phone in to the scanner
+ *   /week                  seven days of departures and their totals (?from=yyyy-MM-dd for another week)
+ *   /overrides             the check-ins admitted under an override (?date=yyyy-MM-dd for another day)
+ *   /sessions/12/pickups   a departure's pickup run sheet, printable, for the driver
  * In the browser these are paths (the server answers index.html for them); in the desktop
  * app's file:// window, where paths cannot change, the same routes live in the hash (#/scan).
  */
@@ -19,13 +22,17 @@ export type Screen =
   | { name: 'pair' }
   | { name: 'bookings'; q: string; date: string | null }
   | { name: 'booking'; orderNumber: string }
-  | { name: 'settings' };
+  | { name: 'settings' }
+  | { name: 'week'; from: string | null }
+  | { name: 'overrides'; date: string | null }
+  | { name: 'runsheet'; sessionId: number };
 
 export interface Route {
   screen: Screen;
   boardDate: string | null;
 }
 
+const dayOf = (text: string | null) => (text && /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : null);
 const id = (text: string | undefined) => (text && /^\d{1,15}$/.test(text) ? Number(text) : null);
 
 /** A path and query to the screen they name; anything unknown is the board. */
@@ -33,9 +40,11 @@ export function parseRoute(path: string, search: string): Route {
   const query = new URLSearchParams(search);
   const parts = path.split('/').filter(Boolean);
   const date = query.get('date');
-  const boardDate = date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : null;
+  const boardDate = dayOf(date);
   if (parts[0] === 'scan' && parts.length === 1) return { screen: { name: 'scan', sessionId: id(query.get('session') ?? undefined) }, boardDate };
   if (parts[0] === 'pair' && parts.length === 1) return { screen: { name: 'pair' }, boardDate };
+  if (parts[0] === 'week' && parts.length === 1) return { screen: { name: 'week', from: dayOf(query.get('from')) }, boardDate: null };
+  if (parts[0] === 'overrides' && parts.length === 1) return { screen: { name: 'overrides', date: boardDate }, boardDate: null };
   if (parts[0] === 'settings' && parts.length === 1) return { screen: { name: 'settings' }, boardDate: null };
   if (parts[0] === 'bookings' && parts.length === 1) return { screen: { name: 'bookings', q: query.get('q') ?? '', date: boardDate }, boardDate: null };
   if (parts[0] === 'bookings' && parts.length === 2) return { screen: { name: 'booking', orderNumber: decodeURIComponent(parts[1]) }, boardDate: null };
@@ -43,6 +52,7 @@ export function parseRoute(path: string, search: string): Route {
   if (walkUpSession !== null) return { screen: { name: 'walkup', sessionId: walkUpSession }, boardDate: null };
   const sessionId = parts[0] === 'sessions' ? id(parts[1]) : null;
   if (sessionId !== null && parts.length === 2) return { screen: { name: 'session', sessionId }, boardDate };
+  if (sessionId !== null && parts.length === 3 && parts[2] === 'pickups') return { screen: { name: 'runsheet', sessionId }, boardDate: null };
   if (sessionId !== null && parts.length === 3 && parts[2] === 'walk-up') return { screen: { name: 'walkup', sessionId }, boardDate };
   return { screen: { name: 'board' }, boardDate };
 }
@@ -67,6 +77,12 @@ export function urlOf(screen: Screen, boardDate: string | null = null): string {
       return screen.sessionId === null ? '/scan' : `/scan?session=${screen.sessionId}`;
     case 'pair':
       return '/pair';
+    case 'week':
+      return screen.from ? `/week?from=${screen.from}` : '/week';
+    case 'overrides':
+      return screen.date ? `/overrides?date=${screen.date}` : '/overrides';
+    case 'runsheet':
+      return `/sessions/${screen.sessionId}/pickups`;
     default:
       return boardDate ? `/?date=${boardDate}` : '/';
   }

@@ -8,6 +8,10 @@ import { dayInWords, shiftDay } from '../components/BoardDate';
 import { usePageTitle } from '../components/usePageTitle';
 import '../manifest.css';
 import { boardStateOf, nextDeparture } from './boardState';
+import { DayTotals } from './week/DayTotals';
+import { seatsLeftParts } from './week/deskWords';
+import { Link } from '../components/Link';
+import './week/week.css';
 
 const REFRESH_MS = 30_000;
 
@@ -78,8 +82,15 @@ export function DepartureBoard() {
           <button type="button" className="secondary" aria-label="Next day" onClick={() => setBoardDate(shiftDay(shownDay, 1))}>
             <span className="mf-wide">Next</span> ▶
           </button>
+          <Link to={{ name: 'week', from: boardDate }} className="bd-link">
+            Week
+          </Link>
+          <Link to={{ name: 'overrides', date: boardDate }} className="bd-link">
+            Overrides
+          </Link>
         </nav>
       </div>
+      <DayTotals day={boardDate} />
       <ErrorText error={error} />
       {!sessions && !error && <Busy label="Loading departures…" />}
       {sessions?.length === 0 && <p>No departures on {dayInWords(shownDay)}.</p>}
@@ -108,8 +119,11 @@ export function DepartureBoard() {
                   <span>
                     <b>{s.seats}</b> capacity
                   </span>
-                  <span>
-                    <b>{s.booked}</b> booked
+                  <span title="Seats booked, as availability counts them (a family ticket of 4 is 4)">
+                    <b>{s.seatsBooked}</b> booked
+                  </span>
+                  <span className={s.seatsAvailable < 0 ? 'bad' : undefined}>
+                    <b>{seatsLeftParts(s.seatsAvailable).count}</b> {seatsLeftParts(s.seatsAvailable).word}
                   </span>
                   <span className="ok">
                     <b>{s.checkedIn}</b> checked in
@@ -117,7 +131,7 @@ export function DepartureBoard() {
                   <span className="bad">
                     <b>{s.noShow}</b> no-show
                   </span>
-                  <span>
+                  <span title="People not checked in yet">
                     <b>{s.remaining}</b> remaining
                   </span>
                   <span>

@@ -15,6 +15,8 @@ import { ManifestToolbar, type ManifestTool } from './session/ManifestToolbar';
 import { SessionHeader } from './session/SessionHeader';
 import { SessionTotals } from './session/SessionTotals';
 import { useDeskActions } from './session/useDeskActions';
+import { PickupRunLink } from './session/PickupRunLink';
+import { hasPickups, pickupStops, rowsByStop } from './session/pickupStops';
 
 const SEARCH_DEBOUNCE_MS = 200;
 const wide = () => typeof window !== 'undefined' && window.matchMedia?.('(min-width: 721px)').matches;
@@ -45,7 +47,9 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
   const pendingIds = useMemo(() => new Set(waiting.flatMap((e) => (e.participantId !== undefined ? [e.participantId] : []))), [waiting]);
   const bookings = useMemo(() => (manifest ? deskBookings(manifest) : []), [manifest]);
   const shown = useMemo(() => searchBookings(bookings, query), [bookings, query]);
-  const rows = useMemo(() => rowsOf(shown), [shown]);
+  // Where the product has pickups, the list runs stop by stop, in the order the driver collects them.
+  const byPickup = useMemo(() => hasPickups(bookings), [bookings]);
+  const rows = useMemo(() => (byPickup ? rowsByStop(pickupStops(shown)) : rowsOf(shown)), [byPickup, shown]);
 
   const s = manifest?.session;
   const totals = manifest?.totals;
@@ -60,6 +64,7 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
           <SessionTotals totals={totals} waitingCount={pendingIds.size} />
           {s.oversold && <OversoldNotice sessionId={sessionId} oversold={s.oversold} onAcknowledged={() => void load(sessionId)} />}
           <ManifestToolbar typed={typed} onType={setTyped} tools={tools} onTools={setTools} session={s} sessionId={sessionId} />
+          {byPickup && <PickupRunLink sessionId={sessionId} />}
           <RefusedAlerts />
           <ConflictNotes conflicts={manifest.conflicts} bookings={bookings} />
           {rows.length === 0 ? (

@@ -1,0 +1,40 @@
+/** Words the desk's manager views share: seats left or over, money taken by type, override rules. */
+
+/** Seats left on a departure, or by how many it is oversold ("2 over"), the same on every screen. */
+export function seatsLeft(available: number): string {
+  const { count, word } = seatsLeftParts(available);
+  return `${count} ${word}`;
+}
+
+/** seatsLeft as a number and its word, for screens that set the number in bold. */
+export const seatsLeftParts = (available: number) => (available < 0 ? { count: -available, word: 'over' as const } : { count: available, word: 'left' as const });
+
+export const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
+
+const PAYMENT_TYPE_WORDS: Record<string, string> = {
+  CASH: 'Cash',
+  CREDITCARD: 'Card',
+  CARD: 'Card',
+  INVOICE: 'Invoice',
+  VOUCHER: 'Voucher',
+  BANKTRANSFER: 'Bank transfer',
+  REFUND: 'Refunds',
+  OTHER: 'Other',
+  UNSPECIFIED: 'Type not given',
+};
+
+/** A payment type as the desk says it ("CREDITCARD" is "Card"); one it does not know, as the API wrote it. */
+export const paymentTypeWord = (type: string) => PAYMENT_TYPE_WORDS[type] ?? type.charAt(0) + type.slice(1).toLowerCase().replace(/_/g, ' ');
+
+const RULE_WORDS: Record<string, string> = {
+  WRONG_SESSION: 'another departure',
+  CHECKIN_CLOSED: 'check-in closed',
+  NOT_YET_OPEN: 'check-in not open yet',
+  ALREADY_CHECKED_IN: 'already checked in',
+  NOT_PAID: 'not paid',
+  INCOMPLETE: 'details missing',
+  BOOKING_CANCELLED: 'booking cancelled',
+};
+
+/** The rules an override passed, in words ("not paid, check-in closed"). */
+export const rulesInWords = (rules: readonly string[]) => (rules.length ? rules.map((r) => RULE_WORDS[r] ?? r.toLowerCase().replace(/_/g, ' ')).join(', ') : 'no rule named');
