@@ -32,7 +32,7 @@ export interface ServerOptions {
 export const REQUEST_TIMEOUT_MS = 60_000;
 
 /** The web app's own routes (renderer/src/store/nav.ts): a reload or a bookmark of one gets the app. */
-export const APP_ROUTES = ['/scan', '/pair', '/sessions/*', '/walkup', '/bookings', '/bookings/*', '/settings'];
+export const APP_ROUTES = ['/scan', '/pair', '/sessions/*', '/walkup', '/bookings', '/bookings/*', '/settings', '/week', '/overrides'];
 
 export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
 

@@ -6,18 +6,7 @@ import { backUpNow } from '../../api/settings';
 import { useConnection } from '../../store/connection';
 import { Busy, ErrorText } from '../../components/Status';
 import { Button, when } from '../../components/ui';
-
-/** A file size in words ("1.4 MB"), in powers of 1024 as file managers count. */
-export function sizeInWords(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let size = bytes;
-  let unit = 0;
-  while (size >= 1024 && unit < units.length - 1) {
-    size /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} bytes` : `${size.toFixed(size < 10 ? 1 : 0)} ${units[unit]}`;
-}
+import { sizeInWords } from '../week/deskWords';
 
 /** Fetches a backup with the key (the link needs it in a header) and hands it to the browser as a download. */
 async function download(config: ApiConfig, file: BackupFile): Promise<void> {

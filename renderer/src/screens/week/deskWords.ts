@@ -1,4 +1,4 @@
-/** Words the desk's manager views share: seats left or over, money taken by type, override rules. */
+/** Words the desk's manager views share: seats left or over, money taken by type, override rules, file sizes. */
 
 /** Seats left on a departure, or by how many it is oversold ("2 over"), the same on every screen. */
 export function seatsLeft(available: number): string {
@@ -38,3 +38,15 @@ const RULE_WORDS: Record<string, string> = {
 
 /** The rules an override passed, in words ("not paid, check-in closed"). */
 export const rulesInWords = (rules: readonly string[]) => (rules.length ? rules.map((r) => RULE_WORDS[r] ?? r.toLowerCase().replace(/_/g, ' ')).join(', ') : 'no rule named');
+
+/** A file size in words ("1.4 MB"), in powers of 1024 as file managers count. */
+export function sizeInWords(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let size = bytes;
+  let unit = 0;
+  while (size >= 1024 && unit < units.length - 1) {
+    size /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${size.toFixed(size < 10 ? 1 : 0)} ${units[unit]}`;
+}
