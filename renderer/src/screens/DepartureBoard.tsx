@@ -3,6 +3,7 @@ import { api, messageOf } from '../api/client';
 import type { DayBoardSession } from '../api/types';
 import { useConnection } from '../store/connection';
 import { useNav } from '../store/nav';
+import { isOfficeKey, useInstance } from '../store/instance';
 import { Busy, ErrorText, timeOf } from '../components/Status';
 import { dayInWords, shiftDay } from '../components/BoardDate';
 import { usePageTitle } from '../components/usePageTitle';
@@ -23,6 +24,8 @@ export function DepartureBoard() {
   const [today, setToday] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const nextRow = useRef<HTMLLIElement>(null);
+  // The week, its takings and the overrides are the office's (the reports right): a guide's key is not offered them.
+  const office = useInstance((s) => isOfficeKey(s.instance?.key.role));
 
   useEffect(() => {
     let live = true;
@@ -82,12 +85,16 @@ export function DepartureBoard() {
           <button type="button" className="secondary" aria-label="Next day" onClick={() => setBoardDate(shiftDay(shownDay, 1))}>
             <span className="mf-wide">Next</span> ▶
           </button>
-          <Link to={{ name: 'week', from: boardDate }} className="bd-link">
-            Week
-          </Link>
-          <Link to={{ name: 'overrides', date: boardDate }} className="bd-link">
-            Overrides
-          </Link>
+          {office && (
+            <>
+              <Link to={{ name: 'week', from: boardDate }} className="bd-link">
+                Week
+              </Link>
+              <Link to={{ name: 'overrides', date: boardDate }} className="bd-link">
+                Overrides
+              </Link>
+            </>
+          )}
         </nav>
       </div>
       <DayTotals day={boardDate} />

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { api, ApiError } from '../../api/client';
 import type { WeekDay } from '../../../../main/contract/desk';
 import { useConnection } from '../../store/connection';
+import { isOfficeKey, useInstance } from '../../store/instance';
 import { money, paymentTypeWord } from './deskWords';
 
 const REFRESH_MS = 30_000;
@@ -22,13 +23,16 @@ export function MoneyTaken({ taken }: { taken: WeekDay['totals']['moneyTaken'] }
 
 /**
  * The board's day totals: seats sold, checked in, no-shows and the money taken at the desk by type,
- * as GET /v1/manifest/week answers them for one day (null: the company's today). Keys without the reports right see nothing here.
+ * as GET /v1/manifest/week answers them for one day (null: the company's today). They are the
+ * office's: a guide's key, which may not read the takings, neither sees nor asks for them.
  */
 export function DayTotals({ day }: { day: string | null }) {
   const config = useConnection((s) => s.config)!;
   const [totals, setTotals] = useState<WeekDay['totals'] | null>(null);
   const [hidden, setHidden] = useState(false);
+  const office = useInstance((s) => isOfficeKey(s.instance?.key.role));
   useEffect(() => {
+    if (!office) return;
     let live = true;
     setTotals(null);
     const load = () =>
@@ -41,8 +45,8 @@ export function DayTotals({ day }: { day: string | null }) {
       live = false;
       clearInterval(timer);
     };
-  }, [config, day]);
-  if (hidden || !totals) return null;
+  }, [config, day, office]);
+  if (!office || hidden || !totals) return null;
   return (
     <section className="bd-totals" aria-label="Day totals">
       <span>
