@@ -212,4 +212,19 @@ describe('backups from Settings', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('on a hub on PostgreSQL, says how that hub is backed up instead of offering a backup it would refuse', async () => {
+    // The hub's answer as GET /v1/system/backups gives it there (test/api/platform/systemBackups.test.ts holds the API side).
+    const hub = { ...(await t.call('GET', '/v1/system/backups')).body, backups: [], backupAdvice: 'This hub keeps its data in PostgreSQL, which TourDesk does not copy: back it up with pg_dump' };
+    const { context, page, problems } = await signedIn({ width: 390, height: 844 });
+    await page.route('**/v1/system/backups', (route) => route.fulfill({ json: hub }));
+    await page.goto(`${baseUrl}/settings`);
+    const card = page.getByRole('region', { name: 'Backups and data folder' });
+    await card.getByRole('note').getByText(/back it up with pg_dump/).waitFor();
+    expect(await card.getByRole('button', { name: 'Back up now' }).count()).toBe(0);
+    expect(await card.getByRole('table', { name: 'Backups' }).count()).toBe(0);
+    await card.screenshot({ path: `${SHOTS}/backups-postgres-hub.png` });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

@@ -28,7 +28,7 @@ function StopTable({ stop }: { stop: PickupStop }) {
             <th>Names</th>
             <th className="rs-seats">Seats</th>
             <th className="rs-phone-col">Phone</th>
-            <th>Order</th>
+            <th className="rs-order">Order</th>
           </tr>
         </thead>
         <tbody>
