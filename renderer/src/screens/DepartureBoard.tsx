@@ -122,34 +122,42 @@ export function DepartureBoard() {
                 <span className="bd-state">
                   <span aria-hidden="true">{state.icon}</span> {state.word}
                 </span>
-                <span className="bd-numbers" aria-label={`Counts for ${s.productName} at ${timeOf(s.startTimeLocal)}`}>
-                  <span>
-                    <b>{s.seats}</b> capacity
-                  </span>
-                  <span title="Seats booked, as availability counts them (a family ticket of 4 is 4)">
-                    <b>{s.seatsBooked}</b> booked
-                  </span>
-                  <span className={s.seatsAvailable < 0 ? 'bad' : undefined}>
-                    <b>{seatsLeftParts(s.seatsAvailable).count}</b> {seatsLeftParts(s.seatsAvailable).word}
-                  </span>
-                  <span className="ok">
-                    <b>{s.checkedIn}</b> checked in
-                  </span>
-                  <span className="bad">
-                    <b>{s.noShow}</b> no-show
-                  </span>
-                  <span title="People not checked in yet">
-                    <b>{s.remaining}</b> remaining
-                  </span>
-                  <span>
-                    <b>{s.pickupCount ?? 0}</b> pickups
-                  </span>
-                </span>
+                <BoardNumbers s={s} />
               </button>
             </li>
           );
         })}
       </ul>
     </section>
+  );
+}
+
+/** A departure's numbers: seats as availability counts them (left, or how many over), then people. */
+function BoardNumbers({ s }: { s: DayBoardSession }) {
+  const left = seatsLeftParts(s.seatsAvailable);
+  return (
+    <span className="bd-numbers" aria-label={`Counts for ${s.productName} at ${timeOf(s.startTimeLocal)}`}>
+      <span>
+        <b>{s.seats}</b> capacity
+      </span>
+      <span title="Seats booked, as availability counts them (a family ticket of 4 is 4)">
+        <b>{s.seatsBooked}</b> booked
+      </span>
+      <span className={s.seatsAvailable < 0 ? 'bad' : undefined}>
+        <b>{left.count}</b> {left.word}
+      </span>
+      <span className="ok">
+        <b>{s.checkedIn}</b> checked in
+      </span>
+      <span className="bad">
+        <b>{s.noShow}</b> no-show
+      </span>
+      <span title="People not checked in yet">
+        <b>{s.remaining}</b> remaining
+      </span>
+      <span>
+        <b>{s.pickupCount ?? 0}</b> pickups
+      </span>
+    </span>
   );
 }
