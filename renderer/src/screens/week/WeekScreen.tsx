@@ -74,6 +74,7 @@ export function WeekScreen({ from }: { from: string | null }) {
   const last = week?.days.at(-1)?.date;
   usePageTitle(first ? `Week of ${first}` : 'Week');
   const sum = (pick: (d: WeekDay) => number) => (week ? week.days.reduce((n, d) => n + pick(d), 0) : 0);
+  const departures = sum((d) => d.departures.length);
   return (
     <section className="card wk" aria-labelledby="week-title">
       <div className="board-head">
@@ -96,7 +97,7 @@ export function WeekScreen({ from }: { from: string | null }) {
       {week && (
         <>
           <p className="wk-totals" aria-label="Week totals">
-            <b>{sum((d) => d.totals.seatsSold)}</b> seats sold · <b>{sum((d) => d.totals.checkedIn)}</b> checked in · <b>{sum((d) => d.totals.noShow)}</b> no-shows · <b>{sum((d) => d.departures.length)}</b> departures
+            <b>{sum((d) => d.totals.seatsSold)}</b> seats sold · <b>{sum((d) => d.totals.checkedIn)}</b> checked in · <b>{sum((d) => d.totals.noShow)}</b> no-shows · <b>{departures}</b> {departures === 1 ? 'departure' : 'departures'}
           </p>
           <ol className="wk-days" aria-label="Days">
             {week.days.map((d) => (
