@@ -23,6 +23,7 @@ import * as m20261201_01 from './20261201_01_sync_refusals';
 import * as m20261201_03 from './20261201_03_sync_forget';
 import * as m20261202_31 from './20261202_31_sync_compaction';
 import * as m20261202_37 from './20261202_37_product_image_hash';
+import * as m20261202_41 from './20261202_41_checkin_signed_by';
 import * as pg from '../postgres/migrations';
 
 export interface Migration {
@@ -63,4 +64,5 @@ export const migrations: Migration[] = [
   { name: '20261201_03_sync_forget', up: m20261201_03.up },
   { name: '20261202_31_sync_compaction', up: m20261202_31.up },
   { name: '20261202_37_product_image_hash', up: m20261202_37.up, postgres: m20261202_37.postgres },
+  { name: '20261202_41_checkin_signed_by', up: m20261202_41.up, postgres: m20261202_41.postgres },
 ];

@@ -31,14 +31,14 @@ export async function eventsOfParticipants(db: Kysely<Database>, participantIds:
 /** The columns a derived check-in state reads (see domain/checkin/state.ts). */
 export type StateEventRow = Pick<
   CheckinEventsTable,
-  'event_id' | 'kind' | 'participant_id' | 'session_id' | 'undoes_event_id' | 'parent_event_id' | 'occurred_at' | 'device' | 'api_key_id'
+  'event_id' | 'kind' | 'participant_id' | 'session_id' | 'undoes_event_id' | 'parent_event_id' | 'occurred_at' | 'device' | 'api_key_id' | 'key_name'
 >;
 
 /** A session's CLOSE and REOPEN events and every UNDO in it: enough to tell whether its check-in is closed. */
 const closingEvents = fixedQuery((db, sessionId: number) =>
   db
     .selectFrom('checkin_events')
-    .select(['event_id', 'kind', 'participant_id', 'session_id', 'undoes_event_id', 'parent_event_id', 'occurred_at', 'device', 'api_key_id'])
+    .select(['event_id', 'kind', 'participant_id', 'session_id', 'undoes_event_id', 'parent_event_id', 'occurred_at', 'device', 'api_key_id', 'key_name'])
     .where('session_id', '=', sessionId)
     .where('kind', 'in', ['CLOSE', 'REOPEN', 'UNDO']),
 );

@@ -32,7 +32,7 @@ const group = <T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> => {
 export type EventRow = Omit<CheckinEventsTable, 'answer_json'>;
 const EVENT_COLUMNS = [
   'event_id', 'kind', 'session_id', 'order_number', 'participant_id', 'code', 'undoes_event_id', 'result',
-  'override_json', 'note', 'device', 'api_key_id', 'occurred_at', 'recorded_at', 'parent_event_id',
+  'override_json', 'note', 'device', 'api_key_id', 'key_name', 'occurred_at', 'recorded_at', 'parent_event_id',
 ] as const;
 
 /** Everything a session's manifest shows, read in a handful of queries (no per-booking round trips). */

@@ -183,6 +183,8 @@ export interface CheckinEventsTable {
   /** 20261123_50_manifest: the first answer for this eventId, and the scan a check-in belongs to. */
   answer_json: Nullable<string>;
   parent_event_id: Nullable<string>;
+  /** 20261202_41_checkin_signed_by: the recording key's name as it was then (synced; api_key_id is a key of the recording instance only). */
+  key_name: Nullable<string>;
 }
 
 /** Σ seats_held of a session's items of live bookings, kept by triggers (migration 20261130_03; SQLite only). */

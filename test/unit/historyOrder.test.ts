@@ -20,6 +20,7 @@ function event(id: string, kind: string, at: number, parent: string | null = nul
     note: null,
     device: 'Gate',
     api_key_id: null,
+    key_name: null,
     occurred_at: at,
     recorded_at: at,
     parent_event_id: parent,

@@ -14,12 +14,16 @@ import { fromIso, toLocal } from '../time';
 import type { CheckinEventBody, EventAnswer, EventOverridableRule, EventsAnswer, RecordedEvent, RejectedEvent } from '../../contract/manifest';
 import { decideTap } from './tapDecision';
 import { manifestFingerprint } from '../../../db/queries/manifestVersion';
+import { signatureOf } from '../signature';
 
-export type NewEventRow = Omit<CheckinEventsTable, 'recorded_at' | 'api_key_id'>;
+export type NewEventRow = Omit<CheckinEventsTable, 'recorded_at' | 'api_key_id' | 'key_name'>;
+
+/** The event as stored: signed by the request's key and the device it named (main/domain/signature.ts). */
+export const signedEvent = (tx: Tx, row: NewEventRow): CheckinEventsTable => ({ ...row, ...signatureOf(tx.actor, row.device), recorded_at: tx.now });
 
 /** Appends one event (append-only: never updated) and its journal entry. */
 export async function insertEvent(tx: Tx, row: NewEventRow): Promise<CheckinEventsTable> {
-  const stored: CheckinEventsTable = { ...row, api_key_id: tx.actor.keyId, recorded_at: tx.now };
+  const stored = signedEvent(tx, row);
   await insertCheckinEvent(tx.db, stored);
   const { answer_json: _answer, ...logged } = stored;
   await tx.journal('checkin_event', stored.event_id, stored.kind, logged);

@@ -6,6 +6,7 @@ import { stateOf } from './state';
 import type { AttentionReason, BookingContext, BookingFieldAnswer, CustomerAnswer, HistoryEntry, ParticipantCheckin, ParticipantRow, PaymentAnswer, PickupAnswer } from '../../contract/manifest';
 import { fromMinor } from '../money';
 import { toIso, toLocal } from '../time';
+import { signedKeyName } from '../signature';
 
 /** Pure shaping of stored rows into the manifest's API objects (shared by the manifest, scans and exports). */
 
@@ -20,6 +21,7 @@ export function toEvent(row: StateEventRow): CheckinEvent {
     occurredAt: row.occurred_at,
     device: row.device,
     apiKeyId: row.api_key_id,
+    keyName: row.key_name,
   };
 }
 
@@ -87,9 +89,12 @@ export interface ViewContext {
   keyNames: Map<number, string>;
 }
 
+/** The key's name an event reads as (its own, else this instance's for a local key: main/domain/signature.ts). */
+const keyNameOf = (event: CheckinEvent, keyNames: ReadonlyMap<number, string>) => signedKeyName({ api_key_id: event.apiKeyId, key_name: event.keyName ?? null }, keyNames);
+
 /** Who did it, as a guide reads it: the device if known, else the API key's name. */
 export const actorLabel = (event: CheckinEvent, keyNames: Map<number, string>) =>
-  event.device ?? (event.apiKeyId !== null ? (keyNames.get(event.apiKeyId) ?? `key ${event.apiKeyId}`) : 'TourDesk');
+  event.device ?? keyNameOf(event, keyNames) ?? (event.apiKeyId !== null ? `key ${event.apiKeyId}` : 'TourDesk');
 
 export function checkinView(state: ParticipantState, view: ViewContext): ParticipantCheckin {
   const event = state.event;
@@ -98,7 +103,7 @@ export function checkinView(state: ParticipantState, view: ViewContext): Partici
     state: state.status,
     at: toIso(event.occurredAt),
     atLocal: toLocal(event.occurredAt, view.timezone),
-    by: event.apiKeyId !== null ? (view.keyNames.get(event.apiKeyId) ?? null) : null,
+    by: keyNameOf(event, view.keyNames),
     device: event.device,
     eventId: event.eventId,
   };
@@ -143,7 +148,7 @@ export function historyView(rows: readonly EventRow[], view: ViewContext): Histo
     occurredAtLocal: toLocal(row.occurred_at, view.timezone),
     recordedAt: toIso(row.recorded_at),
     device: row.device,
-    by: row.api_key_id !== null ? (view.keyNames.get(row.api_key_id) ?? null) : null,
+    by: signedKeyName(row, view.keyNames),
     undoesEventId: row.undoes_event_id,
     override: row.override_json ? JSON.parse(row.override_json) : null,
   }));

@@ -1,7 +1,7 @@
 import type { CheckinEventsTable } from '../../../db/schema';
 import type { ScanAnswer } from '../../contract/manifest';
 import type { Tx } from '../context';
-import { blankEvent, insertEvent, type NewEventRow } from './events';
+import { blankEvent, insertEvent, signedEvent, type NewEventRow } from './events';
 
 export interface ScanInput {
   code: string;
@@ -30,7 +30,7 @@ export class ScanRecord {
 
   /** The SCAN row as it will be stored with `result`: part of the history its own answer shows. */
   stored(result: string): CheckinEventsTable {
-    return { ...this.row, result, api_key_id: this.tx.actor.keyId, recorded_at: this.tx.now };
+    return signedEvent(this.tx, { ...this.row, result });
   }
 
   /** Stores the SCAN row with its answer (a resend answers it again), then the check-ins it made. */

@@ -2,7 +2,7 @@ import type { CheckinEventsTable } from '../../../db/schema';
 import { loadBookingRows } from '../../../db/queries/manifest';
 import type { SessionScan } from '../../contract/manifest';
 import type { Tx } from '../context';
-import { blankEvent } from './events';
+import { blankEvent, signedEvent } from './events';
 import { deriveCheckinState, stateOf } from './state';
 import { bookingView, historyView, participantView, toEvent, type ViewContext } from './manifestView';
 import { attentionOf, isSessionClosed, missingFieldsOf, opensAt, requiredParticipantLabels } from './scanRules';
@@ -85,12 +85,12 @@ export async function scanScheduled(tx: Tx, manifests: ManifestsService, scan: S
     })),
     checkedInParticipantIds: checkedIn ? decision.admitting.map((p) => p.id) : [],
   };
-  return scan.store(answer, children.map(({ api_key_id: _k, recorded_at: _r, ...child }) => child));
+  return scan.store(answer, children.map(({ api_key_id: _k, key_name: _n, recorded_at: _r, ...child }) => child));
 }
 
 /** One CHECK_IN per admitted participant, children of the scan (an UNDO of the scan undoes them all). */
 function checkInEvents(tx: Tx, scan: ScanRecord, resolved: ResolvedCode, sessionId: number, decision: ScanDecision): CheckinEventsTable[] {
-  return decision.admitting.map((p) => ({
+  return decision.admitting.map((p) => signedEvent(tx, {
     ...blankEvent(`${scan.eventId}.${p.id}`, 'CHECK_IN', scan.occurredAt),
     session_id: sessionId,
     order_number: resolved.orderNumber,
@@ -100,8 +100,6 @@ function checkInEvents(tx: Tx, scan: ScanRecord, resolved: ResolvedCode, session
     result: decision.readmit ? 'READMITTED' : 'CHECKED_IN',
     note: decision.readmit ? 're-admission' : null,
     override_json: scan.row.override_json,
-    api_key_id: tx.actor.keyId,
-    recorded_at: tx.now,
   }));
 }
 

@@ -29,6 +29,8 @@ export interface CheckinEvent {
   occurredAt: number;
   device: string | null;
   apiKeyId: number | null;
+  /** The recording key's name, carried with the event (null on events older than it). */
+  keyName?: string | null;
 }
 
 export type ParticipantStatus = 'CHECKED_IN' | 'NO_SHOW' | 'EXPECTED';
