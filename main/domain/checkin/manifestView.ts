@@ -92,9 +92,13 @@ export interface ViewContext {
 /** The key's name an event reads as (its own, else this instance's for a local key: main/domain/signature.ts). */
 const keyNameOf = (event: CheckinEvent, keyNames: ReadonlyMap<number, string>) => signedKeyName({ api_key_id: event.apiKeyId, key_name: event.keyName ?? null }, keyNames);
 
-/** Who did it, as a guide reads it: the device if known, else the API key's name. */
+/**
+ * Who did it, as a guide reads it: the device if known, else the API key's name. An older event
+ * signed by another instance's key carries no name, and its id means nothing here: "another device",
+ * as the scanner's own copy words it.
+ */
 export const actorLabel = (event: CheckinEvent, keyNames: Map<number, string>) =>
-  event.device ?? keyNameOf(event, keyNames) ?? (event.apiKeyId !== null ? `key ${event.apiKeyId}` : 'TourDesk');
+  event.device ?? keyNameOf(event, keyNames) ?? (event.apiKeyId !== null ? 'another device' : 'TourDesk');
 
 export function checkinView(state: ParticipantState, view: ViewContext): ParticipantCheckin {
   const event = state.event;
