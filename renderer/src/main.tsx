@@ -7,6 +7,7 @@ import { useNav } from './store/nav';
 import { startOutbox, useOutbox } from './store/outbox';
 import { usePrefs } from './store/prefs';
 import { mayBook, useInstance } from './store/instance';
+import { useDefaultDeviceName } from './store/deviceName';
 import { KeyForm } from './screens/KeyForm';
 import { DepartureBoard } from './screens/DepartureBoard';
 import { SessionScreen } from './screens/SessionScreen';
@@ -49,6 +50,7 @@ function Header() {
   const { config, device, setDevice, disconnect } = useConnection();
   const screen = useNav((s) => s.screen);
   const booking = useInstance((s) => mayBook(s.instance?.key.role));
+  const defaultDevice = useDefaultDeviceName();
   return (
     <header className="top">
       <Link to={{ name: 'board' }} className="brand">
@@ -67,7 +69,7 @@ function Header() {
             <QueueIndicator />
             <label className="inline">
               Device name
-              <input value={device} onChange={(e) => setDevice(e.target.value)} size={10} />
+              <input value={device} onChange={(e) => setDevice(e.target.value)} size={10} placeholder={defaultDevice ?? undefined} maxLength={100} />
             </label>
             {!window.tourdesk && (
               <Button variant="secondary" onClick={disconnect}>

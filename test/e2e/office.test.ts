@@ -263,6 +263,9 @@ describe('settings', () => {
     await expect.poll(() => backups.innerText()).toContain(t.dir);
     expect(await backups.innerText()).toMatch(/Last backup\s*None yet[\s\S]*tourdesk restore/);
     const pair = page.getByRole('region', { name: 'Pair a guide’s phone' });
+    // The desk asks for the phone's name before it makes a key.
+    expect(await pair.getByRole('button', { name: 'Make a pairing QR code' }).isDisabled()).toBe(true);
+    await pair.getByLabel('Name of the phone').fill('Anna’s phone');
     // This test's desk listens on 127.0.0.1 only: no phone could open the link, and it says so.
     await pair.getByRole('button', { name: 'Make a pairing QR code' }).click();
     await expect.poll(() => pair.getByRole('alert').innerText().catch(() => '')).toMatch(/listens only on this computer/);

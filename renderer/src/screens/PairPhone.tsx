@@ -3,6 +3,7 @@ import { api, messageOf } from '../api/client';
 import { useConnection } from '../store/connection';
 import { useNav } from '../store/nav';
 import { ErrorText } from '../components/Status';
+import { Field } from '../components/ui';
 import { usePageTitle } from '../components/usePageTitle';
 import type { PairingAnswer as Pairing } from '../../../main/contract/pairing';
 
@@ -14,7 +15,8 @@ import type { PairingAnswer as Pairing } from '../../../main/contract/pairing';
 export function PairPhone({ embedded = false }: { embedded?: boolean }) {
   const config = useConnection((s) => s.config)!;
   const go = useNav((s) => s.go);
-  const [name, setName] = useState('Guide phone');
+  // Asked, not guessed: the name is the phone's key and what the desk shows beside each guest it checks in.
+  const [name, setName] = useState('');
   const [origin, setOrigin] = useState('');
   const [pairing, setPairing] = useState<Pairing | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -24,7 +26,7 @@ export function PairPhone({ embedded = false }: { embedded?: boolean }) {
   async function create() {
     setError(null);
     try {
-      const answer = await api(config, 'POST /v1/pairing/checkin', { body: { name, origin: origin.trim() || undefined } });
+      const answer = await api(config, 'POST /v1/pairing/checkin', { body: { name: name.trim(), origin: origin.trim() || undefined } });
       setPairing(answer.pairing);
     } catch (e) {
       setError(messageOf(e));
@@ -40,10 +42,15 @@ export function PairPhone({ embedded = false }: { embedded?: boolean }) {
       )}
       <h2 id="pair-title">Pair a guide’s phone</h2>
       <p>The phone must be on this desk’s network. The QR code opens the scanner there, signed in with a new check-in key.</p>
-      <label>
-        Name of the phone
-        <input value={name} onChange={(e) => setName(e.target.value)} />
-      </label>
+      <Field
+        label="Name of the phone"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        placeholder="Anna’s phone"
+        maxLength={100}
+        autoComplete="off"
+        hint="Its key’s name, and the name the desk shows beside every guest it checks in (the guide can change it on the phone)."
+      />
       <label>
         Address the phone opens (optional)
         <input value={origin} onChange={(e) => setOrigin(e.target.value)} placeholder="https://192.168.1.20:8443" />

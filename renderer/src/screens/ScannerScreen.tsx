@@ -6,6 +6,7 @@ import { useNav } from '../store/nav';
 import { useWedge } from '../scanner/useWedge';
 import { VerdictView } from '../components/VerdictView';
 import { CameraPanel } from '../components/CameraPanel';
+import { DeviceNameField, DeviceNamePrompt } from '../components/DeviceName';
 import { timeOf } from '../components/Status';
 import { onSoundChange, prepareFeedback, soundWaitsForTap } from '../scanner/feedback';
 import { servedCounts } from '../scanner/copies';
@@ -60,6 +61,7 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
       </header>
       <Corrections />
       <section className="scanner-body" aria-label="Scanner">
+        <DeviceNamePrompt />
         <p className={`ready ${paused ? 'paused' : ''}`} role="status" aria-label="Scanner state">
           {!ready ? 'Loading this device’s copy…' : paused ? `Paused: ${paused}` : 'Ready to scan'}
         </p>
@@ -167,7 +169,7 @@ function RecentStrip() {
 }
 
 function DeviceSettings() {
-  const { device, setDevice, disconnect } = useConnection();
+  const disconnect = useConnection((s) => s.disconnect);
   const outbox = useOutbox((s) => s.items);
   const signOut = useMemo(
     () => () => {
@@ -179,10 +181,7 @@ function DeviceSettings() {
   return (
     <details className="device">
       <summary>This device</summary>
-      <label>
-        Device name (saved with every scan)
-        <input value={device} onChange={(e) => setDevice(e.target.value)} />
-      </label>
+      <DeviceNameField label="Device name (saved with every scan)" hint={null} />
       {!window.tourdesk && (
         <button type="button" className="secondary" onClick={signOut}>
           Sign out of this device

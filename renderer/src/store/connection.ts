@@ -3,26 +3,38 @@ import { api, ApiError, messageOf, type ApiConfig } from '../api/client';
 
 const KEY_STORAGE = 'tourdesk.apiKey';
 const DEVICE_STORAGE = 'tourdesk.device';
+/** A pairing's device name waiting for the guide to keep or change it (the scanner asks until then). */
+const NAMING_STORAGE = 'tourdesk.deviceNaming';
+/** The most a device name holds (the API refuses a longer one). */
+export const DEVICE_NAME_MAX = 100;
 
 interface ConnectionState {
   config: ApiConfig | null;
   connecting: boolean;
   error: string | null;
+  /** The name this device chose ('' until it chooses: see store/deviceName.ts for what it signs with then). */
   device: string;
+  /** Set by a pairing link: the name it suggested, until the guide keeps or changes it. */
+  naming: string | null;
   /** Proves a key typed on the key form, then keeps it on this device. */
   connect(config: ApiConfig): Promise<void>;
   /** A key this device already holds: used at once (the scanner works offline), checked when the engine answers. */
   restore(config: ApiConfig): void;
   disconnect(): void;
   setDevice(name: string): void;
+  /** The guide's answer to the pairing's question: this device's name, asked no more. */
+  nameDevice(name: string): void;
+  /** The pairing's question answered elsewhere (the device renamed itself in its menu). */
+  stopNaming(): void;
 }
 
-/** The API key and this device's name (stored with every check-in event). */
+/** The API key and this device's name (stored with every check-in event). No device is named "Desk" by default. */
 export const useConnection = create<ConnectionState>((set, get) => ({
   config: null,
   connecting: false,
   error: null,
-  device: localStorage.getItem(DEVICE_STORAGE) ?? 'Desk',
+  device: localStorage.getItem(DEVICE_STORAGE) ?? '',
+  naming: localStorage.getItem(NAMING_STORAGE),
   async connect(config) {
     set({ connecting: true, error: null });
     try {
@@ -49,8 +61,17 @@ export const useConnection = create<ConnectionState>((set, get) => ({
     set({ config: null });
   },
   setDevice(name) {
-    localStorage.setItem(DEVICE_STORAGE, name);
-    set({ device: name });
+    const kept = name.slice(0, DEVICE_NAME_MAX);
+    localStorage.setItem(DEVICE_STORAGE, kept);
+    set({ device: kept });
+  },
+  nameDevice(name) {
+    get().setDevice(name.trim());
+    get().stopNaming();
+  },
+  stopNaming() {
+    localStorage.removeItem(NAMING_STORAGE);
+    set({ naming: null });
   },
 }));
 
@@ -68,8 +89,13 @@ export function takeKeyFromFragment(): string | null {
   const key = params.get('key');
   if (!key || location.protocol === 'file:') return null;
   localStorage.setItem(KEY_STORAGE, key);
-  const deviceName = params.get('device');
-  if (deviceName) useConnection.getState().setDevice(deviceName.slice(0, 100));
+  // The link names the device after its key; it signs with that at once, and the scanner asks the guide to keep or change it.
+  const deviceName = params.get('device')?.trim();
+  if (deviceName) {
+    useConnection.getState().setDevice(deviceName);
+    localStorage.setItem(NAMING_STORAGE, deviceName.slice(0, DEVICE_NAME_MAX));
+    useConnection.setState({ naming: deviceName.slice(0, DEVICE_NAME_MAX) });
+  }
   history.replaceState(null, '', location.pathname + location.search);
   return key;
 }

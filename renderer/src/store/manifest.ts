@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { api, messageOf, newEventId } from '../api/client';
 import type { CheckinEventBody, EventOverridableRule, Manifest } from '../api/types';
 import { useConnection } from './connection';
+import { currentDeviceName } from './deviceName';
 import { onSendOutcome, useOutbox } from './outbox';
 import { applyEvents } from '../model/deskManifest';
 
@@ -90,7 +91,7 @@ export const useManifest = create<ManifestState>((set, get) => ({
     const partials = Array.isArray(one) ? one : [one];
     const sessionId = get().sessionId;
     if (sessionId === null) return [];
-    const device = useConnection.getState().device || undefined;
+    const device = currentDeviceName();
     const now = new Date().toISOString();
     const events: CheckinEventBody[] = partials.map((p) => ({ ...p, sessionId, eventId: newEventId(), occurredAt: now, device }));
     // A check-in undone from its row: its toast goes too (its Undo would undo nothing, and it still said "checked in").

@@ -12,6 +12,7 @@ import { changesSomething, emptyCopy, loadCopy, mergeCopy, saveCopy, saveDay, sa
 import { signal } from '../scanner/feedback';
 import { withRecent, withStatus, type RecentScan, type ShownVerdict } from '../scanner/recent';
 import { useConnection } from './connection';
+import { currentDeviceName } from './deviceName';
 import { onSendOutcome, useOutbox } from './outbox';
 
 interface ScannerState {
@@ -52,7 +53,7 @@ const suppressor = createSuppressor();
 let timers: ReturnType<typeof setInterval>[] = [];
 
 const config = () => useConnection.getState().config;
-const device = () => useConnection.getState().device || undefined;
+const device = () => currentDeviceName();
 
 const NO_COPY = emptyCopy('', '');
 function shown(held: WindowCopy | null, outbox: readonly OutboxItem[] = useOutbox.getState().items) {

@@ -1,14 +1,13 @@
-import { useConnection } from '../../store/connection';
 import { THEMES, usePrefs } from '../../store/prefs';
-import { Card, Field } from '../../components/ui';
+import { Card } from '../../components/ui';
+import { DeviceNameField } from '../../components/DeviceName';
 
 /** This device's name, colours and kiosk mode (kept on the device). */
 export function DeviceCard() {
   const { theme, setTheme, kiosk, setKiosk } = usePrefs();
-  const { device, setDevice } = useConnection();
   return (
     <Card title="This device">
-      <Field label="Device name" value={device} onChange={(e) => setDevice(e.target.value)} hint="Saved with every check-in made here, so the office knows which device it was." maxLength={100} />
+      <DeviceNameField />
       <fieldset>
         <legend>Colours</legend>
         {THEMES.map((t) => (
