@@ -16,7 +16,7 @@ const shot = (page: Page, name: string) => (shots ? page.screenshot({ path: `${s
 
 beforeAll(async () => {
   t = await startTestApp();
-  cruise = await aDepartureWithBookings(t, 'Harbour Cruise', '2030-01-01 14:00:00', [['Grace Hopper'], ['Alan Turing'], ['Ada Lovelace']]);
+  cruise = await aDepartureWithBookings(t, 'Harbour Cruise', '2030-01-01 14:00:00', [['Grace Hopper'], ['Alan Turing'], ['Ada Lovelace'], ['Hedy Lamarr']]);
   web = await serveWebUi(t.engine);
   ({ baseUrl, browser } = web);
 }, 240_000);
@@ -127,5 +127,18 @@ describe('every device signs its work', () => {
     const adaOnServer = (await participantOnServer(t, cruise.sessionId, ada.participantIds[0])) as unknown as { checkin: { device: string; by: string } };
     expect(adaOnServer.checkin).toMatchObject({ device: 'Cleo’s phone', by: 'Loaner' });
     await context.close();
+  });
+
+  it('signs the desk’s own check-ins with its instance’s name until the desk names itself', { timeout: 60_000 }, async () => {
+    const desk = await theDesk(`/sessions/${cruise.sessionId}`);
+    // Shown as the field's placeholder once the engine has said which instance this is.
+    await expect.poll(() => desk.getByLabel('Device name').getAttribute('placeholder')).toBe('Instance 1');
+    const [, , , hedy] = cruise.orders;
+    await desk.getByRole('button', { name: 'Check in Hedy Lamarr' }).click();
+    await expect.poll(async () => (await participantOnServer(t, cruise.sessionId, hedy.participantIds[0])).checkin.state).toBe('CHECKED_IN');
+    const onServer = (await participantOnServer(t, cruise.sessionId, hedy.participantIds[0])) as unknown as { checkin: { device: string; by: string } };
+    expect(onServer.checkin).toMatchObject({ device: 'Instance 1', by: 'Test supplier' });
+    await expect.poll(() => desk.getByRole('listitem', { name: 'Hedy Lamarr', exact: true }).innerText()).toMatch(/Checked in \d\d:\d\d · Instance 1/);
+    await desk.close();
   });
 });
