@@ -6,7 +6,7 @@
 import type { SettingsTable, SequencesTable, OpLogTable, CompaniesTable, ResellersTable, ApiKeysTable } from './schema/platform';
 import type { PickupListsTable, PickupLocationsTable, ProductsTable, PriceOptionsTable, ExtrasTable, ProductExtrasTable, ProductImagesTable, CategoriesTable, CategoryProductsTable, RatesTable, RateProductsTable, PartnerConnectTable } from './schema/catalogue';
 import type { CustomersTable, SessionsTable, SessionPriceOptionsTable, ResourcesTable, SessionResourcesTable, BookingsTable, BookingItemsTable, BookingItemQuantitiesTable, BookingItemExtrasTable, ParticipantsTable, OrderBarcodesTable, ExternalCodesTable, PaymentsTable, VouchersTable, VoucherRedemptionsTable, CheckinEventsTable, SessionSeatsHeldTable, RevokedCodesTable } from './schema/bookings';
-import type { SyncInstanceTable, SyncCaptureTable, SyncOpsTable, SyncVectorTable, SyncRowsTable, SyncShapesTable, SyncHeldTable, SyncPeersTable, SyncInstancesTable, SyncRefusalsTable, SyncAcknowledgementsTable, SyncCompactedTable } from './schema/sync';
+import type { SyncInstanceTable, SyncCaptureTable, SyncOpsTable, SyncVectorTable, SyncRowsTable, SyncShapesTable, SyncHeldTable, SyncPeersTable, SyncInstancesTable, SyncRefusalsTable, SyncAcknowledgementsTable, SyncCompactedTable, SyncIncarnationsTable } from './schema/sync';
 
 export type * from './schema/platform';
 export type * from './schema/catalogue';
@@ -61,6 +61,7 @@ export interface Database {
   sync_peers: SyncPeersTable;
   sync_instances: SyncInstancesTable;
   sync_compacted: SyncCompactedTable;
+  sync_incarnations: SyncIncarnationsTable;
   sync_refusals: SyncRefusalsTable;
   sync_acknowledgements: SyncAcknowledgementsTable;
 }

@@ -128,6 +128,10 @@ export interface SyncStoreOf<Later> {
   vector(): Answer<Later, Record<string, number>>;
   /** Sets one origin's entry of the vector. */
   setVector(origin: string, seq: number): Answer<Later, void>;
+  /** The earlier origins (incarnations) of the instance that is `origin` now. */
+  predecessors(origin: string): Answer<Later, string[]>;
+  /** Raises the id and order-number sequences to at least these values (never lowers them). */
+  raiseSequences(globalSeq: number, orderSeq: number): Answer<Later, void>;
 
   /** Which of these rows of one entity have a merge state. */
   withRowState(entity: string, entityIds: readonly string[]): Answer<Later, Set<string>>;

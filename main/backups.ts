@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { markRestored } from '../db/queries/syncIncarnation';
 import BetterSqlite3 from 'better-sqlite3';
 import { backupDatabase, integrityOf, isInUse } from '../db/backup';
 import { migrations } from '../db/migrations';
@@ -221,7 +222,10 @@ export async function restoreBackup(options: { file: string; dataDir: string; no
         writeFileSync(target, row.bytes, { mode: PRIVATE_FILE });
         count++;
       }
-      copy.exec('DROP TABLE tourdesk_backup_media; DROP TABLE tourdesk_backup_info; VACUUM;');
+      copy.exec('DROP TABLE tourdesk_backup_media; DROP TABLE tourdesk_backup_info;');
+      // The next open takes a new incarnation: the peers hold what this instance gave out after the backup (main/sync/incarnation.ts).
+      markRestored(copy, (options.now ?? new Date()).getTime());
+      copy.exec('VACUUM;');
       copy.pragma('journal_mode = WAL');
     } finally {
       copy.close();

@@ -4,6 +4,7 @@ import { randomInt } from 'node:crypto';
 import { openDatabase, type DbHandle } from '../db/connection';
 import { openPostgres } from '../db/postgres/connection';
 import { createEngine, type Engine } from './engine';
+import { incarnateIfRestored, incarnationLine } from './sync/incarnation';
 import { DATABASE_FILE, KEY_FILE } from './config';
 import { loadDemo } from './demo';
 import { makeDataFolderPrivate } from './dataFolder';
@@ -44,6 +45,7 @@ export async function bootEngine(options: BootOptions): Promise<{ engine: Engine
     // --instance almost never share one; pairing refuses the rare clash and says what to do.
     insertSetting(handle.sqlite, 'instance_no', String(randomInt(1, 1000)));
   }
+  await incarnate(handle, options);
   const engine = createEngine({ db: handle, config: { dataDir: options.dataDir } });
   return prepareEngine(engine, options);
 }
@@ -62,12 +64,19 @@ async function bootPostgres(options: BootOptions, url: string): Promise<{ engine
       throw new Error(`This database belongs to instance ${existing}; the instance number cannot change`);
     }
     instanceNo = Number(existing ?? (await insertSettingIfAbsent(handle.db, 'instance_no', String(options.instanceNo ?? randomInt(1, 1000)))));
+    await incarnate(handle, options);
   } catch (error) {
     await handle.close();
     throw error;
   }
   const engine = createEngine({ db: handle, config: { dataDir: options.dataDir, instanceNo } });
   return prepareEngine(engine, options);
+}
+
+/** A restored database takes a new incarnation before the engine reads its origin (main/sync/incarnation.ts). */
+async function incarnate(handle: DbHandle, options: BootOptions): Promise<void> {
+  const taken = await incarnateIfRestored(handle, Date.now());
+  if (taken) (options.say ?? (() => {}))(incarnationLine(taken));
 }
 
 /** Company, demo and first key: the same on both dialects. */

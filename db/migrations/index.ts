@@ -24,6 +24,7 @@ import * as m20261201_03 from './20261201_03_sync_forget';
 import * as m20261202_31 from './20261202_31_sync_compaction';
 import * as m20261202_37 from './20261202_37_product_image_hash';
 import * as m20261202_41 from './20261202_41_checkin_signed_by';
+import * as m20261202_43 from './20261202_43_sync_incarnations';
 import * as pg from '../postgres/migrations';
 
 export interface Migration {
@@ -65,4 +66,5 @@ export const migrations: Migration[] = [
   { name: '20261202_31_sync_compaction', up: m20261202_31.up },
   { name: '20261202_37_product_image_hash', up: m20261202_37.up, postgres: m20261202_37.postgres },
   { name: '20261202_41_checkin_signed_by', up: m20261202_41.up, postgres: m20261202_41.postgres },
+  { name: '20261202_43_sync_incarnations', up: m20261202_43.up },
 ];

@@ -63,6 +63,8 @@ export interface SyncInstancesTable {
 }
 /** 20261202_31: per origin, the highest seq whose op compaction removed here (a peer below it rejoins by snapshot). */
 export interface SyncCompactedTable { origin: string; seq: number }
+/** 20261202_43: an earlier origin of an instance and the origin it is now. */
+export interface SyncIncarnationsTable { origin: string; successor: string; at: number }
 /** 20261201_01: the last refusal this instance gave each caller's exchange (its reason code and message). */
 export interface SyncRefusalsTable { origin: string; instance_no: number; refused_at: number; reason: string; message: string }
 export interface SyncAcknowledgementsTable { session_id: number; booking_set: string; acknowledged_at: number; acknowledged_by: Nullable<string> }

@@ -173,6 +173,8 @@ export const helloSchema = z.object({
   origin: originSchema,
   instanceNo: z.number().int().min(1).max(999),
   schema: z.object({ min: z.number().int().min(1), max: z.number().int().min(1) }).refine((range) => range.min <= range.max, 'min must not be above max'),
+  /** The caller's earlier origins (main/sync/incarnation.ts): it was restored from a backup. */
+  incarnations: z.array(originSchema).max(100).optional(),
 });
 
 /**

@@ -8,6 +8,7 @@ import { applyInsertOfNewRow, applyOp } from './applyOp';
 import { keepErased } from './erasure';
 import { cloneError } from './errors';
 import { fold } from './fold';
+import { catalogueOwners, raiseAboveEarlierSelf } from './incarnationApply';
 import { opOfRow } from './paging';
 import { SCHEMA_VERSION, type ReplicaCore } from './core';
 
@@ -31,7 +32,7 @@ export async function applyPage(core: ReplicaCore, q: SyncStore, ops: readonly W
   const clock = core.clockFrom(instance, hubAheadMs);
   const before = await q.vector();
   const vector = advanceVector(before, ops); // throws on a gap: the page is refused whole
-  const owner = instance.hub_origin ?? core.origin;
+  const owners = await catalogueOwners(q, instance.hub_origin ?? core.origin);
   const counts = { applied: 0, duplicates: 0, held: 0 };
   const seen: Vector = { ...before };
   // New rows made by one op each (a catch-up is mostly these) are written together, a run at a
@@ -68,17 +69,19 @@ export async function applyPage(core: ReplicaCore, q: SyncStore, ops: readonly W
       stored = state instanceof Promise ? await state : state;
     }
     touched.add(rowKey);
-    if (stored === null && op.kind === 'insert' && op.change !== null && entity && op.schema <= SCHEMA_VERSION && !(entity.rule === 'catalogue' && op.origin !== owner) && !(entity.rule === 'customer' && op.change?.anonymised_at != null)) {
+    if (stored === null && op.kind === 'insert' && op.change !== null && entity && op.schema <= SCHEMA_VERSION && !(entity.rule === 'catalogue' && !owners.has(op.origin)) && !(entity.rule === 'customer' && op.change?.anonymised_at != null)) {
       run.push({ op: { ...opRowOf(op), change: op.change }, table: op.entity, pk: entity.pk, stored: op.stored });
       counts.applied++;
       continue;
     }
     await flush();
-    const outcome = await applyWholeOp(q, op, entity, stored, owner);
+    const outcome = await applyWholeOp(q, op, entity, stored, owners);
     if (outcome !== 'kept') counts[outcome]++;
   }
   await flush();
-  await keepErased(q, ops.filter((op) => op.seq > (before[op.origin] ?? 0)));
+  const fresh = ops.filter((op) => op.seq > (before[op.origin] ?? 0));
+  await keepErased(q, fresh);
+  await raiseAboveEarlierSelf(q, core.origin, fresh);
   await q.resumeCapture();
   await q.dropCapturesUpTo(await q.lastCaptureId());
   for (const [o, s] of Object.entries(vector)) if (s !== (before[o] ?? 0)) await q.setVector(o, s);
@@ -91,7 +94,7 @@ export async function applyPage(core: ReplicaCore, q: SyncStore, ops: readonly W
  * merged into its row, or kept without applying (a catalogue op from anyone but the hub, relayed).
  * Answers which of these it was.
  */
-async function applyWholeOp(q: SyncStore, wire: WireOp, entity: SyncedEntity | undefined, stored: StoredRowState | null, owner: string): Promise<'applied' | 'held' | 'kept'> {
+async function applyWholeOp(q: SyncStore, wire: WireOp, entity: SyncedEntity | undefined, stored: StoredRowState | null, owners: ReadonlySet<string>): Promise<'applied' | 'held' | 'kept'> {
   let op = wire;
   // Only a new row's insert is applied with its null columns as a list; anything else whole.
   if (op.nulls !== undefined && !(stored === null && op.kind === 'insert' && entity && op.schema <= SCHEMA_VERSION)) op = completeOp(op);
@@ -102,7 +105,7 @@ async function applyWholeOp(q: SyncStore, wire: WireOp, entity: SyncedEntity | u
     return 'held';
   }
   // Catalogue ops count only from the hub: kept and relayed, never applied from anyone else.
-  if (entity.rule === 'catalogue' && op.origin !== owner) return 'kept';
+  if (entity.rule === 'catalogue' && !owners.has(op.origin)) return 'kept';
   if (stored === null && op.kind === 'insert') {
     const done = applyInsertOfNewRow(q, op, entity);
     if (done) await done;
@@ -144,7 +147,7 @@ async function rowsWithState(q: SyncStore, ops: readonly WireOp[]): Promise<Map<
  * caller's transaction; `schema` is this build's version (a test passes a newer one to act as the upgrade).
  */
 export async function releaseHeld(core: ReplicaCore, q: SyncStore, schema = SCHEMA_VERSION): Promise<number> {
-  const owner = (await q.instance()).hub_origin ?? core.origin;
+  const owners = await catalogueOwners(q, (await q.instance()).hub_origin ?? core.origin);
   const released: Op[] = [];
   q.beginWork();
   await q.deferForeignKeys();
@@ -153,7 +156,7 @@ export async function releaseHeld(core: ReplicaCore, q: SyncStore, schema = SCHE
     const op = JSON.parse(held.op_json) as Op;
     const entity = SYNCED_ENTITIES[op.entity];
     if (op.schema > schema || !entity) continue;
-    if (entity.rule !== 'catalogue' || op.origin === owner) {
+    if (entity.rule !== 'catalogue' || owners.has(op.origin)) {
       const row = await q.readRow(op.entity, entity.pk, JSON.parse(op.entityId) as unknown[]);
       await applyOp(q, op, row, row, false);
     }

@@ -47,6 +47,9 @@ export interface ExchangeCounts {
 
 type Progress = (line: string) => void;
 
+/** Who this instance is, as every request opens: its earlier origins too, when it was restored (incarnation.ts). */
+const callerOf = (me: Hello) => ({ origin: me.origin, instanceNo: me.instanceNo, schema: me.schema, ...(me.incarnations ? { incarnations: me.incarnations } : {}) });
+
 /**
  * One full exchange with a peer: pull every page we lack (each applied in its own transaction),
  * then push every page it lacks. A failure anywhere leaves what was applied applied and the
@@ -99,7 +102,7 @@ async function pullAll(side: LocalSide, transport: PeerTransport, onProgress: Pr
   const pull = (vector: Vector, after: number | undefined) => {
     const sentAt = side.now();
     const answer = transport
-      .pull({ origin: me.origin, instanceNo: me.instanceNo, schema: me.schema, vector, limit: PAGE_LIMIT, maxBytes: PAGE_MAX_BYTES, after, wire: WIRE_VALUES })
+      .pull({ ...callerOf(me), vector, limit: PAGE_LIMIT, maxBytes: PAGE_MAX_BYTES, after, wire: WIRE_VALUES })
       .then((r) => ({ response: pullOps(r), skewMs: measureSkew(r.now, sentAt, side.now()) }));
     answer.catch(() => {}); // awaited below, unless a failed apply ends the exchange first
     return answer;
@@ -108,6 +111,7 @@ async function pullAll(side: LocalSide, transport: PeerTransport, onProgress: Pr
   for (;;) {
     const { response, skewMs } = await next;
     checkPeer(side, response);
+    await side.onPeerHello?.(response);
     let predicted: Vector | null = null;
     if (response.hasMore) {
       try {
@@ -137,7 +141,7 @@ async function pushAll(side: LocalSide, transport: PeerTransport, theirs: Vector
   for (;;) {
     const page = await side.replica.pageFor(theirs, PAGE_LIMIT, PAGE_MAX_BYTES, cursor);
     if (page.ops.length === 0) return theirs;
-    const answer = await transport.push({ origin: me.origin, instanceNo: me.instanceNo, schema: me.schema, ops: page.ops });
+    const answer = await transport.push({ ...callerOf(me), ops: page.ops });
     counts.sent += page.ops.length;
     report();
     theirs = answer.vector;
@@ -157,8 +161,9 @@ async function joinFromSnapshot(side: LocalSide, transport: PeerTransport, onPro
   let vector: Vector | null = null;
   let rows = 0;
   for (;;) {
-    const page = await transport.snapshot!({ origin: me.origin, instanceNo: me.instanceNo, schema: me.schema, table: cursor.table, offset: cursor.offset, limit: SNAPSHOT_PAGE_ROWS });
+    const page = await transport.snapshot!({ ...callerOf(me), table: cursor.table, offset: cursor.offset, limit: SNAPSHOT_PAGE_ROWS });
     checkPeer(side, page);
+    await side.onPeerHello?.(page);
     // Only the hub's snapshot is taken: a hub (or a desk) never takes a desk's rows whole.
     if (page.origin !== side.replica.catalogueOwner()) return rows;
     // A newer schema's rows cannot be taken whole: fall back to the op log, which holds what it cannot apply.

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { earlierOrigins, recordSuccession, retireEarlierSelf } from '../../db/queries/syncIncarnation';
 import type { Database } from '../../db/schema';
 import { deletePeer, deletePlaceholderCompany, forgetInstance, hasOwnCatalogueOrSales, knownInstances, rememberInstances, upsertPeer } from '../../db/queries/syncPeers';
 import type { EngineContext } from '../domain/context';
@@ -19,16 +20,23 @@ export interface LocalSide {
   knownInstances(): Record<string, number>;
   /** Image files fetched by hash after an exchange's rows (main/sync/media.ts); none without a data folder. */
   media?: MediaSide;
+  /** This instance's earlier origins (restored from a backup: incarnation.ts); none when absent. */
+  earlierOrigins?(): string[];
+  /** Called with every peer's hello before its page is applied (a peer's new incarnation is followed). */
+  onPeerHello?(hello: Hello): Promise<void>;
 }
 
 export function helloOf(side: LocalSide): Hello {
-  return { origin: side.replica.origin, instanceNo: side.instanceNo, catalogueOwner: side.replica.catalogueOwner(), schema: { min: 1, max: SCHEMA_VERSION }, knownInstances: side.knownInstances() };
+  const earlier = side.earlierOrigins?.() ?? [];
+  return { origin: side.replica.origin, instanceNo: side.instanceNo, catalogueOwner: side.replica.catalogueOwner(), schema: { min: 1, max: SCHEMA_VERSION }, knownInstances: side.knownInstances(), ...(earlier.length > 0 ? { incarnations: earlier } : {}) };
 }
 
 /** Refuses a peer that would make two instances issue the same ids, or that is a clone of us. */
 export function checkPeer(side: LocalSide, peer: Hello): void {
   if (peer.origin === side.replica.origin) throw new SyncError('PAIRING', 'The peer has this instance’s own origin id: it is this instance itself (its own address), or one data folder was copied from the other. Pair with the hub’s address; a copied folder needs a fresh data folder.');
-  const clash = [[peer.origin, peer.instanceNo] as const, ...Object.entries(peer.knownInstances)].find(([o, n]) => o !== side.replica.origin && n === side.instanceNo);
+  // This instance's earlier selves (before a restore) hold its number rightly.
+  const mine = new Set(side.earlierOrigins?.() ?? []);
+  const clash = [[peer.origin, peer.instanceNo] as const, ...Object.entries(peer.knownInstances)].find(([o, n]) => o !== side.replica.origin && !mine.has(o) && n === side.instanceNo);
   if (clash) {
     const used = new Set([...Object.values(peer.knownInstances), peer.instanceNo]);
     let free = 2;
@@ -56,11 +64,20 @@ export function peerUrl(text: string): string {
 /** The instances this one knows (by origin, their numbers), read again before each check. */
 export interface KnownInstances {
   current: Record<string, number>;
+  /** This instance's own earlier origins (incarnation.ts). */
+  earlier: string[];
   refresh(): Promise<void>;
 }
 
-export function knownInstancesOf(db: Kysely<Database>): KnownInstances {
-  const known: KnownInstances = { current: {}, refresh: async () => void (known.current = await knownInstances(db)) };
+export function knownInstancesOf(db: Kysely<Database>, origin: string): KnownInstances {
+  const known: KnownInstances = {
+    current: {},
+    earlier: [],
+    refresh: async () => {
+      known.current = await knownInstances(db);
+      known.earlier = await earlierOrigins(db, origin);
+    },
+  };
   return known;
 }
 
@@ -71,7 +88,7 @@ export function knownInstancesOf(db: Kysely<Database>): KnownInstances {
  * refused, recorded by an earlier build at its hello) is a leftover: it is forgotten, and the
  * desk that has synced here keeps syncing.
  */
-export async function admit(db: Kysely<Database>, side: LocalSide, known: KnownInstances, caller: { origin: string; instanceNo: number; schema: { min: number; max: number } }): Promise<void> {
+export async function admit(db: Kysely<Database>, side: LocalSide, known: KnownInstances, caller: { origin: string; instanceNo: number; schema: { min: number; max: number }; incarnations?: string[] }): Promise<void> {
   const { replica } = side;
   // This instance's own origin (a copied folder) or number: refused like any clash, before anything is recorded.
   checkPeer(side, { ...caller, catalogueOwner: replica.catalogueOwner(), knownInstances: {} });
@@ -81,6 +98,14 @@ export async function admit(db: Kysely<Database>, side: LocalSide, known: KnownI
   await known.refresh();
   const holder = Object.entries(known.current).find(([origin, no]) => origin !== caller.origin && no === caller.instanceNo)?.[0];
   if (holder === undefined) return;
+  if (caller.incarnations?.includes(holder)) {
+    // The caller's earlier self (it was restored from a backup): the new one takes its place, no re-pairing.
+    for (const earlier of caller.incarnations) {
+      await recordSuccession(db, earlier, caller.origin, side.now());
+      await retireEarlierSelf(db, earlier, side.now());
+    }
+    return;
+  }
   const here = await replica.vector();
   if (!(holder in here) && caller.origin in here) {
     await forgetInstance(db, holder);

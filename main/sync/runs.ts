@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { listPeers, peerByUrl, recordPeerAttempt, rememberInstances } from '../../db/queries/syncPeers';
+import { movePeerOrigin } from '../../db/queries/syncIncarnation';
 import { DomainError } from '../domain/errors';
 import { exchangeWith, type ExchangeCounts, type ExchangeReport, type PeerTransport } from './exchange';
 import type { KnownInstances, LocalSide } from './peers';
@@ -45,6 +46,8 @@ export function createExchangeRuns(db: Kysely<Database>, side: LocalSide, known:
         },
       );
       await rememberInstances(db, { ...report.peer.knownInstances, [report.peer.origin]: report.peer.instanceNo });
+      // A peer restored from a backup answers as a new incarnation (incarnation.ts): kept under its new origin.
+      if (report.peer.origin !== peer.peer_origin) await movePeerOrigin(db, url, report.peer.origin);
       await recordPeerAttempt(db, url, { last_attempt_at: attemptAt, last_success_at: now(), last_error: null, skew_ms: report.skewMs, ops_to_send: report.opsToSend, ops_to_receive: report.opsToReceive, ...vectorOf(heard) });
       return report;
     } catch (error) {

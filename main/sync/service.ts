@@ -19,6 +19,7 @@ import { createServing } from './serving';
 import { compactOpLog, DAY_MS, DEFAULT_HORIZON_DAYS, type CompactionResult } from './compaction';
 import { opLogSize } from '../../db/queries/syncCompaction';
 import { createMedia } from './media';
+import { followIncarnations } from './incarnation';
 
 /**
  * Sync as the engine offers it: pairing, exchanges with every peer, the serving side of a peer's
@@ -28,9 +29,19 @@ import { createMedia } from './media';
 export function createSyncService(ctx: EngineContext, replica: Replica, instanceNo: number, transportFor: (url: string, key: string) => PeerTransport = httpTransport) {
   const db: Kysely<Database> = ctx.db;
   const now = () => ctx.clock.now().getTime();
-  const known = knownInstancesOf(db);
   const media = createMedia(ctx);
-  const side: LocalSide = { replica, instanceNo, now, knownInstances: () => known.current, media };
+  const known = knownInstancesOf(db, replica.origin);
+  const recorded = new Set<string>();
+  const hub = { now: () => replica.store.hubOriginNow(), set: (origin: string) => replica.setHub(origin) };
+  const side: LocalSide = {
+    replica,
+    instanceNo,
+    now,
+    knownInstances: () => known.current,
+    earlierOrigins: () => known.earlier,
+    media,
+    onPeerHello: (hello) => followIncarnations(db, hello, hub, now(), recorded),
+  };
 
   function dataDir(): string {
     if (!ctx.dataDir) throw new DomainError('VALIDATION_ERROR', 'Sync peers need a data folder');

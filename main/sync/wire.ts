@@ -36,6 +36,8 @@ export interface Hello {
   catalogueOwner: string;
   schema: { min: number; max: number };
   knownInstances: Record<string, number>;
+  /** This instance's earlier origins (it was restored from a backup: main/sync/incarnation.ts); absent when none. */
+  incarnations?: string[];
 }
 
 export interface PullResponse extends Hello {

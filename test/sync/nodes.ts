@@ -13,6 +13,7 @@ import type { LocalSide } from '../../main/sync/peers';
 import { fixedClock, TEST_COMPANY, testDialect } from '../fixtures/app';
 import { freshPostgresDatabase } from '../fixtures/postgres';
 import { postgresSyncSql } from '../fixtures/pgSync';
+import { incarnateIfRestored } from '../../main/sync/incarnation';
 
 /**
  * One instance for sync tests: a real engine on its own SQLite file, behind the real HTTP server.
@@ -63,6 +64,8 @@ export async function aSyncNode(
     handles.push(await openDatabase(join(dir, 'tourdesk.sqlite'), { migrate: true }));
     sql = handles[0].sqlite;
   }
+  // As boot does: a restored database takes a new incarnation before its engine reads the origin.
+  for (const handle of handles) await incarnateIfRestored(handle, clock.now().getTime());
   const engines = handles.map((handle) => createEngine({ db: handle, clock, config: { dataDir: dir, instanceNo: options.instanceNo } }));
   const [engine] = engines;
   const hubOrigin = options.hub?.engine.replica.origin ?? options.follows;

@@ -6,7 +6,7 @@ import type { PostgresQuery, SharedSyncState } from './query';
 type PostgresInstance = Pick<
   SyncStore,
   | 'instance' | 'hubOriginNow' | 'saveClock' | 'setHub' | 'beginWork' | 'pauseCapture' | 'resumeCapture' | 'captures' | 'lastCaptureId'
-  | 'dropCapturesAfter' | 'dropCapturesUpTo' | 'vector' | 'setVector' | 'deferForeignKeys'
+  | 'dropCapturesAfter' | 'dropCapturesUpTo' | 'vector' | 'setVector' | 'deferForeignKeys' | 'predecessors' | 'raiseSequences'
 >;
 
 /**
@@ -40,5 +40,10 @@ export function postgresInstance({ run, first }: PostgresQuery, shared: SharedSy
     vector: async () => Object.fromEntries((await run<{ origin: string; seq: number }>('SELECT origin, seq FROM sync_vector')).map((r) => [r.origin, r.seq])) as Record<string, number>,
     setVector: async (origin, seq) => void (await run('INSERT INTO sync_vector (origin, seq) VALUES ($1, $2) ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq', [origin, seq])),
     deferForeignKeys: async () => void (await run('SET CONSTRAINTS ALL DEFERRED')),
+    predecessors: async (origin) => (await run<{ origin: string }>('SELECT origin FROM sync_incarnations WHERE successor = $1', [origin])).map((r) => r.origin),
+    raiseSequences: async (globalSeq, orderSeq) => {
+      await run('UPDATE sequences SET value = GREATEST(value, $1) WHERE name = $2', [globalSeq, 'global']);
+      await run('UPDATE sequences SET value = GREATEST(value, $1) WHERE name = $2', [orderSeq, 'order']);
+    },
   };
 }

@@ -6,7 +6,7 @@ import { CAPTURE_PAUSED_ID } from '../../syncCapture';
 type SqliteInstance = Pick<
   SqliteSyncStore,
   | 'instance' | 'hubOriginNow' | 'saveClock' | 'setHub' | 'pauseCapture' | 'resumeCapture' | 'captures' | 'lastCaptureId'
-  | 'dropCapturesAfter' | 'dropCapturesUpTo' | 'vector' | 'setVector' | 'deferForeignKeys'
+  | 'dropCapturesAfter' | 'dropCapturesUpTo' | 'vector' | 'setVector' | 'deferForeignKeys' | 'predecessors' | 'raiseSequences'
 >;
 
 /** The instance's own sync state on SQLite: its row, the captured changes, the vector, the transaction's foreign keys. */
@@ -24,6 +24,8 @@ export function sqliteInstance(sqlite: BetterSqlite3.Database): SqliteInstance {
     resumeCapture: sqlite.prepare<[]>(`DELETE FROM sync_capture WHERE id = ${CAPTURE_PAUSED_ID}`),
     vector: sqlite.prepare<[], { origin: string; seq: number }>('SELECT origin, seq FROM sync_vector'),
     setVector: sqlite.prepare<[string, number]>('INSERT INTO sync_vector (origin, seq) VALUES (?, ?) ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq'),
+    predecessors: sqlite.prepare<[string], string>('SELECT origin FROM sync_incarnations WHERE successor = ?').pluck(),
+    raiseSequence: sqlite.prepare<[number, string]>('UPDATE sequences SET value = max(value, ?) WHERE name = ?'),
     /** Prepared once: sqlite.pragma() prepares its statement on every call, and every page runs this. */
     deferForeignKeys: sqlite.prepare<[]>('PRAGMA defer_foreign_keys = ON'),
   };
@@ -41,5 +43,10 @@ export function sqliteInstance(sqlite: BetterSqlite3.Database): SqliteInstance {
     vector: () => Object.fromEntries(s.vector.all().map((r) => [r.origin, r.seq])) as Record<string, number>,
     setVector: (origin, seq) => void s.setVector.run(origin, seq),
     deferForeignKeys: () => void s.deferForeignKeys.run(),
+    predecessors: (origin) => s.predecessors.all(origin),
+    raiseSequences: (globalSeq, orderSeq) => {
+      s.raiseSequence.run(globalSeq, 'global');
+      s.raiseSequence.run(orderSeq, 'order');
+    },
   };
 }
