@@ -14,3 +14,8 @@ export async function paymentBalance(db: Kysely<Database>, orderNumber: string):
     .executeTakeFirstOrThrow();
   return { netPaidMinor: Number(paid.minor), lastPosition: Number(paid.last) };
 }
+
+/** The payment a device recorded under its own id, if any (so a payment sent twice is taken once). */
+export async function findPaymentByRef(db: Kysely<Database>, paymentRef: string): Promise<PaymentsTable | undefined> {
+  return db.selectFrom('payments').selectAll().where('payment_ref', '=', paymentRef).executeTakeFirst();
+}

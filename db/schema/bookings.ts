@@ -138,6 +138,10 @@ export interface PaymentsTable {
   created_at: number;
   /** 20261125_90: the reseller whose agent key recorded it; NULL for the supplier's own. */
   recorded_by_reseller_id?: Nullable<number>;
+  /** 20261202_45: the key's name and the device that took it at the desk; the device's id for the payment. */
+  taken_by?: Nullable<string>;
+  taken_device?: Nullable<string>;
+  payment_ref?: Nullable<string>;
 }
 export interface VouchersTable {
   code: string;

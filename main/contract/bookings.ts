@@ -151,6 +151,9 @@ export const paymentAnswerSchema = z.object({
   refund: z.literal(true).optional(),
   /** Recorded with an agent key: money the agent says it took (the booking's reseller), not the supplier's desk. */
   recordedBy: z.literal('AGENT').optional(),
+  /** The name of the key that recorded it (as it was then) and the device it was taken on (TourDesk extension). */
+  takenBy: z.string().optional(),
+  device: z.string().optional(),
 });
 
 export const bookingAnswerSchema = z.object({

@@ -24,6 +24,7 @@ import { registerSettingsRoutes } from './settings';
 import { registerOrderLinkRoutes } from './orderLinks';
 import { registerDeskDayRoutes } from './deskDay';
 import { registerDeviceCopyRoutes } from './deviceCopy';
+import { registerPaymentRoutes } from './payments';
 
 /** Every resource's routes, one module each. */
 export function registerAllRoutes(host: RouteHost): void {
@@ -52,4 +53,5 @@ export function registerAllRoutes(host: RouteHost): void {
   registerOrderLinkRoutes(host);
   registerDeskDayRoutes(host);
   registerDeviceCopyRoutes(host);
+  registerPaymentRoutes(host);
 }

@@ -13,6 +13,8 @@ import { agentResellerOf, createBookingRows, type CreateOptions } from './create
 import { loadBookings } from './view';
 import { cancelRows, updateBookingRows } from './update';
 import { createVoucherGuessing } from './voucherGuessing';
+import { takePaymentRows, whoDidIt } from './takePayment';
+import type { TakePaymentBody } from '../../contract/payments';
 
 /** GET /v1/bookings: every filter but the reseller (an agent key's own reseller is added here). */
 export type BookingSearch = Omit<BookingFilter, 'resellerId'>;
@@ -66,6 +68,7 @@ async function cancelAndRefund(tx: Tx, row: BookingsTable, nextId: () => number)
       is_refund: 1,
       created_at: tx.now,
       recorded_by_reseller_id: agentResellerOf(tx),
+      ...whoDidIt(tx.actor, null),
     });
   }
   await tx.journal('booking', row.order_number, 'cancel', { refundMinor: Math.max(0, netPaidMinor) });
@@ -146,6 +149,16 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
       const found = (await findParticipantCodeOfOrder(ctx.db, orderNumber, code)) ?? (await findOrderCode(ctx.db, orderNumber, code));
       if (!found) throw new DomainError('NOT_FOUND', `Booking ${orderNumber} has no code ${code}`);
       return found;
+    },
+
+    /** The desk takes (part of) the balance: the booking as the payment leaves it (see takePaymentRows). */
+    async takePayment(orderNumber: string, body: TakePaymentBody, actor: Actor): Promise<Booking> {
+      const company = await deps.companies.supplier();
+      const booking = await ctx.write(actor, async (tx) => {
+        await takePaymentRows(tx, await visibleBooking(tx.db, orderNumber, actor), body, company, () => ctx.ids.nextId());
+        return readInWrite(tx, orderNumber, company);
+      });
+      return forActor(booking, actor);
     },
 
     /** DELETE: cancels, gives seats and redeemed voucher value back, and refunds what was paid. */

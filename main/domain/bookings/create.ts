@@ -271,7 +271,7 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
   const writer: ItemWriter = { tx, orderNumber, currency, options, orderCode: null };
   for (const item of items) await insertItemRows(writer, item, commissions[item.index]);
   for (const [position, p] of payments.entries()) {
-    await insertPayment(tx.db, { id: options.nextId(), order_number: orderNumber, position, type: p.type ?? null, amount_minor: p.amountMinor, currency, recipient: p.recipient ?? null, label: p.label ?? null, paid_at: p.paidAt, is_refund: 0, created_at: tx.now, recorded_by_reseller_id: agentResellerOf(tx) });
+    await insertPayment(tx.db, { id: options.nextId(), order_number: orderNumber, position, type: p.type ?? null, amount_minor: p.amountMinor, currency, recipient: p.recipient ?? null, label: p.label ?? null, paid_at: p.paidAt, is_refund: 0, created_at: tx.now, recorded_by_reseller_id: agentResellerOf(tx), taken_by: tx.actor.name });
   }
   for (const use of uses) {
     await insertVoucherRedemption(tx.db, { id: options.nextId(), voucher_code: use.code, order_number: orderNumber, amount_minor: use.amountMinor, created_at: tx.now, reversed_at: null });

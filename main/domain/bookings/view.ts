@@ -139,5 +139,7 @@ function paymentToApi(p: PaymentsTable): Payment {
     date: isoOrNull(p.paid_at),
     refund: p.is_refund ? true : null,
     recordedBy: p.recorded_by_reseller_id != null ? 'AGENT' : null,
+    takenBy: p.taken_by,
+    device: p.taken_device,
   });
 }
