@@ -31,6 +31,7 @@ export interface Routes {
   'GET /v1/bookings/:orderNumber': { booking: Booking };
   'PUT /v1/bookings/:orderNumber': { booking: Booking };
   'DELETE /v1/bookings/:orderNumber': { booking: Booking };
+  'POST /v1/bookings/:orderNumber/payments': { booking: Booking };
   'GET /v1/company': { company: CompanyAnswer };
   'PUT /v1/company': { company: CompanyAnswer };
   'GET /v1/apiKeys': { apiKeys: ApiKeyAnswer[] };

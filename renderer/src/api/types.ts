@@ -24,6 +24,7 @@ export type {
 } from '../../../main/contract/manifest';
 export type { Booking, BookingQuote } from '../../../main/contract/bookings';
 export type { DeviceBooking, DeviceCopy, DeviceParticipant, DeviceProduct, DeviceSession } from '../../../main/contract/deviceCopy';
+export type { TakePaymentBody } from '../../../main/contract/payments';
 export type { PriceOptionAnswer } from '../../../main/contract/products';
 export type { SessionAnswer } from '../../../main/contract/availability';
 export type { PickupLocationAnswer } from '../../../main/contract/pickups';

@@ -1,11 +1,12 @@
 import { api, ApiError, messageOf, type ApiConfig } from '../api/client';
-import type { EventsAnswer, ScanAnswer } from '../api/types';
-import { nextSend, type EventItem, type OutboxItem, type ScanItem } from './items';
+import type { Booking, EventsAnswer, ScanAnswer } from '../api/types';
+import { nextSend, type EventItem, type OutboxItem, type PaymentItem, type ScanItem } from './items';
 
 /** What one send came to: the engine's answer, its refusal of the items themselves, or no answer to act on. */
 export type SendOutcome =
   | { kind: 'scan'; item: ScanItem; scan: ScanAnswer }
   | { kind: 'events'; items: EventItem[]; answer: EventsAnswer }
+  | { kind: 'payment'; item: PaymentItem; booking: Booking }
   | { kind: 'refused'; items: OutboxItem[]; message: string }
   | { kind: 'unreachable'; items: OutboxItem[]; error: ApiError };
 
@@ -24,11 +25,15 @@ const worthRetrying = (error: unknown): error is ApiError => error instanceof Ap
 export async function sendNext(config: ApiConfig, outbox: readonly OutboxItem[]): Promise<SendOutcome | null> {
   const next = nextSend(outbox);
   if (!next) return null;
-  const items = next.kind === 'scan' ? [next.item] : next.items;
+  const items = next.kind === 'events' ? next.items : [next.item];
   try {
     if (next.kind === 'scan') {
       const { scan } = await api(config, 'POST /v1/manifest/scan', { body: next.item.body, timeoutMs: SCAN_TIMEOUT_MS });
       return { kind: 'scan', item: next.item, scan };
+    }
+    if (next.kind === 'payment') {
+      const { booking } = await api(config, 'POST /v1/bookings/:orderNumber/payments', { params: { orderNumber: next.item.orderNumber }, body: next.item.body, timeoutMs: EVENTS_TIMEOUT_MS });
+      return { kind: 'payment', item: next.item, booking };
     }
     const answer = await api(config, 'POST /v1/manifest/events', { body: { events: next.items.map((q) => q.body) }, timeoutMs: EVENTS_TIMEOUT_MS });
     return { kind: 'events', items: next.items, answer };

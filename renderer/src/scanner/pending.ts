@@ -43,7 +43,7 @@ export function withPending(copy: WindowCopy, outbox: readonly OutboxItem[]): Wi
   let shown = copy;
   for (const item of outbox) {
     // The desk's own events carry no local outcome: the desk lays them over its copy itself.
-    if (!item.local?.admit || item.local.sessionId === null) continue;
+    if (item.kind === 'payment' || !item.local?.admit || item.local.sessionId === null) continue;
     const at = item.body.occurredAt;
     const device = item.body.device ?? null;
     const ids = notYetIn(shown, item.local.sessionId, item.local.participantIds);

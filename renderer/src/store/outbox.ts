@@ -33,7 +33,7 @@ function loaded(): Promise<void> {
   return loading;
 }
 
-/** Every check-in, scan and undo this device makes goes through here: stored first, sent in order, retried until answered. */
+/** Every check-in, scan, undo and payment this device makes goes through here: stored first, sent in order, retried until answered. */
 export const useOutbox = create<OutboxState>((set, get) => ({
   items: [],
   sending: false,
@@ -87,7 +87,7 @@ let flushOwed = false;
 
 /** The items a send settled: answered, or refused as they are (resending them unchanged cannot succeed). */
 function answered(outcome: Exclude<SendOutcome, { kind: 'unreachable' }>): string[] {
-  if (outcome.kind === 'scan') return [outcome.item.eventId];
+  if (outcome.kind === 'scan' || outcome.kind === 'payment') return [outcome.item.eventId];
   if (outcome.kind === 'refused') return outcome.items.map((q) => q.eventId);
   const ids = new Set(outcome.answer.events.map((a) => a.eventId));
   return outcome.items.map((q) => q.eventId).filter((id) => ids.has(id));

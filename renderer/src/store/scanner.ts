@@ -266,7 +266,7 @@ export const useScanner = create<ScannerState>((set, get) => {
       set({ online: true, lastHeard, problem: null });
       void saveLastHeard(lastHeard);
       if (outcome.kind === 'scan') scanAnswered(outcome.item, outcome.scan);
-      else for (const item of outcome.items) eventAnswered(item, outcome.answer.events.find((a) => a.eventId === item.eventId));
+      else if (outcome.kind === 'events') for (const item of outcome.items) eventAnswered(item, outcome.answer.events.find((a) => a.eventId === item.eventId));
     },
   };
 });
