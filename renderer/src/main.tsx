@@ -16,6 +16,8 @@ import { ScannerScreen } from './screens/ScannerScreen';
 import { PairPhone } from './screens/PairPhone';
 import { Bookings } from './screens/Bookings';
 import { BookingDetail } from './screens/BookingDetail';
+import { TicketsPage } from './screens/print/TicketsPage';
+import { ReceiptPage } from './screens/print/ReceiptPage';
 import { Settings } from './screens/settings/Settings';
 import { WeekScreen } from './screens/week/WeekScreen';
 import { OverridesScreen } from './screens/OverridesScreen';
@@ -41,7 +43,7 @@ takeKeyFromFragment();
 /** The header's places; the current one is marked for screen readers and by an underline. */
 const PLACES: { label: string; screen: Screen; matches: Screen['name'][]; shortcut: string; booking?: true }[] = [
   { label: 'Departures', screen: { name: 'board' }, matches: ['board', 'session', 'walkup', 'week', 'overrides', 'runsheet'], shortcut: 'g d' },
-  { label: 'Bookings', screen: { name: 'bookings', q: '', date: null }, matches: ['bookings', 'booking'], shortcut: 'g b', booking: true },
+  { label: 'Bookings', screen: { name: 'bookings', q: '', date: null }, matches: ['bookings', 'booking', 'tickets', 'receipt'], shortcut: 'g b', booking: true },
   { label: 'Scanner', screen: { name: 'scan', sessionId: null }, matches: ['scan'], shortcut: 'g c' },
   { label: 'Settings', screen: { name: 'settings' }, matches: ['settings', 'pair'], shortcut: 'g s' },
 ];
@@ -111,6 +113,10 @@ function Screens({ screen }: { screen: Screen }) {
       return <Bookings q={screen.q} date={screen.date} />;
     case 'booking':
       return <BookingDetail key={screen.orderNumber} orderNumber={screen.orderNumber} />;
+    case 'tickets':
+      return <TicketsPage key={screen.orderNumber} orderNumber={screen.orderNumber} size={screen.size} />;
+    case 'receipt':
+      return <ReceiptPage key={`${screen.orderNumber}/${screen.paymentId}`} orderNumber={screen.orderNumber} paymentId={screen.paymentId} />;
     case 'settings':
       return <Settings />;
     case 'week':

@@ -64,3 +64,30 @@ describe('payments in the outbox', () => {
     expect(waitingPayments(outbox, 'T1-2').map((q) => q.eventId)).toEqual(['q']);
   });
 });
+
+describe('times on receipts', () => {
+  it("are written in the company's zone, not the browser's", async () => {
+    const { inZone } = await import('../../renderer/src/model/payment');
+    expect(inZone('2030-01-01T21:05:00Z', 'Australia/Sydney')).toBe('2030-01-02 08:05');
+    expect(inZone('2030-01-01T21:05:00Z', null)).toBe('2030-01-01 21:05 UTC');
+    expect(inZone(undefined, 'Australia/Sydney')).toBe('—');
+  });
+});
+
+describe('the printed pages’ URLs', () => {
+  it('name the tickets (80 mm unless A4 is asked for) and a receipt, and read back to them', async () => {
+    const { parseRoute, urlOf } = await import('../../renderer/src/model/routes');
+    const screens = [
+      { name: 'tickets', orderNumber: 'TD1-000123', size: '80mm' },
+      { name: 'tickets', orderNumber: 'A/B 7', size: 'a4' },
+      { name: 'receipt', orderNumber: 'TD1-000123', paymentId: 4001 },
+    ] as const;
+    for (const screen of screens) {
+      const [path, search = ''] = urlOf(screen).split('?');
+      expect(parseRoute(path, search).screen).toEqual(screen);
+    }
+    expect(urlOf({ name: 'tickets', orderNumber: 'T1', size: 'a4' })).toBe('/bookings/T1/tickets?size=a4');
+    expect(parseRoute('/bookings/T1/tickets', 'size=letter').screen).toEqual({ name: 'tickets', orderNumber: 'T1', size: '80mm' });
+    expect(parseRoute('/bookings/T1/receipt/x', '').screen).toEqual({ name: 'board' });
+  });
+});

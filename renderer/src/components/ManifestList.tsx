@@ -13,6 +13,8 @@ export interface ManifestActions {
   admitAnyway(booking: DeskBooking, participants: DeskParticipant[], refusal: Refusal): void;
   undo(participant: DeskParticipant): void;
   noShow(participant: DeskParticipant): void;
+  /** Take the booking's balance at the desk. */
+  takePayment(booking: DeskBooking): void;
   toggle(participantId: number): void;
 }
 
@@ -48,6 +50,11 @@ function BookingHeader({ manifest, booking, selected, actions }: { manifest: Man
       {b && (
         <div className="mf-booking-meta">
           <span className={b.payment.paid ? 'ok' : 'bad'}>{b.payment.paid ? `✓ Paid ${money(b.payment.totalPaid, b.payment.totalCurrency)}` : `! Due ${money(b.payment.totalDue, b.payment.totalCurrency)}`}</span>
+          {!b.payment.paid && !booking.cancelled && b.payment.totalDue > 0 && (
+            <button type="button" className="secondary mf-take" aria-label={`Take payment for ${booking.orderNumber}`} onClick={() => actions.takePayment(booking)}>
+              Take payment…
+            </button>
+          )}
           {' · '}
           {b.quantities.map((q) => `${q.value} × ${q.optionLabel}`).join(', ')}
           {b.extras.length > 0 && ` · ${b.extras.map((e) => `${e.quantity} × ${e.name}`).join(', ')}`}

@@ -12,7 +12,7 @@ export interface PendingOverride {
  * The deliberate second action: admitting someone a scan would refuse names who, which booking and
  * the rule, and the engine records the override with the key and device that made it.
  */
-export function ManifestOverrideDialog({ pending, onAdmit, onCancel }: { pending: PendingOverride; onAdmit(): void; onCancel(): void }) {
+export function ManifestOverrideDialog({ pending, onAdmit, onCancel, onPayAndAdmit }: { pending: PendingOverride; onAdmit(): void; onCancel(): void; /** Offered when the rule is an unpaid balance: take it, then check in. */ onPayAndAdmit?(): void }) {
   const cancel = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     cancel.current?.focus();
@@ -21,6 +21,7 @@ export function ManifestOverrideDialog({ pending, onAdmit, onCancel }: { pending
     return () => window.removeEventListener('keydown', onKey);
   }, [onCancel]);
   const names = pending.people.map(personName).join(', ');
+  const payment = pending.refusal.rule === 'NOT_PAID' && pending.booking.live && pending.booking.live.payment.totalDue > 0 ? pending.booking.live.payment : null;
   return (
     <div className="mf-dialog-backdrop">
       <div className="mf-dialog" role="alertdialog" aria-modal="true" aria-labelledby="mf-dialog-title" aria-describedby="mf-dialog-reason">
@@ -36,6 +37,11 @@ export function ManifestOverrideDialog({ pending, onAdmit, onCancel }: { pending
           <button type="button" className="mf-override" onClick={onAdmit}>
             {pending.refusal.action}
           </button>
+          {payment && onPayAndAdmit && (
+            <button type="button" className="mf-primary" onClick={onPayAndAdmit}>
+              Take {payment.totalDue.toFixed(2)} {payment.totalCurrency} and check in
+            </button>
+          )}
         </div>
       </div>
     </div>

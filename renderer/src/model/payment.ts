@@ -53,3 +53,15 @@ export function paymentBody(input: { amountText: string; type: PaymentType; curr
   if (amount === null) throw new Error(`Not an amount: ${input.amountText}`);
   return { type: input.type, amount, currency: input.currency as TakePaymentBody['currency'], device: input.device || undefined, paymentRef: input.paymentRef, takenAt: input.takenAt };
 }
+
+/** "2030-01-02 09:05": an instant in the company's zone (a receipt is read where the money changed hands, not in the browser's zone). */
+export function inZone(iso: string | undefined, zone: string | null): string {
+  if (!iso) return '—';
+  if (!zone) return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(new Date(iso))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+}

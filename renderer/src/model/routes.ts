@@ -4,7 +4,9 @@
  *   /sessions/12           a session's manifest
  *   /walkup?session=12     a walk-up sale for it (/sessions/12/walk-up still opens it)
  *   /bookings              booking search (?q=name, order number or phone; ?date=yyyy-MM-dd)
- *   /bookings/ORDER        one booking: detail, edit, cancel
+ *   /bookings/ORDER        one booking: detail, edit, cancel, take payment
+ *   /bookings/ORDER/tickets   its printable tickets (?size=a4; 80 mm receipt paper by default)
+ *   /bookings/ORDER/receipt/ID  a printable receipt for one of its payments
  *   /settings              company, API keys, this instance and its peers, backups, look
  *   /scan                  the scanner for today's sessions (?session=12 for one departure)
  *   /pair                  a QR code that signs a guide's phone in to the scanner
@@ -22,10 +24,15 @@ export type Screen =
   | { name: 'pair' }
   | { name: 'bookings'; q: string; date: string | null }
   | { name: 'booking'; orderNumber: string }
+  | { name: 'tickets'; orderNumber: string; size: TicketSize }
+  | { name: 'receipt'; orderNumber: string; paymentId: number }
   | { name: 'settings' }
   | { name: 'week'; from: string | null }
   | { name: 'overrides'; date: string | null }
   | { name: 'runsheet'; sessionId: number };
+
+/** The paper a ticket page is laid out for: an 80 mm receipt printer's roll, or A4. */
+export type TicketSize = '80mm' | 'a4';
 
 export interface Route {
   screen: Screen;
@@ -48,6 +55,9 @@ export function parseRoute(path: string, search: string): Route {
   if (parts[0] === 'settings' && parts.length === 1) return { screen: { name: 'settings' }, boardDate: null };
   if (parts[0] === 'bookings' && parts.length === 1) return { screen: { name: 'bookings', q: query.get('q') ?? '', date: boardDate }, boardDate: null };
   if (parts[0] === 'bookings' && parts.length === 2) return { screen: { name: 'booking', orderNumber: decodeURIComponent(parts[1]) }, boardDate: null };
+  if (parts[0] === 'bookings' && parts.length === 3 && parts[2] === 'tickets') return { screen: { name: 'tickets', orderNumber: decodeURIComponent(parts[1]), size: query.get('size') === 'a4' ? 'a4' : '80mm' }, boardDate: null };
+  const paymentId = parts[0] === 'bookings' && parts.length === 4 && parts[2] === 'receipt' ? id(parts[3]) : null;
+  if (paymentId !== null) return { screen: { name: 'receipt', orderNumber: decodeURIComponent(parts[1]), paymentId }, boardDate: null };
   const walkUpSession = parts[0] === 'walkup' && parts.length === 1 ? id(query.get('session') ?? undefined) : null;
   if (walkUpSession !== null) return { screen: { name: 'walkup', sessionId: walkUpSession }, boardDate: null };
   const sessionId = parts[0] === 'sessions' ? id(parts[1]) : null;
@@ -71,6 +81,10 @@ export function urlOf(screen: Screen, boardDate: string | null = null): string {
     }
     case 'booking':
       return `/bookings/${encodeURIComponent(screen.orderNumber)}`;
+    case 'tickets':
+      return `/bookings/${encodeURIComponent(screen.orderNumber)}/tickets${screen.size === 'a4' ? '?size=a4' : ''}`;
+    case 'receipt':
+      return `/bookings/${encodeURIComponent(screen.orderNumber)}/receipt/${screen.paymentId}`;
     case 'settings':
       return '/settings';
     case 'scan':

@@ -5,16 +5,24 @@ import { Button, Card, ConfirmDialog } from '../components/ui';
 import { Link } from '../components/Link';
 import { usePageTitle } from '../components/usePageTitle';
 import { customerName, money, StatusBadge } from './Bookings';
-import { BookingFacts, BookingItem } from './booking/BookingFacts';
+import { BookingFacts } from './booking/BookingFacts';
+import { PaymentsCard } from './booking/PaymentsCard';
+import { PeopleCard } from './booking/PeopleCard';
+import { useCheckins } from './booking/useCheckins';
+import { TakePaymentDialog, type PaymentTarget } from './payment/TakePaymentDialog';
+import { useCompanyZone } from './print/usePrintData';
 import { EditDetailsCard } from './booking/EditDetailsCard';
 import { formOf, type EditForm } from './booking/editDetails';
 import { useBooking } from './booking/useBooking';
 
-/** One booking: its facts and tours, its details edited, the booking cancelled. */
+/** One booking: its facts, people (check-in, QR codes) and payments; details edited, balance taken, tickets printed, the booking cancelled. */
 export function BookingDetail({ orderNumber }: { orderNumber: string }) {
-  const { booking, error, busy, save, cancel } = useBooking(orderNumber);
+  const { booking, error, busy, save, cancel, reload } = useBooking(orderNumber);
   const [editing, setEditing] = useState<EditForm | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
+  const [paying, setPaying] = useState<PaymentTarget | null>(null);
+  const checkins = useCheckins(booking, 0);
+  const zone = useCompanyZone();
   usePageTitle(`Booking ${orderNumber}`);
 
   const back = (
@@ -42,9 +50,6 @@ export function BookingDetail({ orderNumber }: { orderNumber: string }) {
         actions={<StatusBadge status={booking.status} />}
       >
         <BookingFacts booking={booking} />
-        {booking.items.map((item, n) => (
-          <BookingItem key={n} item={item} currency={booking.totalCurrency} />
-        ))}
         {!cancelled && !editing && (
           <div className="row actions">
             <Button variant="secondary" onClick={() => setEditing(formOf(booking))}>
@@ -57,6 +62,9 @@ export function BookingDetail({ orderNumber }: { orderNumber: string }) {
         )}
         <ErrorText error={error} />
       </Card>
+      <PaymentsCard booking={booking} zone={zone} onTake={() => setPaying({ orderNumber, customerName: customerName(booking), due: booking.totalDue, currency: booking.totalCurrency })} />
+      <PeopleCard booking={booking} checkins={checkins} />
+      <TakePaymentDialog target={paying} onClose={() => setPaying(null)} onRecorded={(b) => (b ? reload(b) : undefined)} />
       {editing && <EditDetailsCard editing={editing} onChange={setEditing} onSave={() => void save(booking, editing).then((saved) => saved && setEditing(null))} onDiscard={() => setEditing(null)} busy={busy} />}
       <CancelBookingDialog booking={booking} open={confirmCancel} busy={busy} onConfirm={() => void cancel().then(() => setConfirmCancel(false))} onClose={() => setConfirmCancel(false)} />
     </>

@@ -17,6 +17,7 @@ import { SessionTotals } from './session/SessionTotals';
 import { useDeskActions } from './session/useDeskActions';
 import { PickupRunLink } from './session/PickupRunLink';
 import { hasPickups, pickupStops, rowsByStop } from './session/pickupStops';
+import { TakePaymentDialog } from './payment/TakePaymentDialog';
 
 const SEARCH_DEBOUNCE_MS = 200;
 const wide = () => typeof window !== 'undefined' && window.matchMedia?.('(min-width: 721px)').matches;
@@ -28,7 +29,7 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
   const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
   const [tools, setTools] = useState<ManifestTool>(wide() ? 'scan' : null);
-  const { selected, actions, asking, admit, dismissAsking } = useDeskActions(sessionId);
+  const { selected, actions, asking, admit, payAndAdmit, dismissAsking, paying, dismissPaying } = useDeskActions(sessionId);
 
   useEffect(() => void load(sessionId), [load, sessionId]);
   // Other desks and scanners change it too: a cheap version check, the manifest only when it moved.
@@ -75,7 +76,8 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
               <ManifestList manifest={manifest} rows={rows} pendingIds={pendingIds} selected={selected} actions={actions} />
             </>
           )}
-          {asking && <ManifestOverrideDialog pending={asking} onAdmit={() => admit(asking)} onCancel={dismissAsking} />}
+          {asking && <ManifestOverrideDialog pending={asking} onAdmit={() => admit(asking)} onCancel={dismissAsking} onPayAndAdmit={() => payAndAdmit(asking)} />}
+          <TakePaymentDialog target={paying} onClose={dismissPaying} onRecorded={() => void load(sessionId)} />
           <ManifestUndoToast />
         </>
       )}

@@ -40,7 +40,7 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
   const set = (patch: Partial<WalkUpForm>) => setForm((f) => ({ ...f, ...patch }));
   const backToManifest = () => go({ name: 'session', sessionId });
 
-  if (booked) return <WalkUpBooked booked={booked} onBack={backToManifest} onAnother={() => (setBooked(null), setForm(emptyForm()), clearQuote())} />;
+  if (booked) return <WalkUpBooked booked={booked} sessionId={sessionId} onBack={backToManifest} onAnother={() => (setBooked(null), setForm(emptyForm()), clearQuote())} />;
 
   const book = () => {
     if (!body || problem) return;

@@ -43,23 +43,3 @@ export function BookingFacts({ booking }: { booking: Booking }) {
     </dl>
   );
 }
-
-/** One tour of the booking: its tickets, price, pickup and the people on it. */
-export function BookingItem({ item, currency }: { item: Booking['items'][number]; currency: string }) {
-  return (
-    <section className="item" aria-label={`${item.productName} ${item.startTimeLocal}`}>
-      <h3>
-        {item.productName} · {item.startTimeLocal.slice(0, 16)}
-      </h3>
-      <p>
-        {item.quantities.map((q) => `${q.value} × ${q.optionLabel}`).join(', ')} · {money(item.amount, currency)}
-        {item.pickupLocation?.locationName ? ` · pickup ${item.pickupLocation.locationName}${item.pickupLocation.pickupTime ? ` at ${item.pickupLocation.pickupTime.slice(11, 16)}` : ''}` : ''}
-      </p>
-      <ol className="people">
-        {item.participants.map((p, i) => (
-          <li key={i}>{p.fields.find((f) => /name/i.test(f.label ?? ''))?.value || `Guest ${i + 1}`}</li>
-        ))}
-      </ol>
-    </section>
-  );
-}

@@ -51,5 +51,8 @@ export function useBooking(orderNumber: string) {
       toast(`Booking ${orderNumber} cancelled; seats released${answer.booking.totalPaid < 0 || answer.booking.payments.some((p) => p.refund) ? ' and the payment refunded' : ''}`);
     });
 
-  return { booking, error, busy, save, cancel };
+  /** The booking as a change made elsewhere on the screen (a payment taken) left it. */
+  const reload = (next: Booking) => setBooking(next);
+
+  return { booking, error, busy, save, cancel, reload };
 }

@@ -4,6 +4,8 @@ import { useManifest } from '../../store/manifest';
 import { personName } from '../../model/deskManifest';
 import type { ManifestActions } from '../../components/ManifestList';
 import type { PendingOverride } from '../../components/ManifestOverrideDialog';
+import type { PaymentTarget } from '../payment/TakePaymentDialog';
+import type { DeskBooking } from '../../model/deskManifest';
 
 /**
  * What the desk does to a session's manifest: check in, undo, no-show, the people ticked for a
@@ -14,7 +16,10 @@ export function useDeskActions(sessionId: number) {
   const record = useManifest((s) => s.record);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [asking, setAsking] = useState<PendingOverride | null>(null);
+  const [paying, setPaying] = useState<PaymentTarget | null>(null);
   useEffect(() => setSelected(new Set()), [sessionId]);
+  const paymentOf = (booking: DeskBooking): PaymentTarget | null =>
+    booking.live ? { orderNumber: booking.orderNumber, customerName: booking.customerName ?? booking.orderNumber, due: booking.live.payment.totalDue, currency: booking.live.payment.totalCurrency } : null;
 
   const done = (ids: number[]) => setSelected((s) => new Set([...s].filter((id) => !ids.includes(id))));
   const actions: ManifestActions = {
@@ -34,6 +39,9 @@ export function useDeskActions(sessionId: number) {
     noShow(p) {
       void record([{ kind: 'NO_SHOW', participantId: p.id }]);
     },
+    takePayment(booking) {
+      setPaying(paymentOf(booking));
+    },
     toggle(id) {
       setSelected((s) => {
         const next = new Set(s);
@@ -52,5 +60,17 @@ export function useDeskActions(sessionId: number) {
     setAsking(null);
   };
 
-  return { selected, actions, asking, admit, dismissAsking: () => setAsking(null) };
+  /**
+   * "Take 150.00 and check in" instead of an override: the payment first (the outbox sends it ahead of
+   * the check-in), then the check-in; a part payment leaves the rule to override, as a clerk chose.
+   */
+  const payAndAdmit = ({ booking, people, refusal }: PendingOverride) => {
+    const target = paymentOf(booking);
+    setAsking(null);
+    if (!target) return;
+    const names = people.map(personName).join(', ');
+    setPaying({ ...target, thenCheckIn: (covered) => void checkIn(people.map((p) => p.id), `${names} paid and checked in · ${booking.orderNumber}`, covered ? undefined : [refusal.rule]).then(() => done(people.map((p) => p.id))) });
+  };
+
+  return { selected, actions, asking, admit, payAndAdmit, dismissAsking: () => setAsking(null), paying, dismissPaying: () => setPaying(null) };
 }

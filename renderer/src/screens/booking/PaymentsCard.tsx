@@ -1,0 +1,71 @@
+import type { Booking } from '../../api/types';
+import { Button, Card } from '../../components/ui';
+import { Link } from '../../components/Link';
+import { amountText, inZone, paymentTypeLabel } from '../../model/payment';
+import { waitingPayments } from '../../outbox/items';
+import { useOutbox } from '../../store/outbox';
+
+/** What was paid, how, and who took it (with a receipt for each); what is due, and the way to take it. */
+export function PaymentsCard({ booking, zone, onTake }: { booking: Booking; zone: string | null; onTake(): void }) {
+  const waiting = useOutbox((s) => waitingPayments(s.items, booking.orderNumber));
+  const live = booking.status !== 'CANCELLED' && booking.status !== 'ABANDONED_CART';
+  const currency = booking.totalCurrency;
+  return (
+    <Card
+      title="Payments"
+      actions={
+        live && booking.totalDue > 0 ? (
+          <Button onClick={onTake} disabled={waiting.length > 0} title={waiting.length ? 'A payment for this booking is waiting to be sent' : undefined}>
+            Take {amountText(booking.totalDue, currency)}…
+          </Button>
+        ) : undefined
+      }
+    >
+      <p className="payment-summary">
+        Total {amountText(booking.totalAmount, currency)} · paid {amountText(booking.totalPaid, currency)} ·{' '}
+        {live && booking.totalDue > 0 ? <strong className="due">{amountText(booking.totalDue, currency)} due</strong> : <span className="ok">nothing due</span>}
+      </p>
+      {booking.payments.length === 0 && waiting.length === 0 ? (
+        <p className="muted">No payments yet.</p>
+      ) : (
+        <table className="payments">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Paid by</th>
+              <th className="num">Amount</th>
+              <th>Taken by</th>
+              <th>
+                <span className="sr-only">Receipt</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {booking.payments.map((p) => (
+              <tr key={p.id} className={p.refund ? 'refund' : ''}>
+                <td>{inZone(p.date, zone)}</td>
+                <td>{p.refund ? 'Refund' : paymentTypeLabel(p.type)}</td>
+                <td className="num">{amountText(p.refund ? -p.amount : p.amount, p.currency)}</td>
+                <td>{[p.recordedBy === 'AGENT' ? 'the agent' : p.takenBy, p.device && `on ${p.device}`].filter(Boolean).join(' ') || '—'}</td>
+                <td>
+                  <Link to={{ name: 'receipt', orderNumber: booking.orderNumber, paymentId: p.id }}>Receipt</Link>
+                </td>
+              </tr>
+            ))}
+            {waiting.map((q) => (
+              <tr key={q.eventId} className="waiting">
+                <td>{inZone(q.body.takenAt, zone)}</td>
+                <td>{paymentTypeLabel(q.body.type)}</td>
+                <td className="num">{amountText(q.body.amount, currency)}</td>
+                <td>{q.body.device ? `on ${q.body.device}` : 'this device'}</td>
+                <td>
+                  <em>waiting to send{q.lastError ? ` (${q.lastError})` : ''}</em>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  );
+}
