@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { Booking } from '../../api/types';
 import { Button, Card } from '../../components/ui';
 import { Link } from '../../components/Link';
@@ -7,7 +8,9 @@ import { useOutbox } from '../../store/outbox';
 
 /** What was paid, how, and who took it (with a receipt for each); what is due, and the way to take it. */
 export function PaymentsCard({ booking, zone, onTake }: { booking: Booking; zone: string | null; onTake(): void }) {
-  const waiting = useOutbox((s) => waitingPayments(s.items, booking.orderNumber));
+  // The items, then the filter: a selector that made a new array on every read would never settle.
+  const items = useOutbox((s) => s.items);
+  const waiting = useMemo(() => waitingPayments(items, booking.orderNumber), [items, booking.orderNumber]);
   const live = booking.status !== 'CANCELLED' && booking.status !== 'ABANDONED_CART';
   const currency = booking.totalCurrency;
   return (

@@ -1,0 +1,194 @@
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../fixtures/app';
+import { aBooking, aScannableProduct, aSession } from '../fixtures/builders';
+import { serveWebUi } from '../fixtures/browser';
+
+// Issue 37, the desk takes balances and prints tickets: take payment online and offline, "Take and
+// check in" from the manifest, tickets and receipts to print, the booking detail's states. The test
+// clock is 2030-01-01T00:00Z: 11:00 in Sydney, the company's timezone. Screenshots go to SHOTS.
+let t: TestApp;
+let web: Awaited<ReturnType<typeof serveWebUi>>;
+let baseUrl: string;
+let browser: Browser;
+let sessionId: number;
+const orders: Record<'nora' | 'omar' | 'pia', string> = { nora: '', omar: '', pia: '' };
+const SHOTS = process.env.TOURDESK_SCREENSHOTS ?? '/tmp/desk-pay-shots';
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const product = await t.call('POST', '/v1/products', { body: aScannableProduct({ name: 'Reef Day', checkinRequiresPayment: true }) });
+  const productCode: string = product.body.product.productCode;
+  sessionId = (await t.call('POST', '/v1/availability', { body: aSession(productCode, { startTimeLocal: '2030-01-01 14:00:00', seats: 30 }) })).body.session.id;
+  const book = async (first: string, last: string, people: number, paid: number) => {
+    const participants = Array.from({ length: people }, (_, i) => ({ fields: [{ label: 'Full Name', value: i === 0 ? `${first} ${last}` : `${first}'s guest ${i}` }] }));
+    const payments = paid ? [{ type: 'CASH', amount: paid }] : [];
+    const res = await t.call('POST', '/v1/bookings', {
+      body: aBooking(productCode, undefined, [], { customer: { firstName: first, lastName: last, phone: '+61 400 000 111' }, items: [{ productCode, startTimeLocal: '2030-01-01 14:00:00', quantities: [{ optionLabel: 'Adult', value: people }], participants }], payments }),
+    });
+    expect(res.status).toBe(200);
+    return res.body.booking.orderNumber as string;
+  };
+  orders.nora = await book('Nora', 'Unpaid', 3, 0);
+  orders.omar = await book('Omar', 'Offline', 2, 0);
+  orders.pia = await book('Pia', 'Partial', 2, 50);
+  mkdirSync(SHOTS, { recursive: true });
+  web = await serveWebUi(t.engine);
+  ({ baseUrl, browser } = web);
+});
+afterAll(async () => {
+  await web?.close();
+  await t?.close();
+});
+
+function watch(page: Page): string[] {
+  const problems: string[] = [];
+  const expected = (text: string | undefined) => /ERR_ABORTED|ERR_INTERNET_DISCONNECTED|ERR_CONNECTION_REFUSED|Failed to fetch/.test(text ?? '');
+  page.on('requestfailed', (r) => !expected(r.failure()?.errorText) && problems.push(`failed ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
+  page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.request().method()} ${r.url()}`));
+  page.on('console', (m) => m.type() === 'error' && !expected(m.text()) && problems.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return problems;
+}
+
+async function signedIn(viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport });
+  await context.addInitScript((key) => localStorage.getItem('tourdesk.apiKey') || localStorage.setItem('tourdesk.apiKey', key), t.keys.supplier);
+  const page = await context.newPage();
+  return { context, page, problems: watch(page) };
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+const bookingOnServer = async (orderNumber: string) => (await t.call('GET', `/v1/bookings/${orderNumber}`)).body.booking;
+const dialog = (page: Page) => page.locator('dialog[open]');
+
+describe('taking a payment at the desk', () => {
+  it('takes the balance from the booking detail, refusing more than due in words, and prints the receipt', async () => {
+    const { context, page, problems } = await signedIn();
+    await page.goto(`${baseUrl}/bookings/${orders.pia}`);
+    await page.getByText('50.00 AUD due').first().waitFor();
+    await page.getByRole('button', { name: 'Take 50.00 AUD…' }).click();
+    const amount = dialog(page).getByLabel('Amount (AUD)');
+    expect(await amount.inputValue()).toBe('50.00');
+    await amount.fill('60');
+    await dialog(page).getByText('That is more than the 50.00 AUD due.').waitFor();
+    await shot(page, 'pay-more-than-due');
+    await amount.fill('ten');
+    await dialog(page).getByText(/“ten” is not an amount of money/).waitFor();
+    await dialog(page).getByRole('button', { name: /^Take/ }).click();
+    expect((await bookingOnServer(orders.pia)).payments).toHaveLength(1);
+    await amount.fill('50');
+    await dialog(page).getByLabel('Paid by').selectOption('CREDITCARD');
+    await dialog(page).getByRole('button', { name: 'Take 50.00 AUD' }).click();
+    await dialog(page).getByRole('heading', { name: 'Payment taken' }).waitFor();
+    await dialog(page).getByText('Nothing is due now.').waitFor();
+    const booking = await bookingOnServer(orders.pia);
+    expect(booking).toMatchObject({ totalPaid: 100, totalDue: 0 });
+    expect(booking.payments[1]).toMatchObject({ type: 'CREDITCARD', amount: 50, takenBy: 'Test supplier', device: 'Desk' });
+    await shot(page, 'pay-taken');
+    await dialog(page).getByRole('link', { name: 'Print receipt' }).click();
+    await page.getByRole('article', { name: `Receipt for payment ${booking.payments[1].id}` }).waitFor();
+    const receipt = await page.getByRole('article', { name: /Receipt for payment/ }).innerText();
+    for (const words of ['Test Tours', orders.pia, 'Pia Partial', '50.00 AUD', 'Card', 'Test supplier on Desk', 'Reef Day · 2030-01-01 14:00']) expect(receipt).toContain(words);
+    // When the device took it (its own clock; the engine keeps it unless it is later than the engine's now).
+    expect(receipt).toMatch(/When\s+\d{4}-\d\d-\d\d \d\d:\d\d/);
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('header.top').isVisible()).toBe(false);
+    await shot(page, 'receipt-print');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps a payment taken offline on the device and sends it when the engine answers', async () => {
+    const { context, page } = await signedIn();
+    await page.goto(`${baseUrl}/bookings/${orders.omar}`);
+    await page.getByRole('button', { name: 'Take 100.00 AUD…' }).click();
+    await context.setOffline(true);
+    await web.stopServer();
+    await dialog(page).getByRole('button', { name: 'Take 100.00 AUD' }).click();
+    await dialog(page).getByRole('heading', { name: 'Payment saved on this device' }).waitFor({ timeout: 30_000 });
+    await dialog(page).getByRole('button', { name: 'Done' }).click();
+    await page.getByText(/waiting to send/).first().waitFor();
+    await expect.poll(() => page.getByRole('status', { name: 'Offline queue' }).innerText()).toMatch(/^1 waiting/);
+    await shot(page, 'pay-offline-waiting');
+    expect((await bookingOnServer(orders.omar)).totalPaid).toBe(0);
+
+    await web.startServer();
+    await context.setOffline(false);
+    await expect.poll(async () => (await bookingOnServer(orders.omar)).totalDue, { timeout: 20_000 }).toBe(0);
+    const booking = await bookingOnServer(orders.omar);
+    expect(booking.payments).toEqual([expect.objectContaining({ type: 'CASH', amount: 100, takenBy: 'Test supplier', device: 'Desk' })]);
+    await expect.poll(() => page.getByRole('status', { name: 'Offline queue' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('takes the balance and checks in from the manifest of an unpaid booking, on a phone', async () => {
+    const { context, page, problems } = await signedIn(PHONE);
+    await page.goto(`${baseUrl}/sessions/${sessionId}`);
+    const nora = page.getByRole('article', { name: `Booking ${orders.nora}` });
+    await nora.getByRole('button', { name: 'Check in all 3…' }).click();
+    const ask = page.getByRole('alertdialog');
+    await ask.getByRole('button', { name: 'Take 150.00 AUD and check in' }).click();
+    await shot(page, 'manifest-take-and-check-in');
+    await dialog(page).getByRole('button', { name: 'Take 150.00 AUD and check in' }).click();
+    await dialog(page).getByRole('heading', { name: 'Payment taken' }).waitFor();
+    await dialog(page).getByRole('button', { name: 'Done' }).click();
+    await expect.poll(async () => (await bookingOnServer(orders.nora)).totalDue).toBe(0);
+    const manifest = (await t.call('GET', `/v1/manifest?sessionId=${sessionId}`)).body.manifest;
+    const people = manifest.bookings.find((b: { orderNumber: string }) => b.orderNumber === orders.nora).participants;
+    await expect.poll(async () => (await t.call('GET', `/v1/manifest?sessionId=${sessionId}`)).body.manifest.bookings.find((b: { orderNumber: string }) => b.orderNumber === orders.nora).participants.map((p: { checkin: { state: string } }) => p.checkin.state)).toEqual(['CHECKED_IN', 'CHECKED_IN', 'CHECKED_IN']);
+    // Paid in full first, so no override was needed: none is recorded.
+    const overrides = (await t.call('GET', '/v1/checkin/overrides?date=2030-01-01')).body.overrides;
+    expect(overrides.filter((o: { orderNumber: string }) => o.orderNumber === orders.nora)).toEqual([]);
+    expect(people).toHaveLength(3);
+    await nora.getByText('✓ Paid 150.00 AUD').waitFor();
+    await shot(page, 'manifest-paid-and-in');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('tickets and the booking detail', () => {
+  it('prints a ticket per person with their QR code, for 80 mm paper and for A4', async () => {
+    const { context, page, problems } = await signedIn();
+    await page.goto(`${baseUrl}/bookings/${orders.nora}/tickets`);
+    const tickets = page.getByRole('article', { name: /^Ticket for/ });
+    await expect.poll(() => tickets.count()).toBe(3);
+    await expect.poll(() => page.locator('.ticket img[alt^="QR code"]').count()).toBe(3);
+    const first = await tickets.first().innerText();
+    for (const words of ['Test Tours', 'Nora Unpaid', 'Reef Day', '2030-01-01 14:00', orders.nora]) expect(first).toContain(words);
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.getByRole('button', { name: /Print/ }).isVisible()).toBe(false);
+    await shot(page, 'tickets-80mm-print');
+    await page.emulateMedia({ media: 'screen' });
+    await page.getByLabel('A4').check();
+    await page.waitForURL(/tickets\?size=a4$/);
+    await page.emulateMedia({ media: 'print' });
+    const width = await page.locator('.ticket-sheet').evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length);
+    expect(width).toBe(3);
+    await shot(page, 'tickets-a4-print');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  for (const [label, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    it(`shows each person's check-in with who and which device, their QR codes, and the payments (${label})`, async () => {
+      const { context, page, problems } = await signedIn(viewport);
+      await page.goto(`${baseUrl}/bookings/${orders.nora}`);
+      const person = page.getByRole('listitem', { name: 'Nora Unpaid' });
+      await expect.poll(() => person.innerText()).toMatch(/Checked in \d{4}-\d\d-\d\d \d\d:\d\d by Test supplier on Desk/);
+      await expect.poll(() => page.locator('.person-state img[alt^="QR code"]').count()).toBe(3);
+      const payments = await page.locator('table.payments').innerText();
+      expect(payments).toMatch(/Cash\s+150\.00 AUD\s+Test supplier on Desk/);
+      await page.getByText('nothing due').waitFor();
+      await shot(page, `booking-detail-${label}`);
+      await page.getByRole('link', { name: 'Open the manifest' }).click();
+      await page.waitForURL(new RegExp(`/sessions/${sessionId}$`));
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
+});
