@@ -113,6 +113,7 @@ describe('taking a payment at the desk', () => {
     await dialog(page).getByRole('button', { name: 'Done' }).click();
     await page.getByText(/waiting to send/).first().waitFor();
     await expect.poll(() => page.getByRole('status', { name: 'Offline queue' }).innerText()).toMatch(/^1 waiting/);
+    expect(await page.getByLabel('Events waiting to send').innerText()).toBe('1 payment waiting to send');
     await shot(page, 'pay-offline-waiting');
     expect((await bookingOnServer(orders.omar)).totalPaid).toBe(0);
 
@@ -146,6 +147,35 @@ describe('taking a payment at the desk', () => {
     expect(people).toHaveLength(3);
     await nora.getByText('✓ Paid 150.00 AUD').waitFor();
     await shot(page, 'manifest-paid-and-in');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the end of a walk-up sale', () => {
+  it('takes what the sale left due and checks the walk-up in, with their tickets a click away', async () => {
+    const { context, page, problems } = await signedIn();
+    await page.goto(`${baseUrl}/walkup?session=${sessionId}`);
+    await page.getByLabel('Adult (50.00)').fill('1');
+    await expect.poll(() => page.getByRole('status', { name: 'Price' }).innerText()).toBe('Total 50.00 AUD');
+    await page.getByLabel('First name').fill('Wanda');
+    await page.getByLabel('Last name').fill('Walkup');
+    await page.getByLabel('Participant 1 name').fill('Wanda Walkup');
+    await page.getByLabel('Payment type').selectOption('');
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    const title = page.getByRole('heading', { name: /Booked: order/ });
+    await title.waitFor();
+    const orderNumber = (await title.innerText()).replace('Booked: order ', '');
+    expect(await page.getByRole('link', { name: 'Print tickets' }).getAttribute('href')).toBe(`/bookings/${orderNumber}/tickets`);
+    await shot(page, 'walkup-booked-due');
+    await page.getByRole('button', { name: 'Take 50.00 AUD and check in' }).click();
+    await dialog(page).getByRole('button', { name: 'Take 50.00 AUD and check in' }).click();
+    // Checked in, the desk is back on the manifest with the walk-up in.
+    await page.waitForURL(new RegExp(`/sessions/${sessionId}$`));
+    await expect.poll(async () => (await bookingOnServer(orderNumber)).totalDue).toBe(0);
+    const inManifest = async () => (await t.call('GET', `/v1/manifest?sessionId=${sessionId}`)).body.manifest.bookings.find((b: { orderNumber: string }) => b.orderNumber === orderNumber);
+    await expect.poll(async () => (await inManifest()).participants.map((p: { checkin: { state: string } }) => p.checkin.state)).toEqual(['CHECKED_IN']);
+    await page.getByRole('article', { name: `Booking ${orderNumber}` }).getByText('✓ Paid 50.00 AUD').waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -185,6 +215,9 @@ describe('tickets and the booking detail', () => {
       expect(payments).toMatch(/Cash\s+150\.00 AUD\s+Test supplier on Desk/);
       await page.getByText('nothing due').waitFor();
       await shot(page, `booking-detail-${label}`);
+      // The status bar stands over a full-page shot's middle: the payments as a person scrolled to them sees them.
+      await page.locator('table.payments').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await page.screenshot({ path: `${SHOTS}/booking-payments-${label}.png` });
       await page.getByRole('link', { name: 'Open the manifest' }).click();
       await page.waitForURL(new RegExp(`/sessions/${sessionId}$`));
       expect(problems).toEqual([]);

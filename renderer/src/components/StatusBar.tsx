@@ -15,6 +15,7 @@ export function StatusBar() {
   const config = useConnection((s) => s.config);
   const { instance, sync, online, lastHeard } = useInstance();
   const waiting = useOutbox((s) => s.items.length);
+  const payments = useOutbox((s) => s.items.filter((q) => q.kind === 'payment').length);
   useEffect(() => {
     startInstanceChecks();
   }, []);
@@ -39,7 +40,7 @@ export function StatusBar() {
         <span aria-hidden="true">{online ? '●' : '◌'}</span> {online ? 'Online' : `Offline${lastHeard ? ` since ${when(lastHeard)}` : ''}`}
       </span>
       <span className={waiting ? 'pill warn' : ''} aria-label="Events waiting to send">
-        {waiting === 0 ? 'Nothing waiting' : `${waiting} check-in${waiting === 1 ? '' : 's'} waiting to send`}
+        {waiting === 0 ? 'Nothing waiting' : `${waitingWords(waiting - payments, payments)} waiting to send`}
       </span>
       {sync && (
         <span aria-label="Sync" className={warn ? 'pill warn' : ''} title={hover || undefined}>
@@ -84,3 +85,7 @@ function syncWords(sync: SyncStatus, failing: SyncStatus['peers'], quiet: number
   const synced = lastSync(sync);
   return `${changes} to sync · last sync ${synced ? when(synced) : 'never'}`;
 }
+
+/** "2 check-ins and 1 payment": what this device's outbox holds, by kind. */
+const waitingWords = (checkins: number, payments: number) =>
+  [checkins && `${checkins} check-in${checkins === 1 ? '' : 's'}`, payments && `${payments} payment${payments === 1 ? '' : 's'}`].filter(Boolean).join(' and ');
