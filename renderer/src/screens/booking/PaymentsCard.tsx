@@ -51,7 +51,9 @@ export function PaymentsCard({ booking, zone, onTake }: { booking: Booking; zone
                 <td className="num">{amountText(p.refund ? -p.amount : p.amount, p.currency)}</td>
                 <td>{[p.recordedBy === 'AGENT' ? 'the agent' : p.takenBy, p.device && `on ${p.device}`].filter(Boolean).join(' ') || '—'}</td>
                 <td>
-                  <Link to={{ name: 'receipt', orderNumber: booking.orderNumber, paymentId: p.id }}>Receipt</Link>
+                  <Link to={{ name: 'receipt', orderNumber: booking.orderNumber, paymentId: p.id }} className="btn secondary" aria-label={`Receipt for payment ${p.id}`}>
+                    Receipt
+                  </Link>
                 </td>
               </tr>
             ))}
