@@ -8,12 +8,16 @@ import { isLive } from '../statuses';
 import { parseTimeParam } from '../time';
 import type { Company } from '../platform/companies';
 import { agentResellerOf } from './create';
+import { signatureOf } from '../signature';
 
 /**
- * Who did it: the key's name as it is now (keys do not sync and may be renamed later) and the device
- * as it names itself. The one place a payment's taker is made; a check-in's could share it.
+ * Who took a payment, signed as check-ins are (domain/signature.ts): the key's name as it is now (keys
+ * do not sync) and the device as it names itself, cleaned the same way.
  */
-export const whoDidIt = (actor: Actor, device: string | undefined | null) => ({ taken_by: actor.name, taken_device: device?.trim() || null });
+export function whoDidIt(actor: Actor, device: string | undefined | null) {
+  const signed = signatureOf(actor, device);
+  return { taken_by: signed.key_name ?? actor.name, taken_device: signed.device };
+}
 
 const amountWords = (minor: number, currency: string) => `${fromMinor(minor, currency).toFixed(2)} ${currency}`;
 
