@@ -87,12 +87,12 @@ describe('taking a payment at the desk', () => {
     await dialog(page).getByText('Nothing is due now.').waitFor();
     const booking = await bookingOnServer(orders.pia);
     expect(booking).toMatchObject({ totalPaid: 100, totalDue: 0 });
-    expect(booking.payments[1]).toMatchObject({ type: 'CREDITCARD', amount: 50, takenBy: 'Test supplier', device: 'Desk' });
+    expect(booking.payments[1]).toMatchObject({ type: 'CREDITCARD', amount: 50, takenBy: 'Test supplier', device: 'Instance 1' });
     await shot(page, 'pay-taken');
     await dialog(page).getByRole('link', { name: 'Print receipt' }).click();
     await page.getByRole('article', { name: `Receipt for payment ${booking.payments[1].id}` }).waitFor();
     const receipt = await page.getByRole('article', { name: /Receipt for payment/ }).innerText();
-    for (const words of ['Test Tours', orders.pia, 'Pia Partial', '50.00 AUD', 'Card', 'Test supplier on Desk', 'Reef Day · 2030-01-01 14:00']) expect(receipt).toContain(words);
+    for (const words of ['Test Tours', orders.pia, 'Pia Partial', '50.00 AUD', 'Card', 'Test supplier on Instance 1', 'Reef Day · 2030-01-01 14:00']) expect(receipt).toContain(words);
     // When the device took it (its own clock; the engine keeps it unless it is later than the engine's now).
     expect(receipt).toMatch(/When\s+\d{4}-\d\d-\d\d \d\d:\d\d/);
     await page.emulateMedia({ media: 'print' });
@@ -121,7 +121,7 @@ describe('taking a payment at the desk', () => {
     await context.setOffline(false);
     await expect.poll(async () => (await bookingOnServer(orders.omar)).totalDue, { timeout: 20_000 }).toBe(0);
     const booking = await bookingOnServer(orders.omar);
-    expect(booking.payments).toEqual([expect.objectContaining({ type: 'CASH', amount: 100, takenBy: 'Test supplier', device: 'Desk' })]);
+    expect(booking.payments).toEqual([expect.objectContaining({ type: 'CASH', amount: 100, takenBy: 'Test supplier', device: 'Instance 1' })]);
     await expect.poll(() => page.getByRole('status', { name: 'Offline queue' }).count()).toBe(0);
     await context.close();
   });
@@ -209,10 +209,10 @@ describe('tickets and the booking detail', () => {
       const { context, page, problems } = await signedIn(viewport);
       await page.goto(`${baseUrl}/bookings/${orders.nora}`);
       const person = page.getByRole('listitem', { name: 'Nora Unpaid' });
-      await expect.poll(() => person.innerText()).toMatch(/Checked in \d{4}-\d\d-\d\d \d\d:\d\d by Test supplier on Desk/);
+      await expect.poll(() => person.innerText()).toMatch(/Checked in \d{4}-\d\d-\d\d \d\d:\d\d by Test supplier on Instance 1/);
       await expect.poll(() => page.locator('.person-state img[alt^="QR code"]').count()).toBe(3);
       const payments = await page.locator('table.payments').innerText();
-      expect(payments).toMatch(/Cash\s+150\.00 AUD\s+Test supplier on Desk/);
+      expect(payments).toMatch(/Cash\s+150\.00 AUD\s+Test supplier on Instance 1/);
       await page.getByText('nothing due').waitFor();
       await shot(page, `booking-detail-${label}`);
       // The status bar stands over a full-page shot's middle: the payments as a person scrolled to them sees them.

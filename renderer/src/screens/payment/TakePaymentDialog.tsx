@@ -4,6 +4,7 @@ import { Button, Dialog, Field, SelectField, useToasts } from '../../components/
 import { ErrorText } from '../../components/Status';
 import { Link } from '../../components/Link';
 import { useConnection } from '../../store/connection';
+import { useDefaultDeviceName } from '../../store/deviceName';
 import { amountProblem, amountText, defaultAmount, parseAmount, PAYMENT_TYPES, paymentTypeLabel, type PaymentType } from '../../model/payment';
 import { takePayment } from './takePayment';
 
@@ -28,7 +29,9 @@ type Done = { kind: 'recorded'; booking: Booking; amount: number; type: PaymentT
  * on the device and sent when the engine answers. Once recorded the receipt can be printed.
  */
 export function TakePaymentDialog({ target, onClose, onRecorded }: { target: PaymentTarget | null; onClose(): void; onRecorded?(booking: Booking | null): void }) {
-  const device = useConnection((s) => s.device);
+  const chosen = useConnection((s) => s.device.trim());
+  const fallback = useDefaultDeviceName();
+  const device = chosen || fallback || '';
   const toast = useToasts((s) => s.show);
   const [amount, setAmount] = useState('');
   const [type, setType] = useState<PaymentType>('CASH');
