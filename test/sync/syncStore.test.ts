@@ -155,6 +155,26 @@ describe(`the sync store (${testDialect()})`, () => {
     expect(await read().withRowState('customers', ['[301]', '[303]', '[304]'])).toEqual(new Set(['[301]', '[303]']));
   });
 
+  it('stores a write’s own new rows given together in their order, each op whole and each state its own', async () => {
+    const last = (await read().opsAfter(0, 1_000_000)).at(-1)?.arrival ?? 0;
+    const ids = [601, 602, 603];
+    const { email: _, ...withoutEmail } = customerRow(603);
+    const changes = [customerRow(601), customerRow(602, { email: 'b@example.test' }), withoutEmail];
+    const ops: NewOpRow[] = ids.map((id, i) => ({ ...customerOp(ORIGIN, id, id, null), kind: 'insert', change: changes[i], write_continues: i < 2 ? 1 : null, ...(i === 2 ? { nulls: ['email'] } : {}) }));
+    await write(async (q) => {
+      for (const id of ids) await q.upsertRow('customers', ['id'], customerRow(id));
+      await q.insertOwnNewRows(ops);
+    });
+    const stored = await read().opsAfter(last, 10);
+    expect(stored.map((r) => [r.seq, r.kind, r.write_continues ?? null])).toEqual([[601, 'insert', 1], [602, 'insert', 1], [603, 'insert', null]]);
+    expect(stored.map((r) => read().changeOf(r))).toEqual([customerRow(601), customerRow(602, { email: 'b@example.test' }), customerRow(603)]);
+    for (const id of ids) {
+      const state = await read().rowState('customers', `[${id}]`);
+      expect(state).toMatchObject({ born: stamp(id), deleted: null, erased: null });
+      expect(state!.clocks).toEqual(Object.fromEntries(Object.keys(customerRow(id)).map((c) => [c, stamp(id)])));
+    }
+  });
+
   it('reads, writes, deletes and pages the rows of a synced table', async () => {
     await write(async (q) => {
       for (const id of [403, 401, 402]) await q.upsertRow('customers', ['id'], customerRow(id, { not_a_column: 'x' }));

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DbHandle } from '../../connection';
 import type { SyncStore, SyncStores } from '../../syncStore';
-import { columnsOfChange } from '../../syncEncoding';
 import { postgresErasure } from './erasure';
 import { postgresInstance } from './instance';
+import { postgresNewRows } from './newRows';
 import { postgresOps } from './ops';
 import { postgresQuery, type SharedSyncState } from './query';
 import { postgresRowState } from './rowState';
@@ -42,19 +42,11 @@ function postgresSyncStore(conn: Kysely<any>, shared: SharedSyncState): SyncStor
     ...postgresRowState(query, shapes),
     ...postgresErasure(query),
     ...postgresRows(query, shared),
-    /** One at a time: SQLite's store writes these in multi-row statements; the hub rarely catches up. */
+    ...postgresNewRows(query, shapes),
+    /** The ops and their states in one statement; the rows one at a time (the hub rarely catches up). */
     async insertNewRows(rows) {
-      for (const { op, table, pk } of rows) {
-        await store.insertOwnNewRows([op]);
-        await store.upsertRow(table, pk, op.change, op.nulls);
-      }
-    },
-    /** The op and its row's merge state, one at a time (the hub keeps states in sync_rows only). */
-    async insertOwnNewRows(ops) {
-      for (const op of ops) {
-        await store.insertOp(op);
-        await store.saveInsertedRowState(op.entity, op.entity_id, columnsOfChange(op.change, op.nulls), op.hlc);
-      }
+      await store.insertOwnNewRows(rows.map((r) => r.op));
+      for (const { op, table, pk } of rows) await store.upsertRow(table, pk, op.change, op.nulls);
     },
   };
   return store;
