@@ -93,6 +93,28 @@ export interface SyncStoreOf<Later> {
   dropCapturesAfter(id: number): Answer<Later, void>;
   /** Drops the captured changes up to `id`. */
   dropCapturesUpTo(id: number): Answer<Later, void>;
+  /**
+   * A fold's start (main/sync/fold.ts), one round trip on PostgreSQL: the captured changes in capture
+   * order; when there are any, also the instance row, and capture paused (what the fold writes next are
+   * its ops already). With none, nothing else is read or changed.
+   */
+  beginFold(): Answer<Later, { captures: CaptureRow[]; instance: SyncInstanceTable | null }>;
+  /**
+   * A fold's end, one round trip on PostgreSQL: saves the clock, sets `origin`'s vector entry to
+   * `lastSeq` when `advanced`, resumes capture and drops every captured change.
+   */
+  endFold(origin: string, lastSeq: number, lastHlc: string | null, advanced: boolean): Answer<Later, void>;
+  /**
+   * A fold's start (main/sync/fold.ts), one round trip on PostgreSQL: the captured changes in capture
+   * order; when there are any, also the instance row, and capture paused (what the fold writes next are
+   * its ops already). With none, nothing else is read or changed.
+   */
+  beginFold(): Answer<Later, { captures: CaptureRow[]; instance: SyncInstanceTable | null }>;
+  /**
+   * A fold's end, one round trip on PostgreSQL: saves the clock, sets `origin`'s vector entry to
+   * `lastSeq` when `advanced`, resumes capture and drops every captured change.
+   */
+  endFold(origin: string, lastSeq: number, lastHlc: string | null, advanced: boolean): Answer<Later, void>;
 
   /** Stores an op; `nulls`, when given, names the columns its change sets to null and leaves out. */
   insertOp(op: NewOpRow): Answer<Later, void>;

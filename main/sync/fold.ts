@@ -22,11 +22,11 @@ interface NetChange {
  */
 export async function fold(core: ReplicaCore, q: SyncStore): Promise<number> {
   q.beginWork();
-  const captures = await q.captures();
-  if (captures.length === 0) return 0;
-  const lastCapture = captures[captures.length - 1].id;
+  // Reads the captures and (when there are any) the instance, and pauses capture: corrections written
+  // below are part of these ops already, not captured again.
+  const { captures, instance } = await q.beginFold();
+  if (captures.length === 0 || instance === null) return 0;
   const changes = netChanges(captures);
-  const instance = await q.instance();
   const owner = instance.hub_origin;
   if (owner !== null && owner !== core.origin) {
     const catalogue = changes.find((c) => SYNCED_ENTITIES[c.table]?.rule === 'catalogue');
@@ -34,8 +34,6 @@ export async function fold(core: ReplicaCore, q: SyncStore): Promise<number> {
   }
   const clock = core.clockFrom(instance);
   let seq = instance.last_seq;
-  // Corrections written below are part of these ops already: not captured again.
-  await q.pauseCapture();
   const ops: { op: Op; change: NetChange; fresh: boolean }[] = [];
   for (const change of changes) {
     const op = opFromChange(change, ++seq, encodeHlc(clock.tick()));
@@ -49,10 +47,8 @@ export async function fold(core: ReplicaCore, q: SyncStore): Promise<number> {
   for (let i = 0; i < ops.length - 1; i++) ops[i].op.continues = true;
   const written = await storeOps(q, ops);
   await keepErased(q, changes.map((c) => ({ entity: c.table, entityId: c.pk })), linksOfNewRows(written));
-  await q.saveClock(seq, encodeHlc(clock.last()));
-  if (seq > instance.last_seq) await q.setVector(core.origin, seq);
-  await q.resumeCapture();
-  await q.dropCapturesUpTo(Math.max(lastCapture, await q.lastCaptureId()));
+  // The clock, this origin's vector entry, capture resumed and every capture dropped, together.
+  await q.endFold(core.origin, seq, encodeHlc(clock.last()), seq > instance.last_seq);
   return seq - instance.last_seq;
 }
 

@@ -212,6 +212,35 @@ describe(`the sync store (${testDialect()})`, () => {
     expect(await read().lastCaptureId()).toBe(0);
   });
 
+  it('begins a fold with the captures, the instance and capture paused, and ends it with the clock, the vector and nothing captured', async () => {
+    await write(async (q) => void (await q.dropCapturesUpTo(await q.lastCaptureId())));
+    const idle = await write(async (q) => {
+      const begun = await q.beginFold();
+      await q.upsertRow('customers', ['id'], customerRow(701)); // not paused: captured
+      return begun;
+    });
+    expect(idle).toEqual({ captures: [], instance: null });
+    expect((await read().captures()).map((c) => c.pk)).toEqual(['[701]']);
+    const before = await read().instance();
+    await write(async (q) => {
+      await q.upsertRow('customers', ['id'], customerRow(702));
+      const { captures, instance } = await q.beginFold();
+      expect(captures.map((c) => [c.tbl, c.pk, c.new_json === null ? null : JSON.parse(c.new_json).id])).toEqual([['customers', '[701]', 701], ['customers', '[702]', 702]]);
+      expect(instance).toEqual(before);
+      await q.upsertRow('customers', ['id'], customerRow(703)); // paused: the fold's own correction
+      expect((await q.captures()).map((c) => c.pk)).toEqual(['[701]', '[702]']);
+      await q.endFold(stores.origin, before.last_seq + 2, stamp(before.last_seq + 2), true);
+      await q.upsertRow('customers', ['id'], customerRow(704)); // resumed: captured
+    });
+    expect(await read().instance()).toMatchObject({ last_seq: before.last_seq + 2, last_hlc: stamp(before.last_seq + 2) });
+    expect((await read().vector())[stores.origin]).toBe(before.last_seq + 2);
+    expect((await read().captures()).map((c) => c.pk)).toEqual(['[704]']);
+    await write(async (q) => void (await q.endFold(stores.origin, before.last_seq + 3, stamp(before.last_seq + 3), false)));
+    expect((await read().vector())[stores.origin]).toBe(before.last_seq + 2);
+    expect(await read().captures()).toEqual([]);
+    await write(async (q) => void (await q.saveClock(before.last_seq, before.last_hlc)));
+  });
+
   it('holds an op once and releases it', async () => {
     await write(async (q) => {
       await q.insertOp(customerOp(OTHER, 600, 600, { id: 600 }));

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DbHandle } from '../../connection';
 import type { SyncStore, SyncStores } from '../../syncStore';
 import { postgresErasure } from './erasure';
+import { postgresFold } from './fold';
 import { postgresInstance } from './instance';
 import { postgresNewRows } from './newRows';
 import { postgresOps } from './ops';
@@ -38,6 +39,7 @@ function postgresSyncStore(conn: Kysely<any>, shared: SharedSyncState): SyncStor
   const shapes = postgresShapes(query, shared);
   const store: SyncStore = {
     ...postgresInstance(query, shared),
+    ...postgresFold(query, shared),
     ...postgresOps(query, shapes),
     ...postgresRowState(query, shapes),
     ...postgresErasure(query),

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteSyncStore, SyncStores } from '../../syncStore';
 import { sqliteErasure } from './erasure';
+import { sqliteFold } from './fold';
 import { sqliteInstance } from './instance';
 import { sqliteHeld, sqliteOps } from './ops';
 import { sqliteRowState } from './rowState';
@@ -15,7 +16,7 @@ import { sqliteShapes } from './shapes';
 export function sqliteSyncStore(sqlite: BetterSqlite3.Database): SqliteSyncStore {
   const shapes = sqliteShapes(sqlite);
   const { plans, rows } = sqliteRows(sqlite);
-  return {
+  const store = {
     ...sqliteInstance(sqlite),
     beginWork: shapes.forgetShapesAddedHere,
     ...sqliteOps(sqlite, shapes, plans),
@@ -24,6 +25,7 @@ export function sqliteSyncStore(sqlite: BetterSqlite3.Database): SqliteSyncStore
     ...sqliteErasure(sqlite),
     ...rows,
   };
+  return { ...store, ...sqliteFold(store) };
 }
 
 /** SQLite: one connection, so one store, its statements prepared once. */
