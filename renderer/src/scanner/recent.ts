@@ -1,5 +1,6 @@
 import type { Verdict } from './verdict';
 import { localStamp } from './pending';
+import { shownCode } from './codeInput';
 
 /** The verdict on screen, and the scan it sent (null when nothing was sent). */
 export interface ShownVerdict extends Verdict {
@@ -24,7 +25,7 @@ const KEPT = 12;
 
 /** The strip with a verdict added at its top. */
 export function withRecent(recent: readonly RecentScan[], verdict: Verdict, eventId: string | null, status: RecentScan['status'], now: Date): RecentScan[] {
-  const label = verdict.people.length ? verdict.people.map((p) => p.name).join(', ') : verdict.code;
+  const label = verdict.people.length ? verdict.people.map((p) => p.name).join(', ') : shownCode(verdict.code);
   const entry: RecentScan = { key: eventId ?? `${verdict.code}-${now.getTime()}`, eventId, tone: verdict.tone, word: verdict.word, label, at: localStamp(now).slice(11, 19), status };
   return [entry, ...recent].slice(0, KEPT);
 }

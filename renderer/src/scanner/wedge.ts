@@ -14,8 +14,16 @@ interface Wedge {
   reset(): void;
 }
 
+/** What the wedge keeps of one burst: a scanner stuck on a key cannot grow it without end. */
+export const MAX_WEDGE_CODE = 4_096;
+/** A burst of nothing but control characters: a read, but of nothing a ticket holds. */
+export const UNREADABLE = '\uFFFD';
+
+const CONTROL = /\p{Cc}/u;
+
 export function createWedge({ maxGapMs = 100, minLength = 4 }: WedgeOptions = {}): Wedge {
   let buffer = '';
+  let controls = 0;
   let last = -Infinity;
   return {
     key(key, time) {
@@ -23,17 +31,26 @@ export function createWedge({ maxGapMs = 100, minLength = 4 }: WedgeOptions = {}
       last = time;
       if (key === 'Enter' || key === 'Tab') {
         const code = buffer;
+        const read = code.length + controls;
         buffer = '';
-        return gap <= maxGapMs && code.length >= minLength ? code : null;
+        controls = 0;
+        if (gap > maxGapMs || read < minLength) return null;
+        return code || UNREADABLE;
       }
-      // Shift, Control, dead keys and the like carry no character; control characters (a GS1
-      // group separator some scanners send) are not part of a code.
-      if (key.length !== 1 || key < ' ') return null;
-      buffer = gap <= maxGapMs ? buffer + key : key;
+      if (gap > maxGapMs) {
+        buffer = '';
+        controls = 0;
+      }
+      // Control characters (a GS1 group separator some scanners send) are not part of a code, but
+      // count toward the burst. Shift, dead keys and the like are names, not one character: an
+      // emoji is one character of two UTF-16 units, and stays in the code (which no ticket has).
+      if (key.length === 1 && CONTROL.test(key)) controls++;
+      else if ([...key].length === 1 && buffer.length < MAX_WEDGE_CODE) buffer += key;
       return null;
     },
     reset() {
       buffer = '';
+      controls = 0;
       last = -Infinity;
     },
   };

@@ -7,7 +7,8 @@ import type { EventItem, OutboxItem, ScanItem } from '../outbox/items';
 import { admittedByOverride, admittedFromBooking, checkingVerdict, checkInItem, scanItem, servedDay } from '../scanner/scanItems';
 import { recordedByEvent, recordedByScan, scanAnswerShown, withRecorded, type Recorded } from '../scanner/answers';
 import type { SendOutcome } from '../outbox/sender';
-import { createSuppressor, SUPPRESS_MS, type ScanSource } from '../scanner/wedge';
+import { createSuppressor, SUPPRESS_MS, UNREADABLE, type ScanSource } from '../scanner/wedge';
+import { cleanCode, unreadableVerdict } from '../scanner/codeInput';
 import { changesSomething, emptyCopy, loadCopy, mergeCopy, saveCopy, saveDay, saveLastHeard, saveWindow, windowAround, DEFAULT_WINDOW, type WindowCopy, type WindowSetting } from '../scanner/copies';
 import { signal } from '../scanner/feedback';
 import { withRecent, withStatus, type RecentScan, type ShownVerdict } from '../scanner/recent';
@@ -164,10 +165,16 @@ export const useScanner = create<ScannerState>((set, get) => {
     },
 
     scan(raw, source) {
-      const code = raw.trim();
+      const { code, tooLong } = cleanCode(raw);
       if (!code) return;
       if (!suppressor.shouldFire(code, Date.now(), SUPPRESS_MS[source])) {
         set({ ignored: { code, at: Date.now() } });
+        return;
+      }
+      if (tooLong || code === UNREADABLE) {
+        const refused = unreadableVerdict(code);
+        show(refused, null);
+        remember(refused, null, 'not sent');
         return;
       }
       const { copy, index, sessionFilter } = get();
