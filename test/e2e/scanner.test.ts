@@ -253,9 +253,11 @@ describe('the guide’s scanner in Chromium', () => {
     const [booking] = walk.orders;
     await wedgeScan(page, booking.codes[0]);
     await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('CHECKED_IN');
-    await page.getByRole('checkbox', { name: 'Donald Knuth' }).uncheck();
+    // Nobody else is ticked for the guide: they tick whom they see.
+    expect(await page.getByRole('group', { name: 'Also in this booking (2 people)' }).getByRole('checkbox', { checked: true }).count()).toBe(0);
+    await page.getByRole('checkbox', { name: 'Barbara Liskov' }).check();
     await shot(page, 'verdict-group');
-    await page.getByRole('button', { name: 'Check in 1 more' }).click();
+    await page.getByRole('button', { name: 'Check in 1 ticked' }).click();
     await expect.poll(() => waiting(page).innerText()).toMatch(/^0 waiting/);
     const states = await Promise.all(booking.participantIds.map(async (id) => (await participantOnServer(t, walk.sessionId, id)).checkin.state));
     expect(states).toEqual(['CHECKED_IN', 'CHECKED_IN', 'EXPECTED']);

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useScanner } from '../store/scanner';
 import type { ShownVerdict } from '../scanner/recent';
+import { groupPanelOf, partyOf, type GroupPanel } from '../scanner/groupPanel';
 
 const ICON = { green: '✓', amber: '!', red: '✕', blue: '👥' } as const;
 
@@ -19,8 +20,9 @@ function lifetime(v: ShownVerdict): number | null {
  */
 export function VerdictView({ verdict }: { verdict: ShownVerdict }) {
   const { dismiss, overrideVerdict, checkIn } = useScanner();
-  const offered = verdict.kind === 'GROUP' ? verdict.people.filter((p) => !p.checkedIn) : verdict.others;
-  const [ticked, setTicked] = useState<Set<number>>(() => new Set(offered.map((p) => p.id)));
+  const copy = useScanner((s) => s.copy);
+  // Worked out once per verdict: a check-in from it must not reshuffle the list under the guide's thumb.
+  const [panel] = useState(() => groupPanelOf(verdict, partyOf(copy, verdict)));
   const ms = lifetime(verdict);
 
   useEffect(() => {
@@ -32,9 +34,6 @@ export function VerdictView({ verdict }: { verdict: ShownVerdict }) {
   }, [ms, verdict.shownAt, dismiss]);
 
   const b = verdict.booking;
-  const toggle = (id: number) => setTicked((t) => (t.has(id) ? new Set([...t].filter((x) => x !== id)) : new Set([...t, id])));
-  const chosen = offered.filter((p) => ticked.has(p.id)).map((p) => p.id);
-  const groupTotal = verdict.kind === 'GROUP' ? verdict.people.length : verdict.people.length + verdict.others.length;
   return (
     <div
       className={`verdict ${verdict.tone}`}
@@ -69,20 +68,7 @@ export function VerdictView({ verdict }: { verdict: ShownVerdict }) {
         {b?.attention && b.attentionReasons.includes('NOTE') && (
           <p className="guide-note">⚠ {[b.notes?.internalNotes, b.notes?.comments, b.notes?.resellerComments].filter(Boolean).join(' · ')}</p>
         )}
-        {offered.length > 0 && (
-          <fieldset className="group">
-            <legend>{verdict.kind === 'GROUP' ? 'Who is here?' : `Also in this booking (${groupTotal} people)`}</legend>
-            {offered.map((p) => (
-              <label key={p.id} className="tick">
-                <input type="checkbox" checked={ticked.has(p.id)} onChange={() => toggle(p.id)} />
-                {p.name}
-              </label>
-            ))}
-            <button type="button" className="big action" disabled={!chosen.length} onClick={() => checkIn(chosen)}>
-              {verdict.kind === 'GROUP' ? `Check in ${chosen.length} of ${groupTotal}` : `Check in ${chosen.length} more`}
-            </button>
-          </fieldset>
-        )}
+        {panel && <GroupPanelView panel={panel} onCheckIn={checkIn} />}
         {verdict.override && (
           <button type="button" className="big action override" onClick={overrideVerdict}>
             {verdict.override.label}
@@ -94,5 +80,42 @@ export function VerdictView({ verdict }: { verdict: ShownVerdict }) {
       </div>
       {ms !== null && <div className="countdown" style={{ animationDuration: `${ms}ms` }} aria-hidden="true" />}
     </div>
+  );
+}
+
+/**
+ * The rest of a booking, offered with nobody ticked: the guide ticks whom they see, or takes all of
+ * them with one deliberate tap. People already in are listed as in.
+ */
+function GroupPanelView({ panel, onCheckIn }: { panel: GroupPanel; onCheckIn(ids: number[]): void }) {
+  const [ticked, setTicked] = useState<ReadonlySet<number>>(() => new Set());
+  const toggle = (id: number) => setTicked((t) => (t.has(id) ? new Set([...t].filter((x) => x !== id)) : new Set([...t, id])));
+  const chosen = panel.open.filter((id) => ticked.has(id));
+  return (
+    <fieldset className="group">
+      <legend>{panel.legend}</legend>
+      {panel.people.map((p) =>
+        p.checkedIn ? (
+          <p key={p.id} className="tick in">
+            ✓ {p.name} <small>already in</small>
+          </p>
+        ) : (
+          <label key={p.id} className="tick">
+            <input type="checkbox" checked={ticked.has(p.id)} onChange={() => toggle(p.id)} />
+            {p.name}
+          </label>
+        ),
+      )}
+      <div className="row group-actions">
+        <button type="button" className="big action" disabled={!chosen.length} onClick={() => onCheckIn(chosen)}>
+          {chosen.length ? `Check in ${chosen.length} ticked` : 'Tick who is here'}
+        </button>
+        {panel.open.length > 1 && (
+          <button type="button" className="big secondary" onClick={() => onCheckIn(panel.open)}>
+            Check in all {panel.open.length}
+          </button>
+        )}
+      </div>
+    </fieldset>
   );
 }

@@ -10,6 +10,7 @@ import { DeviceNameField, DeviceNamePrompt } from '../components/DeviceName';
 import { timeOf } from '../components/Status';
 import { onSoundChange, prepareFeedback, soundWaitsForTap } from '../scanner/feedback';
 import { servedCounts } from '../scanner/copies';
+import '../scanner.css';
 
 /**
  * The guide's scanner: every code a wedge scanner types, the camera sees or a person enters is
