@@ -1,7 +1,7 @@
 import type { EventItem, ScanItem } from '../outbox/items';
 import type { ScanAnswer } from '../api/types';
 import type { WindowCopy } from './copies';
-import { correctionOf, localStamp, type Correction } from './pending';
+import { companyStampIn, correctionOf, type Correction } from './pending';
 import type { ShownVerdict } from './recent';
 import { fromAnswer, markCheckedIn, notYetIn, type Verdict } from './verdict';
 
@@ -34,7 +34,7 @@ export function recordedByEvent(item: EventItem & { local: NonNullable<EventItem
 export function withRecorded(copy: WindowCopy, recorded: Recorded): WindowCopy {
   if (recorded.sessionId === null) return copy;
   const fresh = notYetIn(copy, recorded.sessionId, recorded.participantIds);
-  return markCheckedIn(copy, recorded.sessionId, fresh, { at: recorded.at, atLocal: localStamp(new Date(recorded.at)), device: recorded.device ?? null, eventIdOf: recorded.eventIdOf });
+  return markCheckedIn(copy, recorded.sessionId, fresh, { at: recorded.at, atLocal: companyStampIn(copy, recorded.sessionId, recorded.at), device: recorded.device ?? null, eventIdOf: recorded.eventIdOf });
 }
 
 /** What a scan's answer changes on screen: the verdict itself, a correction of one already shown, or only that it was sent. */

@@ -2,6 +2,7 @@ import type { ScanAnswer } from '../api/types';
 import type { WindowCopy } from './copies';
 import type { OutboxItem } from '../outbox/items';
 import { disagrees, markCheckedIn, notYetIn } from './verdict';
+import { companyStamp } from './clock';
 
 /**
  * The scanner's view of its outbox: what waits is laid over the engine's copies, and the engine's
@@ -47,9 +48,18 @@ export function withPending(copy: WindowCopy, outbox: readonly OutboxItem[]): Wi
     const at = item.body.occurredAt;
     const device = item.body.device ?? null;
     const ids = notYetIn(shown, item.local.sessionId, item.local.participantIds);
-    shown = markCheckedIn(shown, item.local.sessionId, ids, { at, atLocal: localStamp(new Date(at)), device, eventIdOf: (pid) => (item.kind === 'scan' ? `${item.eventId}.${pid}` : item.eventId) });
+    shown = markCheckedIn(shown, item.local.sessionId, ids, { at, atLocal: companyStampIn(shown, item.local.sessionId, at), device, eventIdOf: (pid) => (item.kind === 'scan' ? `${item.eventId}.${pid}` : item.eventId) });
   }
   return shown;
+}
+
+/**
+ * An instant as the engine will stamp it (company-local), from the offset its departure's times tell,
+ * or any held departure's; the device's own clock only when the copy holds none.
+ */
+export function companyStampIn(copy: WindowCopy, sessionId: number, at: string): string {
+  const session = copy.sessions[sessionId];
+  return companyStamp(at, session ? [session] : Object.values(copy.sessions)) ?? localStamp(new Date(at));
 }
 
 /** yyyy-MM-dd HH:mm:ss on the device's clock, the shape the manifest's *Local times have. */

@@ -1,5 +1,4 @@
 import type { Verdict } from './verdict';
-import { localStamp } from './pending';
 import { shownCode } from './codeInput';
 
 /** The verdict on screen, and the scan it sent (null when nothing was sent). */
@@ -17,6 +16,7 @@ export interface RecentScan {
   tone: Verdict['tone'];
   word: string;
   label: string;
+  /** When it was read (an instant: the screen shows it on the company's clock). */
   at: string;
   status: 'waiting' | 'sent' | 'corrected' | 'not sent';
 }
@@ -26,7 +26,7 @@ const KEPT = 12;
 /** The strip with a verdict added at its top. */
 export function withRecent(recent: readonly RecentScan[], verdict: Verdict, eventId: string | null, status: RecentScan['status'], now: Date): RecentScan[] {
   const label = verdict.people.length ? verdict.people.map((p) => p.name).join(', ') : shownCode(verdict.code);
-  const entry: RecentScan = { key: eventId ?? `${verdict.code}-${now.getTime()}`, eventId, tone: verdict.tone, word: verdict.word, label, at: localStamp(now).slice(11, 19), status };
+  const entry: RecentScan = { key: eventId ?? `${verdict.code}-${now.getTime()}`, eventId, tone: verdict.tone, word: verdict.word, label, at: now.toISOString(), status };
   return [entry, ...recent].slice(0, KEPT);
 }
 

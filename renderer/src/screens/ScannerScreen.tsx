@@ -11,6 +11,7 @@ import { timeOf } from '../components/Status';
 import { onSoundChange, prepareFeedback, soundWaitsForTap } from '../scanner/feedback';
 import { servedCounts } from '../scanner/copies';
 import '../scanner.css';
+import { companyClock } from '../scanner/clock';
 
 /**
  * The guide's scanner: every code a wedge scanner types, the camera sees or a person enters is
@@ -90,8 +91,9 @@ function SoundHint() {
 /** Online or not, how many scans wait to be sent, and when the engine last answered: always in view. */
 function ConnectionStatus() {
   const { online, lastHeard, problem } = useScanner();
+  const held = useHeldSessions();
   const { items: outbox, sending } = useOutbox();
-  const heard = lastHeard ? new Date(lastHeard).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : 'never';
+  const heard = lastHeard ? companyClock(lastHeard, held, true) : 'never';
   return (
     <div className={`conn ${online ? 'online' : 'offline'}`} role="status" aria-label="Connection">
       <span className="dot" aria-hidden="true">
@@ -149,10 +151,18 @@ function ManualEntry({ onCode }: { onCode(code: string): void }) {
   );
 }
 
+/** The sessions this device knows (the day's and those it holds): they tell the company's clock. */
+function useHeldSessions() {
+  const sessions = useScanner((s) => s.sessions);
+  const copy = useScanner((s) => s.copy);
+  return useMemo(() => [...sessions, ...Object.values(copy.sessions)], [sessions, copy.sessions]);
+}
+
 const STATUS_ICON = { waiting: '⏳', sent: '✓', corrected: '⚠', 'not sent': '' } as const;
 
 function RecentStrip() {
   const recent = useScanner((s) => s.recent);
+  const held = useHeldSessions();
   if (!recent.length) return null;
   return (
     <ol className="recent" aria-label="Last scans">
@@ -161,7 +171,7 @@ function RecentStrip() {
           <span className="word">{r.word}</span>
           <span className="who">{r.label}</span>
           <small>
-            {r.at} {STATUS_ICON[r.status]} {r.status === 'waiting' ? 'waiting' : r.status === 'corrected' ? 'corrected' : ''}
+            {companyClock(r.at, held, true)} {STATUS_ICON[r.status]} {r.status === 'waiting' ? 'waiting' : r.status === 'corrected' ? 'corrected' : ''}
           </small>
         </li>
       ))}
