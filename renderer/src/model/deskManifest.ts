@@ -116,7 +116,7 @@ const fold = (text: string) => text.normalize('NFD').replace(/[\u0300-\u036f]/g,
 const digits = (text: string) => text.replace(/\D/g, '');
 
 /** Bookings matching a name (customer or participant), an order number or a phone (digits compared). */
-export function searchBookings(bookings: readonly DeskBooking[], query: string): DeskBooking[] {
+export function searchBookings<B extends Pick<DeskBooking, 'orderNumber' | 'customerName' | 'phone'> & { participants: readonly { name: string | null }[] }>(bookings: readonly B[], query: string): B[] {
   const q = fold(query.trim());
   if (!q) return [...bookings];
   // A national number (0400 …) matches its international form (+61 400 …): leading zeros are dropped.

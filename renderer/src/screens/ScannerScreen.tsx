@@ -12,6 +12,7 @@ import { onSoundChange, prepareFeedback, soundWaitsForTap } from '../scanner/fee
 import { servedCounts } from '../scanner/copies';
 import '../scanner.css';
 import { companyClock } from '../scanner/clock';
+import { SearchPanel } from '../scanner/searchPanel';
 
 /**
  * The guide's scanner: every code a wedge scanner types, the camera sees or a person enters is
@@ -74,6 +75,7 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
         {ignored && Date.now() - ignored.at < 6000 && <p className="ignored">Same code read again: ignored</p>}
         <CameraPanel onCode={(code) => scan(code, 'camera')} />
         <ManualEntry onCode={(code) => scan(code, 'typed')} />
+        <SearchPanel onCode={(code) => scan(code, 'typed')} />
         <RecentStrip />
         <DeviceSettings />
       </section>

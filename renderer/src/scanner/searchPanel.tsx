@@ -1,0 +1,82 @@
+import { useMemo, useState } from 'react';
+import { useScanner } from '../store/scanner';
+import { recordedCheckin } from '../api/answers';
+import { nameOf } from './verdict';
+import { clockOf, dayOf } from './clock';
+import { MIN_QUERY, searchablesOf, searchHeld, stateOf, type Searchable } from './search';
+
+/**
+ * "Find a guest" on the scanner: what the device holds, searched as the guide types (offline too).
+ * A result checks in by the person's own code, or the booking's for several, through the same
+ * verdict a scan gives: the group panel, and a deliberate override where the rules refuse.
+ */
+export function SearchPanel({ onCode }: { onCode(code: string): void }) {
+  const copy = useScanner((s) => s.copy);
+  const [query, setQuery] = useState('');
+  const rows = useMemo(() => searchablesOf(copy), [copy]);
+  const { found, more } = useMemo(() => searchHeld(rows, query), [rows, query]);
+  const searching = query.trim().length >= MIN_QUERY;
+  return (
+    <section className="scan-search" aria-label="Find a guest">
+      <label>
+        Find a guest (no ticket)
+        <input type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="Name, phone or order number" autoComplete="off" enterKeyHint="search" />
+      </label>
+      {searching && !found.length && <p className="muted">No booking on this device matches “{query.trim()}”.</p>}
+      {found.length > 0 && (
+        <ul className="found" aria-label="Search results">
+          {found.map((row) => (
+            <FoundBooking key={`${row.session.id}-${row.booking.orderNumber}-${row.booking.cancelled}`} row={row} onCode={onCode} />
+          ))}
+        </ul>
+      )}
+      {more > 0 && <p className="muted">{more} more: type more of the name or number.</p>}
+    </section>
+  );
+}
+
+function FoundBooking({ row, onCode }: { row: Searchable; onCode(code: string): void }) {
+  const { session, booking, orderCode } = row;
+  const open = booking.participants.filter((p) => !stateOf(booking, p).in);
+  return (
+    <li className={booking.cancelled ? 'cancelled' : ''} aria-label={`Booking ${booking.orderNumber}`}>
+      <p className="found-head">
+        <b>{booking.orderNumber}</b>
+        {booking.customerName ? ` · ${booking.customerName}` : ''}
+        <br />
+        <span className="when">
+          {dayOf(session.startTimeLocal)} {clockOf(session.startTimeLocal)} · {session.productName}
+          {session.checkinClosed ? ' · check-in closed' : ''}
+        </span>
+      </p>
+      <ul className="found-people">
+        {booking.participants.map((p) => {
+          const name = nameOf(p);
+          const state = stateOf(booking, p);
+          const at = recordedCheckin(p.checkin)?.atLocal;
+          return (
+            <li key={p.id}>
+              <span className="who">{name}</span>
+              <span className={`state ${state.in ? 'in' : ''}`}>
+                {state.in ? '✓ ' : ''}
+                {state.word}
+                {state.in && at ? ` ${clockOf(at)}` : ''}
+              </span>
+              {!state.in && p.barcode && (
+                <button type="button" className="small" aria-label={`Check in ${name}`} onClick={() => onCode(p.barcode!)}>
+                  Check in
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {booking.cancelled && <p className="muted">Cancelled: only the desk can admit this booking.</p>}
+      {orderCode && open.length > 1 && (
+        <button type="button" className="secondary" onClick={() => onCode(orderCode)}>
+          Check in from the booking ({open.length} not in)
+        </button>
+      )}
+    </li>
+  );
+}
