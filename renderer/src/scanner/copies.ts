@@ -83,7 +83,9 @@ export async function loadCopy(): Promise<{ copy: WindowCopy | null; window: Win
   return { copy: copy ?? null, window: window ?? DEFAULT_WINDOW, sessions: day ?? [], lastHeard: lastHeard ?? null };
 }
 
-export const saveCopy = (copy: WindowCopy) => idbPut('meta', 'windowCopy', copy);
-export const saveWindow = (setting: WindowSetting) => idbPut('meta', 'window', setting);
-export const saveDay = (sessions: DayBoardSession[]) => idbPut('meta', 'day', sessions);
-export const saveLastHeard = (at: string) => idbPut('meta', 'lastHeard', at);
+// A write that fails (storage full, blocked) is said on screen by deviceDb; the scanner carries on with what it holds in memory.
+const quietly = () => undefined;
+export const saveCopy = (copy: WindowCopy) => idbPut('meta', 'windowCopy', copy).catch(quietly);
+export const saveWindow = (setting: WindowSetting) => idbPut('meta', 'window', setting).catch(quietly);
+export const saveDay = (sessions: DayBoardSession[]) => idbPut('meta', 'day', sessions).catch(quietly);
+export const saveLastHeard = (at: string) => idbPut('meta', 'lastHeard', at).catch(quietly);

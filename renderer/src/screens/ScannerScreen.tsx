@@ -13,6 +13,7 @@ import { servedCounts } from '../scanner/copies';
 import '../scanner.css';
 import { companyClock } from '../scanner/clock';
 import { SearchPanel } from '../scanner/searchPanel';
+import { deviceDbProblem, onDeviceDbProblem } from '../lib/deviceDb';
 
 /**
  * The guide's scanner: every code a wedge scanner types, the camera sees or a person enters is
@@ -72,6 +73,7 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
           <b>{served.inCount}</b> of {served.total} checked in{sessionId === null ? ` · ${served.departures} departures on this device (${copy.from} to ${copy.to})` : ''}
         </p>
         <SoundHint />
+        <StorageNotice />
         {ignored && Date.now() - ignored.at < 6000 && <p className="ignored">Same code read again: ignored</p>}
         <CameraPanel onCode={(code) => scan(code, 'camera')} />
         <ManualEntry onCode={(code) => scan(code, 'typed')} />
@@ -88,6 +90,17 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
 function SoundHint() {
   const waits = useSyncExternalStore(onSoundChange, soundWaitsForTap);
   return waits ? <p className="ignored sound-hint">Tap once to turn the sound on</p> : null;
+}
+
+/** A device that cannot keep its copy or its queue (storage full or blocked) says so, and keeps scanning online. */
+function StorageNotice() {
+  const problem = useSyncExternalStore(onDeviceDbProblem, deviceDbProblem);
+  if (!problem) return null;
+  return (
+    <p className="storage-notice" role="status" aria-label="Device storage">
+      ⚠ This device’s storage is {problem === 'full' ? 'full' : 'blocked or unavailable'}: it cannot keep the trip or hold scans offline. Scanning works while online.
+    </p>
+  );
 }
 
 /** Online or not, how many scans wait to be sent, and when the engine last answered: always in view. */

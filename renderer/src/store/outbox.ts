@@ -43,7 +43,8 @@ export const useOutbox = create<OutboxState>((set, get) => ({
     for (const item of items) {
       const stamped = { ...item, seq: ++seq };
       set({ items: addToOutbox(get().items, stamped) });
-      await idbPut('outbox', item.eventId, stamped);
+      // A device that cannot store (full, blocked) still sends while online: it says so on screen (deviceDb).
+      await idbPut('outbox', item.eventId, stamped).catch(() => undefined);
     }
     await get().flush();
   },
@@ -71,7 +72,7 @@ export const useOutbox = create<OutboxState>((set, get) => ({
           break;
         }
         const done = answered(outcome);
-        await Promise.all(done.map((id) => idbDelete('outbox', id)));
+        await Promise.all(done.map((id) => idbDelete('outbox', id).catch(() => undefined)));
         set({ items: removeFromOutbox(get().items, done), problem: problemOf(outcome) });
         // An event the engine did not answer stays for the next try rather than being sent again at once.
         if (outcome.kind === 'events' && done.length < outcome.items.length) break;

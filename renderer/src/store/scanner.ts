@@ -120,7 +120,8 @@ export const useScanner = create<ScannerState>((set, get) => {
       set({ sessionFilter });
       if (!get().ready) {
         // The device's copy first: the scanner works before (or without) the engine answering.
-        const { copy: held, window, sessions, lastHeard } = await loadCopy();
+        // A device that cannot read its storage starts empty and works online (the screen says why).
+        const { copy: held, window, sessions, lastHeard } = await loadCopy().catch(() => ({ copy: null, window: DEFAULT_WINDOW, sessions: [], lastHeard: null }));
         set({ held, window, sessions, lastHeard, ready: true, ...shown(held) });
       }
       get().stop();
@@ -297,7 +298,8 @@ async function refreshCopy(today: string) {
   const since = held && held.from === from && held.to === to && held.cursor ? { since: held.cursor } : {};
   const { deviceCopy } = await api(c, 'GET /v1/checkin/device-copy', { query: { from, to, ...since }, timeoutMs: 20_000 });
   const next = mergeCopy(held, deviceCopy, Date.now());
-  // A quiet refresh moves only the cursor: kept in memory, written with the next change.
+  // A quiet refresh moves only the cursor: kept in memory, written with the next change. Held in
+  // memory even when the device cannot store it (full, blocked): it still decides this page's scans.
   if (changesSomething(deviceCopy) || !held) await saveCopy(next);
   useScanner.setState({ held: next, ...shown(next) });
 }
