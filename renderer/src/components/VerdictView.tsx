@@ -24,6 +24,8 @@ export function VerdictView({ verdict }: { verdict: ShownVerdict }) {
   // Worked out once per verdict: a check-in from it must not reshuffle the list under the guide's thumb.
   const [panel] = useState(() => groupPanelOf(verdict, partyOf(copy, verdict)));
   const ms = lifetime(verdict);
+  // A touch on the verdict (ticking people, reading the booking) starts its time again: it never goes from under a guide's finger.
+  const [touchedAt, setTouchedAt] = useState(0);
 
   useEffect(() => {
     if (ms === null) return;
@@ -31,7 +33,7 @@ export function VerdictView({ verdict }: { verdict: ShownVerdict }) {
       if (useScanner.getState().verdict?.shownAt === verdict.shownAt) dismiss();
     }, ms);
     return () => clearTimeout(timer);
-  }, [ms, verdict.shownAt, dismiss]);
+  }, [ms, verdict.shownAt, touchedAt, dismiss]);
 
   const b = verdict.booking;
   return (
@@ -41,6 +43,7 @@ export function VerdictView({ verdict }: { verdict: ShownVerdict }) {
       aria-label={`Verdict: ${verdict.word}`}
       data-kind={verdict.kind}
       data-code={verdict.code}
+      onPointerDown={() => setTouchedAt(Date.now())}
       onClick={(e) => {
         if (!(e.target as HTMLElement).closest('button, input, label')) dismiss();
       }}
@@ -78,7 +81,7 @@ export function VerdictView({ verdict }: { verdict: ShownVerdict }) {
           {verdict.checking ? 'Cancel' : 'Next scan'}
         </button>
       </div>
-      {ms !== null && <div className="countdown" style={{ animationDuration: `${ms}ms` }} aria-hidden="true" />}
+      {ms !== null && <div key={touchedAt} className="countdown" style={{ animationDuration: `${ms}ms` }} aria-hidden="true" />}
     </div>
   );
 }
