@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DayBoardSession, DeviceBooking, DeviceCopy, DeviceSession } from '../../renderer/src/api/types';
-import { bookingKey, changesSomething, mergeCopy, participantsInCopy, servedCounts, windowAround } from '../../renderer/src/scanner/copies';
+import { bookingKey, changesSomething, DEFAULT_WINDOW, mergeCopy, participantsInCopy, servedCounts, validWindow, windowAround, windowServing } from '../../renderer/src/scanner/copies';
 
 const session = (id: number, closed = false): DeviceSession => ({ id, productCode: 'P1', productName: 'Tour', startTime: '2030-01-03T00:00:00Z', startTimeLocal: '2030-01-03 11:00:00', checkinClosed: closed });
 const booking = (sessionId: number, orderNumber: string, names: string[], live = true): DeviceBooking => ({
@@ -69,5 +69,23 @@ describe("the scanner's window copy", () => {
     // Cancelled bookings are held but not counted as expected.
     expect(servedCounts(whole, null, day)).toEqual({ inCount: 0, total: 3, departures: 2, heldOfDay: 1 });
     expect(servedCounts(whole, 2, day)).toMatchObject({ total: 1, departures: 1 });
+  });
+});
+
+describe('the window a device asks for', () => {
+  it('is its days around today, stretched to a departure it serves alone outside them, or that day alone when too far', () => {
+    expect(windowServing('2030-01-01', DEFAULT_WINDOW, null)).toEqual({ from: '2029-12-31', to: '2030-01-03' });
+    expect(windowServing('2030-01-01', DEFAULT_WINDOW, '2030-01-02')).toEqual({ from: '2029-12-31', to: '2030-01-03' });
+    expect(windowServing('2030-01-01', DEFAULT_WINDOW, '2030-01-06')).toEqual({ from: '2029-12-31', to: '2030-01-06' });
+    expect(windowServing('2030-01-01', DEFAULT_WINDOW, '2029-12-25')).toEqual({ from: '2029-12-25', to: '2030-01-03' });
+    expect(windowServing('2030-01-01', DEFAULT_WINDOW, '2030-02-01')).toEqual({ from: '2030-02-01', to: '2030-02-01' });
+  });
+
+  it('takes whole days from 0, at most the engine’s 14 in all', () => {
+    expect(validWindow({ daysBefore: 0, daysAfter: 13 })).toBe(true);
+    expect(validWindow({ daysBefore: 1, daysAfter: 13 })).toBe(false);
+    expect(validWindow({ daysBefore: -1, daysAfter: 2 })).toBe(false);
+    expect(validWindow({ daysBefore: 1.5, daysAfter: 2 })).toBe(false);
+    expect(validWindow({ daysBefore: Number.NaN, daysAfter: 2 })).toBe(false);
   });
 });

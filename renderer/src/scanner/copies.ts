@@ -35,6 +35,29 @@ export function windowAround(today: string, setting: WindowSetting = DEFAULT_WIN
   return { from: shiftDay(today, -setting.daysBefore), to: shiftDay(today, setting.daysAfter) };
 }
 
+/** The engine's longest window (main/contract/deviceCopy.ts MAX_WINDOW_DAYS): from and to at most 13 days apart. */
+export const MAX_WINDOW_DAYS = 14;
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
+/** A window setting the device accepts: whole days, none negative, the whole window within the engine's longest. */
+export function validWindow(setting: WindowSetting): boolean {
+  const { daysBefore, daysAfter } = setting;
+  return Number.isInteger(daysBefore) && Number.isInteger(daysAfter) && daysBefore >= 0 && daysAfter >= 0 && daysBefore + daysAfter < MAX_WINDOW_DAYS;
+}
+
+/**
+ * The window a device asks for: its days around today, stretched to the day of the departure it serves
+ * alone (/scan?session=ID) when that is outside them, so that departure is decided offline too; a
+ * departure too far off for one window is kept alone.
+ */
+export function windowServing(today: string, setting: WindowSetting, servedDay: string | null): { from: string; to: string } {
+  const around = windowAround(today, setting);
+  if (servedDay === null || (servedDay >= around.from && servedDay <= around.to)) return around;
+  const from = servedDay < around.from ? servedDay : around.from;
+  const to = servedDay > around.to ? servedDay : around.to;
+  return daysBetween(from, to) < MAX_WINDOW_DAYS ? { from, to } : { from: servedDay, to: servedDay };
+}
+
 export const emptyCopy = (from: string, to: string): WindowCopy => ({ from, to, cursor: null, fetchedAt: 0, sessions: {}, products: {}, bookings: {} });
 
 /**

@@ -13,6 +13,7 @@ import { servedCounts } from '../scanner/copies';
 import '../scanner.css';
 import { companyClock } from '../scanner/clock';
 import { SearchPanel } from '../scanner/searchPanel';
+import { WindowSettingField } from '../scanner/windowSetting';
 import { deviceDbProblem, onDeviceDbProblem } from '../lib/deviceDb';
 
 /**
@@ -208,6 +209,7 @@ function DeviceSettings() {
     <details className="device">
       <summary>This device</summary>
       <DeviceNameField label="Device name (saved with every scan)" hint={null} />
+      <WindowSettingField />
       {!window.tourdesk && (
         <button type="button" className="secondary" onClick={signOut}>
           Sign out of this device

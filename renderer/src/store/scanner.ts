@@ -9,7 +9,7 @@ import { recordedByEvent, recordedByScan, scanAnswerShown, withRecorded, type Re
 import type { SendOutcome } from '../outbox/sender';
 import { createSuppressor, SUPPRESS_MS, UNREADABLE, type ScanSource } from '../scanner/wedge';
 import { cleanCode, unreadableVerdict } from '../scanner/codeInput';
-import { changesSomething, emptyCopy, loadCopy, mergeCopy, saveCopy, saveDay, saveLastHeard, saveWindow, windowAround, DEFAULT_WINDOW, type WindowCopy, type WindowSetting } from '../scanner/copies';
+import { changesSomething, emptyCopy, loadCopy, mergeCopy, saveCopy, saveDay, saveLastHeard, saveWindow, validWindow, windowServing, DEFAULT_WINDOW, type WindowCopy, type WindowSetting } from '../scanner/copies';
 import { signal } from '../scanner/feedback';
 import { withRecent, withStatus, type RecentScan, type ShownVerdict } from '../scanner/recent';
 import { useConnection } from './connection';
@@ -160,6 +160,7 @@ export const useScanner = create<ScannerState>((set, get) => {
     },
 
     async setWindow(setting) {
+      if (!validWindow(setting)) return;
       set({ window: setting });
       await saveWindow(setting);
       await get().refresh();
@@ -293,8 +294,8 @@ function absorb(recorded: Recorded) {
 async function refreshCopy(today: string) {
   const c = config();
   if (!c) return;
-  const { held, window } = useScanner.getState();
-  const { from, to } = windowAround(today, window);
+  const { held, window, sessionFilter, sessions } = useScanner.getState();
+  const { from, to } = windowServing(today, window, sessionFilter === null ? null : await dayOfSession(sessionFilter, held, sessions));
   const since = held && held.from === from && held.to === to && held.cursor ? { since: held.cursor } : {};
   const { deviceCopy } = await api(c, 'GET /v1/checkin/device-copy', { query: { from, to, ...since }, timeoutMs: 20_000 });
   const next = mergeCopy(held, deviceCopy, Date.now());
@@ -302,6 +303,18 @@ async function refreshCopy(today: string) {
   // memory even when the device cannot store it (full, blocked): it still decides this page's scans.
   if (changesSomething(deviceCopy) || !held) await saveCopy(next);
   useScanner.setState({ held: next, ...shown(next) });
+}
+
+/** The local day of the departure served alone: from what the device holds, else asked of the engine once. */
+const askedDays = new Map<number, string>();
+async function dayOfSession(id: number, held: WindowCopy | null, day: readonly DayBoardSession[]): Promise<string | null> {
+  const known = held?.sessions[id]?.startTimeLocal ?? day.find((s) => s.id === id)?.startTimeLocal ?? askedDays.get(id);
+  if (known) return known.slice(0, 10);
+  const c = config();
+  if (!c) return null;
+  const { manifest } = await api(c, 'GET /v1/manifest', { query: { sessionId: id }, timeoutMs: 10_000 }).catch(() => ({ manifest: null }));
+  if (manifest) askedDays.set(id, manifest.session.startTimeLocal);
+  return manifest?.session.startTimeLocal.slice(0, 10) ?? null;
 }
 
 function onOnline() {
