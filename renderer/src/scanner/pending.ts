@@ -1,7 +1,7 @@
-import type { ScanAnswer } from '../api/types';
+import type { DeviceBooking, DeviceParticipant, ScanAnswer } from '../api/types';
 import type { WindowCopy } from './copies';
-import type { OutboxItem } from '../outbox/items';
-import { disagrees, markCheckedIn, notYetIn } from './verdict';
+import type { EventItem, OutboxItem, ScanItem } from '../outbox/items';
+import { disagrees } from './verdict';
 import { companyStamp } from './clock';
 
 /**
@@ -38,19 +38,38 @@ export function rejectionOf(eventId: string, label: string, message: string | un
 
 /**
  * A fresh copy from the engine does not yet hold what waits in the outbox: the device's check-ins
- * are laid over it again, so nobody flips back to "expected".
+ * are laid over it again, so nobody flips back to "expected". One pass over the copy whatever the
+ * outbox holds (it runs on every scan, over 6,000 people): the first waiting item naming someone stamps them.
  */
 export function withPending(copy: WindowCopy, outbox: readonly OutboxItem[]): WindowCopy {
-  let shown = copy;
+  const stamps = new Map<string, { item: ScanItem | EventItem; participantId: number }>();
   for (const item of outbox) {
     // The desk's own events carry no local outcome: the desk lays them over its copy itself.
     if (item.kind === 'payment' || !item.local?.admit || item.local.sessionId === null) continue;
-    const at = item.body.occurredAt;
-    const device = item.body.device ?? null;
-    const ids = notYetIn(shown, item.local.sessionId, item.local.participantIds);
-    shown = markCheckedIn(shown, item.local.sessionId, ids, { at, atLocal: companyStampIn(shown, item.local.sessionId, at), device, eventIdOf: (pid) => (item.kind === 'scan' ? `${item.eventId}.${pid}` : item.eventId) });
+    for (const participantId of item.local.participantIds) {
+      const key = `${item.local.sessionId}:${participantId}`;
+      if (!stamps.has(key)) stamps.set(key, { item, participantId });
+    }
   }
-  return shown;
+  if (!stamps.size) return copy;
+  const waiting = (b: DeviceBooking, p: DeviceParticipant) => (p.checkin.state === 'CHECKED_IN' ? undefined : stamps.get(`${b.sessionId}:${p.id}`));
+  let bookings: Record<string, DeviceBooking> | null = null;
+  for (const [key, b] of Object.entries(copy.bookings)) {
+    if (!b.participants.some((p) => waiting(b, p))) continue;
+    bookings ??= { ...copy.bookings };
+    bookings[key] = {
+      ...b,
+      participants: b.participants.map((p) => {
+        const stamp = waiting(b, p);
+        if (!stamp) return p;
+        const { item } = stamp;
+        const at = item.body.occurredAt;
+        const eventId = item.kind === 'scan' ? `${item.eventId}.${p.id}` : item.eventId;
+        return { ...p, checkin: { state: 'CHECKED_IN' as const, at, atLocal: companyStampIn(copy, b.sessionId, at), by: null, device: item.body.device ?? null, eventId } };
+      }),
+    };
+  }
+  return bookings ? { ...copy, bookings } : copy;
 }
 
 /**

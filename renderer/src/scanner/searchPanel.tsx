@@ -13,9 +13,10 @@ import { MIN_QUERY, searchablesOf, searchHeld, stateOf, type Searchable } from '
 export function SearchPanel({ onCode }: { onCode(code: string): void }) {
   const copy = useScanner((s) => s.copy);
   const [query, setQuery] = useState('');
-  const rows = useMemo(() => searchablesOf(copy), [copy]);
-  const { found, more } = useMemo(() => searchHeld(rows, query), [rows, query]);
   const searching = query.trim().length >= MIN_QUERY;
+  // Only while searching: the copy changes with every scan, and 6,000 people need not be listed for nobody.
+  const rows = useMemo(() => (searching ? searchablesOf(copy) : []), [copy, searching]);
+  const { found, more } = useMemo(() => searchHeld(rows, query), [rows, query]);
   return (
     <section className="scan-search" aria-label="Find a guest">
       <label>

@@ -57,9 +57,12 @@ const config = () => useConnection.getState().config;
 const device = () => currentDeviceName();
 
 const NO_COPY = emptyCopy('', '');
+// The index names codes only, which the outbox does not change: built once per copy from the engine, not on every scan.
+let indexed: { of: WindowCopy; index: Map<string, IndexEntry[]> } | null = null;
 function shown(held: WindowCopy | null, outbox: readonly OutboxItem[] = useOutbox.getState().items) {
-  const copy = withPending(held ?? NO_COPY, outbox);
-  return { copy, index: buildIndex(copy) };
+  const base = held ?? NO_COPY;
+  if (indexed?.of !== base) indexed = { of: base, index: buildIndex(base) };
+  return { copy: withPending(base, outbox), index: indexed.index };
 }
 
 const isUnreachable = (error: unknown) => error instanceof ApiError && (error.offline || error.status >= 500 || error.status === 429 || error.status === 401 || error.status === 403);
