@@ -19,6 +19,7 @@ const search = (page: Page) => page.getByRole('region', { name: 'Find a guest' }
 
 let reef: Awaited<ReturnType<typeof aDepartureWithBookings>>;
 let river: Awaited<ReturnType<typeof aDepartureWithBookings>>;
+let cove: Awaited<ReturnType<typeof aDepartureWithBookings>>;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -26,6 +27,8 @@ beforeAll(async () => {
     customers: [{ firstName: 'José', lastName: 'Álvarez', email: 'jose@example.test', phone: '+61 400 123 757' }],
   });
   river = await aDepartureWithBookings(t, 'River Paddle', '2030-01-01 17:00:00', [['Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth'], ['Katherine Johnson']]);
+  cove = await aDepartureWithBookings(t, 'Cove Kayak', '2030-01-01 16:00:00', [['Linus Torvalds'], ['Ken Thompson']]);
+  for (const order of cove.orders) expect((await t.call('DELETE', `/v1/bookings/${order.orderNumber}`)).status).toBe(200);
   web = await serveWebUi(t.engine);
   ({ baseUrl, browser } = web);
 });
@@ -75,6 +78,30 @@ describe('the scanner’s search and group panel, on a phone in Chromium', () =>
     const [jose] = reef.orders;
     expect((await participantOnServer(t, reef.sessionId, jose.participantIds[0])).checkin.state).toBe('CHECKED_IN');
     expect((await participantOnServer(t, reef.sessionId, jose.participantIds[1])).checkin.state).toBe('EXPECTED');
+    await context.close();
+  });
+
+  it('admits a cancelled booking found by search only by the override naming the cancellation, which a scanned ticket never offers', { timeout: 60_000 }, async () => {
+    const context = await phone();
+    const page = await openScanner(context, baseUrl, t.keys.checkin);
+    const [linus, ken] = cove.orders;
+    await wedgeScan(page, ken.codes[0]);
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('BOOKING_CANCELLED');
+    expect(await verdictOf(page).getByRole('button', { name: /Admit anyway/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Next scan' }).tap();
+    await search(page).getByRole('searchbox').fill('linus');
+    const results = page.getByRole('list', { name: 'Search results' });
+    await expect.poll(() => results.innerText()).toMatch(/Linus Torvalds\s*Booking cancelled/);
+    await results.getByRole('button', { name: 'Check in Linus Torvalds' }).tap();
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('BOOKING_CANCELLED');
+    expect(await verdictOf(page).innerText()).toMatch(/Do not admit: booking .* was cancelled/);
+    await shot(page, 'scanner-search-cancelled');
+    await verdictOf(page).getByRole('button', { name: 'Admit anyway (booking cancelled)' }).tap();
+    await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('CHECKED_IN');
+    await expect.poll(() => waiting(page).innerText()).toMatch(/^0 waiting/);
+    const overrides = (await t.call('GET', '/v1/checkin/overrides?date=2030-01-01')).body.overrides as { orderNumber: string; rules: string[]; device: string }[];
+    expect(overrides.filter((o) => o.orderNumber === linus.orderNumber)).toEqual([expect.objectContaining({ rules: ['BOOKING_CANCELLED'], device: 'Pier phone' })]);
+    expect(overrides.some((o) => o.orderNumber === ken.orderNumber)).toBe(false);
     await context.close();
   });
 

@@ -9,7 +9,7 @@ const ICON = { green: '✓', amber: '!', red: '✕', blue: '👥' } as const;
 function lifetime(v: ShownVerdict): number | null {
   if (v.checking) return null;
   if (v.kind === 'GROUP') return 30_000;
-  if (v.override) return 15_000;
+  if (v.override || v.cancelledAdmit) return 15_000;
   if (v.others.length) return 10_000;
   return v.tone === 'green' ? 3_000 : 6_000;
 }
@@ -19,7 +19,7 @@ function lifetime(v: ShownVerdict): number | null {
  * alone), the names and the booking; a refusal's override names the rule it overrules.
  */
 export function VerdictView({ verdict }: { verdict: ShownVerdict }) {
-  const { dismiss, overrideVerdict, checkIn } = useScanner();
+  const { dismiss, overrideVerdict, checkIn, admitCancelled } = useScanner();
   const copy = useScanner((s) => s.copy);
   // Worked out once per verdict: a check-in from it must not reshuffle the list under the guide's thumb.
   const [panel] = useState(() => groupPanelOf(verdict, partyOf(copy, verdict)));
@@ -75,6 +75,11 @@ export function VerdictView({ verdict }: { verdict: ShownVerdict }) {
         {verdict.override && (
           <button type="button" className="big action override" onClick={overrideVerdict}>
             {verdict.override.label}
+          </button>
+        )}
+        {verdict.cancelledAdmit && (
+          <button type="button" className="big action override" onClick={admitCancelled}>
+            {verdict.cancelledAdmit.label}
           </button>
         )}
         <button type="button" className="big dismiss" onClick={dismiss}>

@@ -1,4 +1,5 @@
 import type { Verdict } from './verdict';
+import type { CancelledAdmit } from './cancelledAdmit';
 import { shownCode } from './codeInput';
 
 /** The verdict on screen, and the scan it sent (null when nothing was sent). */
@@ -7,6 +8,8 @@ export interface ShownVerdict extends Verdict {
   shownAt: number;
   /** The device does not hold this code and asked the engine; the answer is on its way. */
   checking?: boolean;
+  /** A cancelled booking found by search: the one override the rules allow it (cancelledAdmit.ts). */
+  cancelledAdmit?: CancelledAdmit;
 }
 
 /** One line of the strip of recent scans. */

@@ -1,5 +1,5 @@
 import { newEventId } from '../api/client';
-import type { CheckinEventBody, DayBoardSession, ScanBody } from '../api/types';
+import type { CheckinEventBody, DayBoardSession, EventOverridableRule, ScanBody } from '../api/types';
 import type { EventItem, LocalOutcome, ScanItem } from '../outbox/items';
 import { localStamp } from './pending';
 import type { Verdict } from './verdict';
@@ -26,10 +26,10 @@ export function scanItem(body: Omit<ScanBody, 'eventId' | 'occurredAt' | 'device
   return { eventId, kind: 'scan', body: { ...body, eventId, occurredAt: new Date().toISOString(), device }, local, ...SCANNED_NOW };
 }
 
-/** One person checked in by name (not by a scanned code): an event of their own. */
-export function checkInItem(sessionId: number, participantId: number, local: LocalOutcome, device: string | undefined): EventItem {
+/** One person checked in by name (not by a scanned code): an event of their own, naming the rules a deliberate override passed. */
+export function checkInItem(sessionId: number, participantId: number, local: LocalOutcome, device: string | undefined, override?: EventOverridableRule[]): EventItem {
   const eventId = newEventId();
-  const body: CheckinEventBody = { eventId, kind: 'CHECK_IN', sessionId, participantId, occurredAt: new Date().toISOString(), device };
+  const body: CheckinEventBody = { eventId, kind: 'CHECK_IN', sessionId, participantId, occurredAt: new Date().toISOString(), device, ...(override?.length ? { override } : {}) };
   return { eventId, kind: 'event', body, local, ...SCANNED_NOW };
 }
 

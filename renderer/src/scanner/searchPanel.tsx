@@ -72,7 +72,7 @@ function FoundBooking({ row, onCode }: { row: Searchable; onCode(code: string): 
           );
         })}
       </ul>
-      {booking.cancelled && <p className="muted">Cancelled: only the desk can admit this booking.</p>}
+      {booking.cancelled && <p className="muted">Cancelled: “Check in” shows why, with the one override the rules allow.</p>}
       {orderCode && open.length > 1 && (
         <button type="button" className="secondary" onClick={() => onCode(orderCode)}>
           Check in from the booking ({open.length} not in)

@@ -114,7 +114,7 @@ function unknownVerdict(code: string, copy: WindowCopy): Verdict {
 }
 
 /** Everything the rules weigh, from the copy: the same facts the engine reads (scanDecision.ts). */
-function factsOf(input: DecideInput, entry: IndexEntry, booking: DeviceBooking, session: DeviceSession, product: DeviceProduct | undefined, targets: readonly DeviceParticipant[]): ScanFacts {
+export function factsOf(input: DecideInput, entry: IndexEntry, booking: DeviceBooking, session: DeviceSession, product: DeviceProduct | undefined, targets: readonly DeviceParticipant[]): ScanFacts {
   const opensBefore = product?.checkinOpensMinutesBefore ?? null;
   const otherSession = input.sessionFilter !== null && input.sessionFilter !== session.id;
   const otherDay = input.sessionFilter === null && input.day !== undefined && session.startTimeLocal.slice(0, 10) !== input.day;

@@ -73,5 +73,5 @@ export function createSuppressor() {
   };
 }
 
-export const SUPPRESS_MS = { wedge: 5000, camera: 2500, typed: 0 } as const;
+export const SUPPRESS_MS = { wedge: 5000, camera: 2500, typed: 0, search: 0 } as const;
 export type ScanSource = keyof typeof SUPPRESS_MS;

@@ -78,7 +78,7 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
         {ignored && Date.now() - ignored.at < 6000 && <p className="ignored">Same code read again: ignored</p>}
         <CameraPanel onCode={(code) => scan(code, 'camera')} />
         <ManualEntry onCode={(code) => scan(code, 'typed')} />
-        <SearchPanel onCode={(code) => scan(code, 'typed')} />
+        <SearchPanel onCode={(code) => scan(code, 'search')} />
         <RecentStrip />
         <DeviceSettings />
       </section>

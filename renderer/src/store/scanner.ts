@@ -9,8 +9,10 @@ import { recordedByEvent, recordedByScan, scanAnswerShown, withRecorded, type Re
 import type { SendOutcome } from '../outbox/sender';
 import { createSuppressor, SUPPRESS_MS, UNREADABLE, type ScanSource } from '../scanner/wedge';
 import { cleanCode, unreadableVerdict } from '../scanner/codeInput';
+import { cancelledAdmitOf, cancelledCheckIns, type CancelledAdmit } from '../scanner/cancelledAdmit';
 import { changesSomething, emptyCopy, loadCopy, mergeCopy, saveCopy, saveDay, saveLastHeard, saveWindow, validWindow, windowServing, DEFAULT_WINDOW, type WindowCopy, type WindowSetting } from '../scanner/copies';
 import { signal } from '../scanner/feedback';
+import { dayOfSession } from '../scanner/sessionDay';
 import { withRecent, withStatus, type RecentScan, type ShownVerdict } from '../scanner/recent';
 import { useConnection } from './connection';
 import { currentDeviceName } from './deviceName';
@@ -41,6 +43,8 @@ interface ScannerState {
   setWindow(setting: WindowSetting): Promise<void>;
   scan(code: string, source: ScanSource): void;
   overrideVerdict(): void;
+  /** A cancelled booking found by search, admitted by the check-in naming its cancellation (the one way the rules allow). */
+  admitCancelled(): void;
   checkIn(participantIds: number[]): void;
   dismiss(): void;
   dismissCorrection(eventId: string): void;
@@ -70,7 +74,7 @@ const isUnreachable = (error: unknown) => error instanceof ApiError && (error.of
 export const useScanner = create<ScannerState>((set, get) => {
   const remember = (verdict: Verdict, eventId: string | null, status: RecentScan['status']) => set({ recent: withRecent(get().recent, verdict, eventId, status, new Date()) });
   const setRecent = (eventId: string, status: RecentScan['status']) => set({ recent: withStatus(get().recent, eventId, status) });
-  function show(verdict: Verdict, eventId: string | null, checking = false) {
+  function show(verdict: Verdict & { cancelledAdmit?: CancelledAdmit }, eventId: string | null, checking = false) {
     set({ verdict: { ...verdict, eventId, shownAt: Date.now(), checking }, ignored: null });
     if (!checking) signal(verdict.tone);
   }
@@ -205,7 +209,8 @@ export const useScanner = create<ScannerState>((set, get) => {
         return;
       }
       if (!verdict.admit) {
-        show(verdict, null);
+        const cancelledAdmit = source === 'search' ? cancelledAdmitOf(verdict, { copy, sessionFilter, ...dayOf(sessionFilter), now: Date.now() }) : null;
+        show(cancelledAdmit ? { ...verdict, cancelledAdmit } : verdict, null);
         remember(verdict, null, 'not sent');
         return;
       }
@@ -229,6 +234,15 @@ export const useScanner = create<ScannerState>((set, get) => {
       show(admitted, item.eventId);
       remember(admitted, item.eventId, 'waiting');
       void enqueue(item);
+    },
+
+    admitCancelled() {
+      const verdict = get().verdict;
+      if (!verdict?.cancelledAdmit) return;
+      const { admitted, items } = cancelledCheckIns(verdict, verdict.cancelledAdmit, device());
+      show(admitted, null);
+      for (const item of items) remember({ ...admitted, people: admitted.people.filter((p) => p.id === item.body.participantId) }, item.eventId, 'waiting');
+      for (const item of items) enqueue(item);
     },
 
     /** Check in some or all of a booking: with the order code when that was scanned, else one event per person. */
@@ -298,7 +312,7 @@ async function refreshCopy(today: string) {
   const c = config();
   if (!c) return;
   const { held, window, sessionFilter, sessions } = useScanner.getState();
-  const { from, to } = windowServing(today, window, sessionFilter === null ? null : await dayOfSession(sessionFilter, held, sessions));
+  const { from, to } = windowServing(today, window, sessionFilter === null ? null : await dayOfSession(config(), sessionFilter, held, sessions));
   const since = held && held.from === from && held.to === to && held.cursor ? { since: held.cursor } : {};
   const { deviceCopy } = await api(c, 'GET /v1/checkin/device-copy', { query: { from, to, ...since }, timeoutMs: 20_000 });
   const next = mergeCopy(held, deviceCopy, Date.now());
@@ -306,18 +320,6 @@ async function refreshCopy(today: string) {
   // memory even when the device cannot store it (full, blocked): it still decides this page's scans.
   if (changesSomething(deviceCopy) || !held) await saveCopy(next);
   useScanner.setState({ held: next, ...shown(next) });
-}
-
-/** The local day of the departure served alone: from what the device holds, else asked of the engine once. */
-const askedDays = new Map<number, string>();
-async function dayOfSession(id: number, held: WindowCopy | null, day: readonly DayBoardSession[]): Promise<string | null> {
-  const known = held?.sessions[id]?.startTimeLocal ?? day.find((s) => s.id === id)?.startTimeLocal ?? askedDays.get(id);
-  if (known) return known.slice(0, 10);
-  const c = config();
-  if (!c) return null;
-  const { manifest } = await api(c, 'GET /v1/manifest', { query: { sessionId: id }, timeoutMs: 10_000 }).catch(() => ({ manifest: null }));
-  if (manifest) askedDays.set(id, manifest.session.startTimeLocal);
-  return manifest?.session.startTimeLocal.slice(0, 10) ?? null;
 }
 
 function onOnline() {
