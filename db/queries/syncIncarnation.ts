@@ -47,6 +47,12 @@ export async function takeIncarnation(conn: Kysely<Database>, next: { origin: st
   return was;
 }
 
+/** The instance's origin and the hub it follows, as the database holds them now. */
+export async function syncIdentity(db: Kysely<Database>): Promise<{ origin: string; hubOrigin: string | null }> {
+  const row = await db.selectFrom('sync_instance').select(['origin', 'hub_origin']).where('id', '=', 1).executeTakeFirstOrThrow();
+  return { origin: row.origin, hubOrigin: row.hub_origin };
+}
+
 /** `earlier` was an earlier self of `successor`: every earlier self of `earlier` is one of `successor` too (the chain stays flat). */
 export async function recordSuccession(db: Kysely<Database>, earlier: string, successor: string, at: number): Promise<void> {
   if (earlier === successor) return;

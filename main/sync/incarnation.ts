@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { DbHandle } from '../../db/connection';
 import { inWriteTransaction } from '../../db/transaction';
-import { keepTableMark, recordSuccession, restoreSigns, takeIncarnation } from '../../db/queries/syncIncarnation';
+import { keepTableMark, recordSuccession, restoreSigns, syncIdentity, takeIncarnation } from '../../db/queries/syncIncarnation';
 import type { Hello } from './wire';
 
 /**
@@ -38,17 +38,27 @@ export interface Incarnation {
  * the database was not restored.
  */
 export async function incarnateIfRestored(handle: DbHandle, now: number, newOrigin = () => randomBytes(8).toString('hex')): Promise<Incarnation | null> {
-  return inWriteTransaction(handle.db, async (conn) => {
-    const signs = await restoreSigns(conn);
-    const moved = signs.tableMark !== null && signs.keptMark !== null && signs.keptMark !== signs.tableMark;
-    if (!signs.pending && !moved) {
-      if (signs.tableMark !== null && signs.keptMark === null) await keepTableMark(conn, signs.tableMark);
-      return null;
-    }
-    const origin = newOrigin();
-    const was = await takeIncarnation(conn, { origin, at: now, idMargin: ID_MARGIN, orderMargin: ORDER_MARGIN, tableMark: signs.tableMark });
-    return { was, origin };
+  const { taken, identity } = await inWriteTransaction(handle.db, async (conn) => {
+    const taken = await incarnateIn(conn, now, newOrigin);
+    return { taken, identity: handle.postgres ? await syncIdentity(conn) : null };
   });
+  // A PostgreSQL handle read its origin when it opened, before this check (and before another hub
+  // process's): the engine must start from the origin the database holds now, or it would go on
+  // folding ops under the origin it gave up, re-issuing their ids.
+  if (handle.postgres && identity) handle.postgres.syncInstance = identity;
+  return taken;
+}
+
+async function incarnateIn(conn: Kysely<Database>, now: number, newOrigin: () => string): Promise<Incarnation | null> {
+  const signs = await restoreSigns(conn);
+  const moved = signs.tableMark !== null && signs.keptMark !== null && signs.keptMark !== signs.tableMark;
+  if (!signs.pending && !moved) {
+    if (signs.tableMark !== null && signs.keptMark === null) await keepTableMark(conn, signs.tableMark);
+    return null;
+  }
+  const origin = newOrigin();
+  const was = await takeIncarnation(conn, { origin, at: now, idMargin: ID_MARGIN, orderMargin: ORDER_MARGIN, tableMark: signs.tableMark });
+  return { was, origin };
 }
 
 /** What a restore taking a new incarnation prints. */
