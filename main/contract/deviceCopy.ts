@@ -42,6 +42,8 @@ export const deviceSessionSchema = z.object({
   id: z.number(),
   productCode: z.string(),
   productName: z.string(),
+  /** Its capacity: seats left are this less the seats of its live bookings in the copy, as availability counts them. */
+  seats: z.number(),
   startTime: z.string(),
   startTimeLocal: z.string(),
   checkinClosed: z.boolean(),
@@ -75,6 +77,8 @@ export const deviceBookingSchema = z.object({
   sessionId: z.number(),
   /** The booking as a guide sees it (status, customer, payment, notes). */
   context: bookingContextSchema,
+  /** Seats it holds on this departure, as availability counts them (Σ quantity × seatsUsed: a Family 2+2 ticket is 4). */
+  seats: z.number(),
   /** false for a cancelled (or abandoned) booking: its codes scan as CANCELLED. */
   live: z.boolean(),
   cancelledAtLocal: z.string().nullable(),

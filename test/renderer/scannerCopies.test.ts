@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { DayBoardSession, DeviceBooking, DeviceCopy, DeviceSession } from '../../renderer/src/api/types';
-import { bookingKey, changesSomething, DEFAULT_WINDOW, mergeCopy, participantsInCopy, servedCounts, validWindow, windowAround, windowServing } from '../../renderer/src/scanner/copies';
+import { bookingKey, changesSomething, DEFAULT_WINDOW, mergeCopy, participantsInCopy, servedCounts, validWindow, windowAround, windowServing, withSeats, type WindowCopy } from '../../renderer/src/scanner/copies';
 
-const session = (id: number, closed = false): DeviceSession => ({ id, productCode: 'P1', productName: 'Tour', startTime: '2030-01-03T00:00:00Z', startTimeLocal: '2030-01-03 11:00:00', checkinClosed: closed });
-const booking = (sessionId: number, orderNumber: string, names: string[], live = true): DeviceBooking => ({
+const session = (id: number, closed = false, seats = 10): DeviceSession => ({ id, productCode: 'P1', productName: 'Tour', seats, startTime: '2030-01-03T00:00:00Z', startTimeLocal: '2030-01-03 11:00:00', checkinClosed: closed });
+const booking = (sessionId: number, orderNumber: string, names: string[], live = true, seats = names.length): DeviceBooking => ({
   sessionId,
   context: { orderNumber, status: live ? 'CONFIRMED' : 'CANCELLED' } as DeviceBooking['context'],
+  seats,
   live,
   cancelledAtLocal: live ? null : '2030-01-02 09:00:00',
   orderCodes: [],
@@ -67,8 +68,29 @@ describe("the scanner's window copy", () => {
     expect(participantsInCopy(whole).map((e) => `${e.session?.id} ${e.booking.context.orderNumber} ${e.participant.name}`)).toEqual(['1 A Ann', '1 B Bob', '2 B Bob', '2 C Cy']);
     const day = [{ id: 1 }, { id: 7 }] as DayBoardSession[];
     // Cancelled bookings are held but not counted as expected.
-    expect(servedCounts(whole, null, day)).toEqual({ inCount: 0, total: 3, departures: 2, heldOfDay: 1 });
-    expect(servedCounts(whole, 2, day)).toMatchObject({ total: 1, departures: 1 });
+    expect(servedCounts(whole, null, day)).toEqual({ inCount: 0, total: 3, seatsBooked: 3, seatsAvailable: null, departures: 2, heldOfDay: 1 });
+    expect(servedCounts(whole, 2, day)).toMatchObject({ total: 1, seatsBooked: 1, seatsAvailable: 9, departures: 1 });
+  });
+
+  it('counts seats as availability does: a 4-seat ticket with 2 names is 4, cancelled ones none, an oversold departure negative', () => {
+    const family = booking(3, 'F', ['Mum*', 'Kid'], true, 4);
+    const copy = mergeCopy(null, answer({ sessions: [session(3, false, 5)], bookings: [family, booking(3, 'G', ['Ann', 'Bob']), booking(3, 'H', ['Cy', 'Di', 'Ed'], false, 3)] }), 1);
+    expect(servedCounts(copy, 3, [])).toMatchObject({ inCount: 1, total: 4, seatsBooked: 6, seatsAvailable: -1 });
+    const roomy = mergeCopy(null, answer({ sessions: [session(3, false, 12)], bookings: [family] }), 1);
+    expect(servedCounts(roomy, 3, [])).toMatchObject({ seatsBooked: 4, seatsAvailable: 8 });
+  });
+
+  it('asks again for the whole window when it holds a copy kept without seats, counting a seat a name until then', () => {
+    const kept = mergeCopy(null, answer({ bookings: [booking(1, 'A', ['Ann', 'Al'], true, 4)] }), 1);
+    expect(withSeats(kept)).toBe(kept);
+    const { seats: _s, ...seatless } = kept.bookings['1 A'];
+    const { seats: _c, ...oldSession } = kept.sessions[1];
+    const old = { ...kept, sessions: { ...kept.sessions, 1: oldSession }, bookings: { '1 A': seatless } } as unknown as WindowCopy;
+    const now = withSeats(old);
+    expect(now.cursor).toBeNull();
+    expect(now.bookings['1 A'].seats).toBe(2);
+    expect(servedCounts(now, 1, [])).toMatchObject({ seatsBooked: 2, seatsAvailable: null });
+    expect(servedCounts(now, 2, [])).toMatchObject({ seatsBooked: 0, seatsAvailable: 10 });
   });
 });
 

@@ -3,6 +3,7 @@ import { createSuppressor, createWedge } from '../../renderer/src/scanner/wedge'
 import { buildIndex, decide, disagrees } from '../../renderer/src/scanner/verdict';
 import { correctionOf, withPending } from '../../renderer/src/scanner/pending';
 import { copyOfManifests } from '../fixtures/deviceCopies';
+import { pickupOnVerdict } from '../../renderer/src/scanner/pickupWords';
 import { addToOutbox, removeFromOutbox, type OutboxItem } from '../../renderer/src/outbox/items';
 import { parseRoute, urlOf } from '../../renderer/src/model/routes';
 import type { Manifest, ManifestBooking, ParticipantCheckin } from '../../renderer/src/api/types';
@@ -79,6 +80,15 @@ describe('the local verdict', () => {
 
   it('checks a known code in at once, green, naming the person and the booking', () => {
     expect(verdict('G1')).toMatchObject({ kind: 'CHECKED_IN', tone: 'green', admit: true, participantIds: [grace.id], sessionId: 1, people: [{ name: 'Grace Hopper' }], booking: { orderNumber: 'T1-1' } });
+  });
+
+  it("carries the booking's pickup to the verdict, worded as the manifest row words it, and none without one", () => {
+    const picked = copyOfManifests([aManifest(4, '2030-01-01 14:00:00', [{ ...aBookingOf('T1-8', [aParticipant('Pia Up', 'P1')]), pickup: { locationName: 'Pier 3', pickupTime: '2030-01-01T07:40:00' } }])]);
+    const seen = decide({ code: 'P1', copy: picked, index: buildIndex(picked), sessionFilter: null, now: Date.parse('2030-01-01T03:00:00Z') });
+    expect(seen.booking?.pickup).toMatchObject({ locationName: 'Pier 3' });
+    expect(pickupOnVerdict(seen.booking?.pickup)).toMatch(/^Pickup: Pier 3 0?7:40/);
+    expect(pickupOnVerdict(verdict('G1').booking?.pickup)).toBeNull();
+    expect(pickupOnVerdict({ locationName: 'Hotel' })).toBe('Pickup: Hotel');
   });
 
   it('finds a code typed in lower case from a ticket, as the engine does', () => {

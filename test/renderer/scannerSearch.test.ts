@@ -17,10 +17,11 @@ const tomorrow = aDeparture(2, '2030-01-02 14:00:00', [aBooking('T1-00030', 'Ada
 // Held in any order: the search lists the soonest departure first.
 const copy = copyOfManifests([tomorrow, morning]);
 // The window copy holds cancelled bookings too, with their codes (they scan as CANCELLED).
-const { participants: _p, orderCodes: _o, ...context } = aBooking('T1-00031', 'Alan Turing', '0411 222 333', []);
+const { participants: _p, orderCodes: _o, seats, ...context } = aBooking('T1-00031', 'Alan Turing', '0411 222 333', []);
 const cancelled: DeviceBooking = {
   sessionId: 2,
   context: { ...context, status: 'CANCELLED' },
+  seats,
   live: false,
   cancelledAtLocal: '2030-01-01 08:00:00',
   orderCodes: ['ORD-T1-00031'],

@@ -7,7 +7,7 @@ import type { DeviceBooking, DeviceCopy, DeviceCopyQuery, DeviceProduct, DeviceS
 import type { EngineContext } from '../context';
 import type { CompaniesService } from '../platform/companies';
 import type { ManifestsService, ResolvedSession } from './manifests';
-import { itemIdsByOrder } from './manifestAssembly';
+import { itemIdsByOrder, seatsOfItems } from './manifestAssembly';
 import { bookingView, participantView, toEvent, type ViewContext } from './manifestView';
 import { isSessionClosed, missingFieldsOf, requiredParticipantLabels } from './scanRules';
 import { deriveCheckinState } from './state';
@@ -132,6 +132,7 @@ function entriesOf(r: ResolvedSession, rows: SessionRows, revoked: ReadonlyMap<s
     out.push({
       sessionId: r.session.id,
       context: bookingView(orderNumber, rows, itemIds),
+      seats: seatsOfItems(rows, itemIds),
       live,
       cancelledAtLocal: live ? null : toLocal(booking.cancelled_at ?? booking.updated_at, r.timezone),
       orderCodes: rows.orderCodesByOrder.get(orderNumber) ?? [],
@@ -146,7 +147,7 @@ function entriesOf(r: ResolvedSession, rows: SessionRows, revoked: ReadonlyMap<s
 }
 
 function sessionOf({ session, product, timezone }: ResolvedSession, checkinClosed: boolean): DeviceSession {
-  return { id: session.id, productCode: session.product_code, productName: product.name, startTime: toIso(session.start_at), startTimeLocal: toLocal(session.start_at, timezone), checkinClosed };
+  return { id: session.id, productCode: session.product_code, productName: product.name, seats: session.seats, startTime: toIso(session.start_at), startTimeLocal: toLocal(session.start_at, timezone), checkinClosed };
 }
 
 function productsOf(resolved: readonly ResolvedSession[]): DeviceProduct[] {

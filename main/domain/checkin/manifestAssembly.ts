@@ -16,6 +16,10 @@ export interface ResolvedSession {
   timezone: string;
 }
 
+/** Seats a booking's items hold, as availability counts them: Σ quantity × seatsUsed (a Family 2+2 ticket is 4). */
+export const seatsOfItems = (rows: SessionRows, itemIds: readonly number[]) =>
+  itemIds.reduce((sum, id) => sum + (rows.quantitiesByItem.get(id) ?? []).reduce((n, q) => n + q.value * q.seats_used, 0), 0);
+
 export function sessionView(resolved: ResolvedSession, seatsHeld: number, closed: boolean, oversold: SessionOversold | null = null): ManifestSession {
   const { session, product, timezone } = resolved;
   return {
@@ -79,7 +83,7 @@ export function assembleManifest({ resolved, rows, derived, view, seatsHeld, res
       bookings.push({
         ...bookingView(orderNumber, rows, itemIds),
         orderCodes: rows.orderCodesByOrder.get(orderNumber) ?? [],
-        seats: itemIds.reduce((sum, id) => sum + (rows.quantitiesByItem.get(id) ?? []).reduce((n, q) => n + q.value * q.seats_used, 0), 0),
+        seats: seatsOfItems(rows, itemIds),
         participants: participants.map((p) => ({ ...participantView(p, derived, view), history: historyView(historyOf.get(p.id) ?? [], view) })),
       });
       liveParticipantIds.push(...participants.map((p) => p.id));

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useScanner } from '../store/scanner';
 import type { ShownVerdict } from '../scanner/recent';
 import { groupPanelOf, partyOf, type GroupPanel } from '../scanner/groupPanel';
+import { pickupOnVerdict } from '../scanner/pickupWords';
 
 const ICON = { green: '✓', amber: '!', red: '✕', blue: '👥' } as const;
 
@@ -64,10 +65,11 @@ export function VerdictView({ verdict }: { verdict: ShownVerdict }) {
             <b>{b.orderNumber}</b>
             {b.customer?.name ? ` · ${b.customer.name}` : ''}
             {b.quantities?.length ? ` · ${b.quantities.map((q) => `${q.value} × ${q.optionLabel}`).join(', ')}` : ''}
-            {b.pickup?.locationName ? ` · Pickup ${b.pickup.locationName}` : ''}
             {verdict.sessionLabel ? ` · ${verdict.sessionLabel}` : ''}
           </p>
         )}
+        {/* On a line of its own: at a pickup stop it is what the guide checks first. Worded as the manifest row words it. */}
+        {pickupOnVerdict(b?.pickup) && <p className="pickup-line">{pickupOnVerdict(b?.pickup)}</p>}
         {b?.attention && b.attentionReasons.includes('NOTE') && (
           <p className="guide-note">⚠ {[b.notes?.internalNotes, b.notes?.comments, b.notes?.resellerComments].filter(Boolean).join(' · ')}</p>
         )}

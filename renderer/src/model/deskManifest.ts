@@ -55,8 +55,8 @@ export function refusalOf(manifest: Manifest, booking: DeskBooking, participantI
   if (!booking.live || participantIds.length === 0) return null;
   // The scanner decides a code; here each person is a "code" of their own, decided against this one session.
   // The manifest names no product settings: the copy holds none, and the rules weigh them the strict way (the engine's answer corrects).
-  const { participants, orderCodes: _codes, ...context } = booking.live;
-  const entry = { sessionId: manifest.session.id, context, live: true, cancelledAtLocal: null, orderCodes: [], revokedCodes: [], participants: participants.map((p) => ({ id: p.id, position: p.position, name: p.name, checkin: p.checkin, missing: [], barcode: participantIds.includes(p.id) ? `#desk-${p.id}` : null })) };
+  const { participants, orderCodes: _codes, seats, ...context } = booking.live;
+  const entry = { sessionId: manifest.session.id, context, seats, live: true, cancelledAtLocal: null, orderCodes: [], revokedCodes: [], participants: participants.map((p) => ({ id: p.id, position: p.position, name: p.name, checkin: p.checkin, missing: [], barcode: participantIds.includes(p.id) ? `#desk-${p.id}` : null })) };
   const copy = { ...emptyCopy('', ''), sessions: { [manifest.session.id]: manifest.session }, bookings: { [bookingKey(entry)]: entry } };
   const code = `#desk-${participantIds[0]}`;
   const verdict = decide({ code, copy, index: buildIndex(copy), sessionFilter: manifest.session.id, now: 0 });

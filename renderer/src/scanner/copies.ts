@@ -86,24 +86,52 @@ export function participantsInCopy(copy: WindowCopy): { participant: DeviceParti
   return Object.values(copy.bookings).flatMap((booking) => booking.participants.map((participant) => ({ participant, booking, session: copy.sessions[booking.sessionId] })));
 }
 
-/** What the scanner shows as served: the people of one departure, or of all the copy's, and how many are in. */
-export function servedCounts(copy: WindowCopy, sessionId: number | null, day: readonly DayBoardSession[]): { inCount: number; total: number; departures: number; heldOfDay: number } {
+export interface ServedCounts {
+  inCount: number;
+  total: number;
+  /** Seats the served live bookings hold, as availability counts them (a 4-seat ticket is 4, however many names it has). */
+  seatsBooked: number;
+  /** One departure's capacity less its seats booked (negative when oversold, as availability answers); null for all of them. */
+  seatsAvailable: number | null;
+  departures: number;
+  heldOfDay: number;
+}
+
+/** What the scanner shows as served: the people of one departure, or of all the copy's, how many are in, and the seats they hold. */
+export function servedCounts(copy: WindowCopy, sessionId: number | null, day: readonly DayBoardSession[]): ServedCounts {
   const live = Object.values(copy.bookings).filter((b) => b.live && (sessionId === null || b.sessionId === sessionId));
   const people = live.flatMap((b) => b.participants);
+  const seatsBooked = live.reduce((sum, b) => sum + b.seats, 0);
+  const capacity = sessionId === null ? undefined : copy.sessions[sessionId]?.seats;
   return {
     inCount: people.filter((p) => p.checkin.state === 'CHECKED_IN').length,
     total: people.length,
+    seatsBooked,
+    seatsAvailable: capacity === undefined || Number.isNaN(capacity) ? null : capacity - seatsBooked,
     departures: sessionId === null ? Object.keys(copy.sessions).length : copy.sessions[sessionId] ? 1 : 0,
     heldOfDay: day.filter((s) => copy.sessions[s.id]).length,
   };
 }
 
 /** The copy, its window setting, the day summary and when the engine was last heard, as this device kept them. */
+/**
+ * A copy kept by a build that held no seats is asked for whole on the next refresh (its cursor dropped):
+ * changes only would leave the unchanged bookings without their seats. Until then a booking counts a
+ * seat a name and a departure's capacity is unknown (NaN: no seats left are shown). Kept as it is otherwise.
+ */
+export function withSeats(copy: WindowCopy): WindowCopy {
+  const seatless = Object.values(copy.sessions).some((s) => typeof s.seats !== 'number') || Object.values(copy.bookings).some((b) => typeof b.seats !== 'number');
+  if (!seatless) return copy;
+  const bookings = Object.fromEntries(Object.entries(copy.bookings).map(([key, b]) => [key, typeof b.seats === 'number' ? b : { ...b, seats: b.participants.length }]));
+  const sessions = Object.fromEntries(Object.entries(copy.sessions).map(([id, s]) => [id, typeof s.seats === 'number' ? s : { ...s, seats: Number.NaN }]));
+  return { ...copy, cursor: null, sessions, bookings };
+}
+
 export async function loadCopy(): Promise<{ copy: WindowCopy | null; window: WindowSetting; sessions: DayBoardSession[]; lastHeard: string | null }> {
   // Per-session manifests of an older build are not migrated: the window copy is fetched whole on the first refresh.
   if ((await idbCount('manifests')) > 0) await idbClear('manifests');
   const [copy, window, day, lastHeard] = await Promise.all([idbGet<WindowCopy>('meta', 'windowCopy'), idbGet<WindowSetting>('meta', 'window'), idbGet<DayBoardSession[]>('meta', 'day'), idbGet<string>('meta', 'lastHeard')]);
-  return { copy: copy ?? null, window: window ?? DEFAULT_WINDOW, sessions: day ?? [], lastHeard: lastHeard ?? null };
+  return { copy: copy ? withSeats(copy) : null, window: window ?? DEFAULT_WINDOW, sessions: day ?? [], lastHeard: lastHeard ?? null };
 }
 
 // A write that fails (storage full, blocked) is said on screen by deviceDb; the scanner carries on with what it holds in memory.

@@ -9,7 +9,8 @@ import { CameraPanel } from '../components/CameraPanel';
 import { DeviceNameField, DeviceNamePrompt } from '../components/DeviceName';
 import { timeOf } from '../components/Status';
 import { onSoundChange, prepareFeedback, soundWaitsForTap } from '../scanner/feedback';
-import { servedCounts } from '../scanner/copies';
+import { servedCounts, type ServedCounts } from '../scanner/copies';
+import { seatsLeftParts } from './week/deskWords';
 import '../scanner.css';
 import { companyClock } from '../scanner/clock';
 import { SearchPanel } from '../scanner/searchPanel';
@@ -70,8 +71,9 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
         <p className={`ready ${paused ? 'paused' : ''}`} role="status" aria-label="Scanner state">
           {!ready ? 'Loading this device’s copy…' : paused ? `Paused: ${paused}` : 'Ready to scan'}
         </p>
-        <p className="served" data-held={served.heldOfDay} data-day={sessions.length}>
-          <b>{served.inCount}</b> of {served.total} checked in{sessionId === null ? ` · ${served.departures} departures on this device (${copy.from} to ${copy.to})` : ''}
+        <p className="served" aria-label="Served" data-held={served.heldOfDay} data-day={sessions.length}>
+          <b>{served.inCount}</b> of {served.total} checked in · <SeatsServed served={served} />
+          {sessionId === null ? ` · ${served.departures} departures on this device (${copy.from} to ${copy.to})` : ''}
         </p>
         <SoundHint />
         <StorageNotice />
@@ -84,6 +86,18 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
       </section>
       {verdict && <VerdictView key={`${verdict.eventId ?? verdict.code}-${verdict.shownAt}`} verdict={verdict} />}
     </div>
+  );
+}
+
+/** Seats as availability counts them (a 4-seat ticket is 4) and, for one departure, left or over as the board says it. */
+function SeatsServed({ served }: { served: ServedCounts }) {
+  const booked = `${served.seatsBooked} ${served.seatsBooked === 1 ? 'seat' : 'seats'} booked`;
+  if (served.seatsAvailable === null) return <>{booked}</>;
+  const { count, word } = seatsLeftParts(served.seatsAvailable);
+  return (
+    <>
+      {booked}, <span className={word === 'over' ? 'over' : undefined} data-seats-available={served.seatsAvailable}><b>{count}</b> {word}</span>
+    </>
   );
 }
 

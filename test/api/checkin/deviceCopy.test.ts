@@ -109,6 +109,25 @@ describe('GET /v1/checkin/device-copy: changes only', () => {
   });
 });
 
+describe('GET /v1/checkin/device-copy: seats and pickups as the guide reads them', () => {
+  it("counts a booking's seats as availability does and carries its pickup, so an oversold departure reads the same offline", async () => {
+    // Last in the file: a departure of its own on 4 January, inside the window the tests above read whole.
+    const full = await aProductWithSession(t, { startTime: '2030-01-03T21:00:00Z', seats: 5 });
+    const family = aBookingRow(t.sql, { sessionId: full.sessionId, quantities: [{ label: 'Family', value: 1, seatsUsed: 4 }], names: ['Mum', 'Kid'], pickup: { locationName: 'Pier 3', pickupTime: '2030-01-04T07:40:00' } });
+    const couple = aBookingRow(t.sql, { sessionId: full.sessionId, quantities: [{ label: 'Adult', value: 2 }], names: ['Ann', 'Bob'] });
+    const gone = aBookingRow(t.sql, { sessionId: full.sessionId, quantities: [{ label: 'Adult', value: 3 }], names: ['Cy'], status: 'CANCELLED' });
+    const { copy } = await copyOf(WINDOW);
+    expect(copy.sessions.find((s) => s.id === full.sessionId)?.seats).toBe(5);
+    expect(entry(copy, family.orderNumber)).toMatchObject({ seats: 4, context: { pickup: { locationName: 'Pier 3', pickupTime: '2030-01-04T07:40:00' } } });
+    expect(entry(copy, couple.orderNumber)).toMatchObject({ seats: 2, context: { pickup: null } });
+    const liveSeats = copy.bookings.filter((b) => b.sessionId === full.sessionId && b.live).reduce((n, b) => n + b.seats, 0);
+    expect(entry(copy, gone.orderNumber)?.live).toBe(false);
+    const availability = await t.call('GET', `/v1/availability?productCode=${full.productCode}&startTimeLocal=2030-01-04&endTimeLocal=2030-01-04`);
+    expect(availability.body.sessions[0]).toMatchObject({ id: full.sessionId, seats: 5, seatsAvailable: -1 });
+    expect(5 - liveSeats).toBe(availability.body.sessions[0].seatsAvailable);
+  });
+});
+
 describe('GET /v1/checkin/device-copy: bad input changes nothing and says what is wrong', () => {
   it.each([
     ['', /from/],
