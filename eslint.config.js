@@ -31,6 +31,9 @@ const arrows = {
 const RENDERER_SHARED_CODE = [
   // The scan rules, which import nothing: the scanner's offline verdict weighs the same rules as the engine.
   'main/domain/checkin/scanOutcome',
+  // Dates, times and money in the company's locale and zone, which import nothing: every screen, the
+  // printable manifest and its CSV write them the same way.
+  'main/domain/format',
 ];
 
 const rendererArrows = [

@@ -72,6 +72,8 @@ export interface InstanceAnswer {
     key: { id: number | null; name: string; role: string };
     /** Supplier keys only: where this instance keeps its database, media and backups. */
     dataFolder?: string | null;
+    /** How the company writes dates, times and money (every screen formats with these); null before a company is set up. */
+    company?: { locale: string; timezone: string; currency: string } | null;
   };
 }
 

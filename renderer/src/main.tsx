@@ -25,6 +25,7 @@ import { RunSheet } from './screens/session/RunSheet';
 import { QueueIndicator } from './components/QueueIndicator';
 import { StatusBar } from './components/StatusBar';
 import { Shortcuts } from './components/Shortcuts';
+import { useFormats } from './lib/formats';
 import { Link } from './components/Link';
 import { usePageTitle } from './components/usePageTitle';
 import { Button, ConfirmDialog, Toasts } from './components/ui';
@@ -134,6 +135,8 @@ function App() {
   const { config, restore } = useConnection();
   const screen = useNav((s) => s.screen);
   const kiosk = usePrefs((s) => s.kiosk);
+  // Every screen writes dates and money in the company's formats: when they arrive (or change), all redraw.
+  useFormats((s) => s.formats);
   const scanning = !!config && (screen.name === 'scan' || kiosk);
   // The scanner and the sign-in form are named here; every other screen names its own tab.
   usePageTitle(!config ? 'Sign in' : scanning ? 'Scanner' : null);

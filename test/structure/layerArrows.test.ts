@@ -69,6 +69,7 @@ const forbidden: [string, string, string][] = [
   ['the renderer importing contract code with import()', 'renderer/src/fixture.ts', "const x = await import('../../main/contract/bookings');"],
   ['the renderer importing a domain type', 'renderer/src/fixture.ts', "import type { x } from '../../main/domain/checkin/manifests';"],
   ['the renderer importing domain code', 'renderer/src/screens/fixture.tsx', "import { x } from '../../../main/domain/checkin/scanRules';"],
+  ['the renderer importing domain code beside the format module', 'renderer/src/lib/fixture.ts', "import { x } from '../../../main/domain/money';"],
   ['the renderer importing db', 'renderer/src/fixture.ts', "import type { x } from '../../db/schema';"],
   ['the renderer importing electron', 'renderer/src/fixture.ts', "import x from 'electron';"],
 ];
@@ -84,6 +85,7 @@ const allowed: [string, string, string][] = [
   ['the contract importing zod', 'main/contract/fixture.ts', "import { x } from 'zod';"],
   ['the renderer importing a contract type', 'renderer/src/fixture.ts', "import type { x } from '../../main/contract/bookings';"],
   ['the renderer importing contract types inline', 'renderer/src/fixture.ts', "import { type x } from '../../main/contract/bookings';"],
+  ['the renderer importing the shared format module', 'renderer/src/lib/fixture.ts', "import { formatsFor as x } from '../../../main/domain/format';"],
   ['the renderer importing its own code with import()', 'renderer/src/components/fixture.tsx', "const x = await import('../scanner/decoder');"],
   ['the API importing the domain', 'main/api/routes/fixture.ts', "import { x } from '../../domain/bookings';"],
   ['the API importing fastify', 'main/api/fixture.ts', "import x from 'fastify';"],

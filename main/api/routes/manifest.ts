@@ -122,7 +122,7 @@ export function registerManifestRoutes(host: RouteHost): void {
     handler: async ({ query, engine }) => {
       const manifest: Manifest = await engine.manifests.get(query);
       const name = `manifest-${manifest.session.productCode}-${manifest.session.startTimeLocal.slice(0, 16).replace(/[ :]/g, '-')}.csv`;
-      return new RawResponse('text/csv; charset=utf-8', manifestCsv(manifest), { 'content-disposition': `attachment; filename="${name}"` });
+      return new RawResponse('text/csv; charset=utf-8', manifestCsv(manifest, await engine.companies.supplier()), { 'content-disposition': `attachment; filename="${name}"` });
     },
   });
   defineRoute(host, {
@@ -132,7 +132,7 @@ export function registerManifestRoutes(host: RouteHost): void {
     tag: TAG,
     right: 'manifest:read',
     query: sessionRefQuery,
-    handler: async ({ query, engine }) => new RawResponse('text/html; charset=utf-8', manifestHtml(await engine.manifests.get(query))),
+    handler: async ({ query, engine }) => new RawResponse('text/html; charset=utf-8', manifestHtml(await engine.manifests.get(query), await engine.companies.supplier())),
   });
   defineRoute(host, {
     method: 'GET',

@@ -32,13 +32,17 @@ export function registerSettingsRoutes(host: RouteHost): void {
     summary: 'This instance (number, API version), the key the request came with, and (supplier keys) the data folder',
     tag: 'System',
     right: 'any',
-    handler: async ({ actor, engine }): Promise<InstanceAnswer> => ({
-      instance: {
-        instanceNo: engine.instanceNo,
-        version: VERSION,
-        key: { id: actor.keyId, name: actor.name, role: actor.role },
-        ...(actor.role === 'supplier' || actor.role === 'system' ? { dataFolder: engine.ctx.dataDir } : {}),
-      },
-    }),
+    handler: async ({ actor, engine }): Promise<InstanceAnswer> => {
+      const company = await engine.companies.supplierOrNull();
+      return {
+        instance: {
+          instanceNo: engine.instanceNo,
+          version: VERSION,
+          key: { id: actor.keyId, name: actor.name, role: actor.role },
+          ...(actor.role === 'supplier' || actor.role === 'system' ? { dataFolder: engine.ctx.dataDir } : {}),
+          company: company && { locale: company.locale, timezone: company.timezone, currency: company.currency },
+        },
+      };
+    },
   });
 }

@@ -1,4 +1,5 @@
 import type { Manifest } from '../../contract/manifest';
+import { formatsFor, participantLabel, type FormatSettings } from '../format';
 
 /** Printable and spreadsheet forms of a manifest (pure: the routes wrap them in RawResponse). */
 
@@ -14,8 +15,13 @@ const optionsText = (booking: Manifest['bookings'][number]) => booking.quantitie
 const notesText = (booking: Manifest['bookings'][number]) =>
   [booking.notes.internalNotes, booking.notes.comments, booking.notes.resellerComments].filter(Boolean).join(' | ');
 
-/** One row per participant, UTF-8 with a BOM so spreadsheet programs read accents right; CRLF line ends. */
-export function manifestCsv(manifest: Manifest): string {
+/**
+ * One row per participant, UTF-8 with a BOM so spreadsheet programs read accents right; CRLF line ends.
+ * Times are written as the company's screens write them; amounts stay plain numbers (with the
+ * Currency column) so a spreadsheet can add them up.
+ */
+export function manifestCsv(manifest: Manifest, company: FormatSettings): string {
+  const formats = formatsFor(company);
   const lines = [CSV_COLUMNS.map(csvField).join(',')];
   for (const booking of manifest.bookings) {
     for (const participant of booking.participants) {
@@ -25,14 +31,14 @@ export function manifestCsv(manifest: Manifest): string {
           booking.status,
           booking.customer.name,
           booking.customer.phone,
-          participant.name,
+          participantLabel(participant),
           optionsText(booking),
           booking.pickup?.locationName ?? '',
           booking.payment.totalPaid,
           booking.payment.totalDue,
           booking.payment.totalCurrency,
           participant.checkin.state,
-          'atLocal' in participant.checkin ? participant.checkin.atLocal : '',
+          'atLocal' in participant.checkin ? formats.dateTime(participant.checkin.atLocal) : '',
           notesText(booking),
         ]
           .map(csvField)
@@ -55,25 +61,27 @@ export function seatsLine(session: Manifest['session']): string {
   return `${session.seats} seats: ${session.seatsBooked} booked, ${left}`;
 }
 
-export function manifestHtml(manifest: Manifest): string {
+export function manifestHtml(manifest: Manifest, company: FormatSettings): string {
   const { session, totals } = manifest;
+  const formats = formatsFor(company);
+  const when = `${formats.dateTime(session.startTimeLocal)} to ${session.endTimeLocal.slice(0, 10) === session.startTimeLocal.slice(0, 10) ? formats.time(session.endTimeLocal) : formats.dateTime(session.endTimeLocal)}`;
   const rows = manifest.bookings
     .flatMap((booking) =>
       booking.participants.map(
-        (p) => `<tr><td class="box">${p.checkin.state === 'CHECKED_IN' ? '&#9745;' : '&#9744;'}</td><td>${escapeHtml(booking.orderNumber)}</td><td>${escapeHtml(p.name ?? booking.customer.name)}</td><td>${escapeHtml(booking.customer.phone)}</td><td>${escapeHtml(optionsText(booking))}</td><td>${escapeHtml(booking.pickup?.locationName)}</td><td>${booking.payment.paid ? 'paid' : `due ${escapeHtml(booking.payment.totalDue)} ${escapeHtml(booking.payment.totalCurrency)}`}</td><td>${escapeHtml(notesText(booking))}</td></tr>`,
+        (p) => `<tr><td class="box">${p.checkin.state === 'CHECKED_IN' ? '&#9745;' : '&#9744;'}</td><td>${escapeHtml(booking.orderNumber)}</td><td>${escapeHtml(participantLabel(p))}</td><td>${escapeHtml(booking.customer.phone)}</td><td>${escapeHtml(optionsText(booking))}</td><td>${escapeHtml(booking.pickup?.locationName)}</td><td>${booking.payment.paid ? 'paid' : `due ${escapeHtml(formats.money(booking.payment.totalDue, booking.payment.totalCurrency))}`}</td><td>${escapeHtml(notesText(booking))}</td></tr>`,
       ),
     )
     .join('\n');
   const pickups = manifest.pickupTotals.map((p) => `<li>${escapeHtml(p.locationName ?? 'No pickup')}: ${p.booked} booked, ${p.checkedIn} checked in</li>`).join('');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Manifest ${escapeHtml(session.productName)} ${escapeHtml(session.startTimeLocal)}</title>
+<html lang="${escapeHtml(formats.locale)}"><head><meta charset="utf-8"><title>Manifest ${escapeHtml(session.productName)} ${escapeHtml(formats.dateTime(session.startTimeLocal))}</title>
 <style>
 body{font:12px/1.4 system-ui,sans-serif;margin:16px}table{border-collapse:collapse;width:100%}th,td{border:1px solid #999;padding:4px 6px;text-align:left;vertical-align:top}
 th{background:#eee}.box{width:24px;text-align:center;font-size:16px}h1{font-size:18px;margin:0 0 4px}
 @media print{body{margin:0}th{background:none}tr{page-break-inside:avoid}@page{margin:12mm}}
 </style></head><body>
 <h1>${escapeHtml(session.productName)} (${escapeHtml(session.productCode)})</h1>
-<p>${escapeHtml(session.startTimeLocal)} to ${escapeHtml(session.endTimeLocal)} · ${seatsLine(session)}</p>
+<p>${escapeHtml(when)} · ${seatsLine(session)}</p>
 <table><thead><tr><th class="box">&#10003;</th><th>Order</th><th>Name</th><th>Phone</th><th>Options</th><th>Pickup</th><th>Payment</th><th>Notes</th></tr></thead>
 <tbody>
 ${rows}

@@ -1,4 +1,5 @@
 import type { ManifestBooking, ParticipantCheckin } from './types';
+import { formats } from '../lib/formats';
 
 /** Small readers of the contract's answers where a union or a loosely typed field needs narrowing. */
 
@@ -14,6 +15,6 @@ export const recordedCheckin = (checkin: ParticipantCheckin): RecordedCheckin | 
  */
 export function pickupLine(pickup: ManifestBooking['pickup']): string {
   if (!pickup?.locationName) return '';
-  const time = typeof pickup.pickupTime === 'string' ? ` ${pickup.pickupTime.slice(11, 16)}` : '';
+  const time = typeof pickup.pickupTime === 'string' ? ` ${formats().time(pickup.pickupTime)}` : '';
   return ` · Pickup: ${pickup.locationName}${time}`;
 }

@@ -1,8 +1,8 @@
-/** A yyyy-MM-dd day in words ("Tuesday 1 January 2030"), in the browser's language; the date itself, not the device's day. */
+import { formats } from '../lib/formats';
+
+/** A yyyy-MM-dd day in words ("Tuesday 1 January 2030"), in the company's locale; the date itself, not the device's day. */
 export function dayInWords(day: string): string {
-  const d = new Date(`${day}T12:00:00Z`);
-  if (Number.isNaN(d.getTime())) return day;
-  return new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(d);
+  return formats().dateLong(day);
 }
 
 export function shiftDay(day: string, days: number): string {

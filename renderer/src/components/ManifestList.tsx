@@ -3,8 +3,10 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import type { Manifest } from '../api/types';
 import { pickupLine, recordedCheckin } from '../api/answers';
 import { personName, refusalOf, type DeskBooking, type DeskParticipant, type ManifestRow, type Refusal } from '../model/deskManifest';
+import { formats } from '../lib/formats';
+import { timeOf } from './Status';
 
-const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
+const money = (amount: number, currency: string) => formats().money(amount, currency);
 
 /** What a row's buttons ask the screen to do; the screen owns the events and the override dialog. */
 export interface ManifestActions {
@@ -21,7 +23,7 @@ export interface ManifestActions {
 function stateText(p: DeskParticipant, booking: DeskBooking, closed: boolean, pending: boolean): string {
   const c = p.checkin;
   const event = recordedCheckin(c);
-  if (c.state === 'CHECKED_IN') return pending ? 'Checked in (waiting to send)' : `Checked in ${event?.atLocal.slice(11, 16) ?? ''}${event?.device ? ` · ${event.device}` : event?.by ? ` · ${event.by}` : ''}`;
+  if (c.state === 'CHECKED_IN') return pending ? 'Checked in (waiting to send)' : `Checked in ${event ? timeOf(event.atLocal) : ''}${event?.device ? ` · ${event.device}` : event?.by ? ` · ${event.by}` : ''}`;
   if (booking.cancelled) return 'Booking cancelled';
   if (c.state === 'NO_SHOW') return event ? `No-show${pending ? ' (waiting to send)' : ''}` : 'No-show (check-in closed)';
   return closed ? 'Check-in closed' : 'Expected';
@@ -40,7 +42,7 @@ function BookingHeader({ manifest, booking, selected, actions }: { manifest: Man
     <header className={`mf-booking ${booking.cancelled ? 'cancelled' : ''} ${b?.attention ? 'attention' : ''}`}>
       <div className="mf-booking-who">
         <b>{booking.customerName ?? 'No customer name'}</b> <span className="mf-order">{booking.orderNumber}</span>
-        {booking.cancelled && <span className="mf-badge cancelled">✕ Cancelled{booking.cancelledAtLocal ? ` ${booking.cancelledAtLocal.slice(0, 16)}` : ''}</span>}
+        {booking.cancelled && <span className="mf-badge cancelled">✕ Cancelled{booking.cancelledAtLocal ? ` ${formats().dateTime(booking.cancelledAtLocal)}` : ''}</span>}
         {booking.phone && (
           <a className="mf-phone" href={`tel:${booking.phone}`}>
             {booking.phone}

@@ -1,3 +1,5 @@
+import { formats } from '../lib/formats';
+
 /** A progress indicator for long work, announced to screen readers. */
 export function Busy({ label }: { label: string }) {
   return (
@@ -16,4 +18,5 @@ export function ErrorText({ error }: { error: string | null }) {
   ) : null;
 }
 
-export const timeOf = (local: string) => local.slice(11, 16);
+/** A departure's time of day ('9:00 am' or '09:00', as the company's locale writes it). */
+export const timeOf = (local: string) => formats().time(local);

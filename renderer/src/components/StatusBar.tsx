@@ -3,6 +3,7 @@ import { lastSync, startInstanceChecks, useInstance } from '../store/instance';
 import { useConnection } from '../store/connection';
 import { useOutbox } from '../store/outbox';
 import { when } from './ui';
+import { formats } from '../lib/formats';
 import { clockWarning, quietFor } from './syncWords';
 import type { SyncStatus } from '../../../main/contract/sync';
 
@@ -69,7 +70,8 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
 function syncWords(sync: SyncStatus, failing: SyncStatus['peers'], quiet: number): string {
   const { exchanging: running, peers } = sync;
   if (running && (running.snapshotRows > 0 || running.received > 0 || (running.remaining ?? 0) > 0)) {
-    const parts = [running.snapshotRows > 0 ? `${running.snapshotRows.toLocaleString()} rows taken` : '', `${running.received.toLocaleString()} changes received`, running.remaining ? `${running.remaining.toLocaleString()} to go` : ''];
+    const { count: n } = formats();
+    const parts = [running.snapshotRows > 0 ? `${n(running.snapshotRows)} rows taken` : '', `${n(running.received)} changes received`, running.remaining ? `${n(running.remaining)} to go` : ''];
     return `Syncing with ${running.url}: ${parts.filter(Boolean).join(', ')}`;
   }
   if (peers.length === 0) {

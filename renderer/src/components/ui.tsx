@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { create } from 'zustand';
+import { formats } from '../lib/formats';
 
 /**
  * The desk's small component set: buttons, fields, cards, toasts and dialogs, all drawn from the
@@ -167,9 +168,7 @@ function fallbackCopy(text: string): boolean {
   return ok;
 }
 
-/** A date and time in words in this device's locale ("Tue 1 Jan 2030, 14:05"). */
+/** A date and time in words in the company's locale and zone ("Tue 1 Jan 2030, 2:05 pm"). */
 export function when(iso: string | null | undefined): string {
-  if (!iso) return 'never';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return iso ? formats().dateTime(iso) : 'never';
 }

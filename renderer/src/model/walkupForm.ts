@@ -1,4 +1,5 @@
 import type { Booking, PriceOptionAnswer } from '../api/types';
+import { participantLabel } from '../lib/formats';
 
 /** The walk-up form's values; pure helpers turn them into the POST /v1/bookings body. */
 export interface WalkUpForm {
@@ -61,7 +62,7 @@ export function codesOf(booking: Booking): { label: string; code: string }[] {
     if (item.barcode) out.push({ label: 'Item', code: item.barcode });
     item.participants.forEach((p, i) => {
       const name = p.fields.find((f) => /name/i.test(f.label ?? ''))?.value;
-      if (p.barcode) out.push({ label: name || `Participant ${i + 1}`, code: p.barcode });
+      if (p.barcode) out.push({ label: participantLabel({ name, position: i }), code: p.barcode });
     });
   }
   return out;

@@ -2,6 +2,7 @@ import type { BookingContext, DeviceBooking, DeviceParticipant, DeviceProduct, D
 import { recordedCheckin } from '../api/answers';
 import { alreadyInSentence, codeCandidates, decideScanOutcome, type ScanFacts, type ScanRule } from '../../../main/domain/checkin/scanOutcome';
 import type { WindowCopy } from './copies';
+import { participantLabel } from '../lib/formats';
 
 /**
  * The scanner's local decision: a code looked up in the device's window copy (copies.ts) and weighed
@@ -69,7 +70,7 @@ export function buildIndex(copy: WindowCopy): Map<string, IndexEntry[]> {
   return index;
 }
 
-export const nameOf = (p: { name: string | null; position: number }) => p.name || `Participant ${p.position + 1}`;
+export const nameOf = (p: { name: string | null; position: number }) => participantLabel(p);
 const hhmm = (local: string | undefined) => (local ?? '').slice(11, 16);
 const sessionLabelOf = (s: DeviceSession) => `${hhmm(s.startTimeLocal)} ${s.productName}`;
 const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;

@@ -8,6 +8,7 @@ import { Busy, ErrorText } from '../components/Status';
 import { Card, Field } from '../components/ui';
 import { Link } from '../components/Link';
 import { usePageTitle } from '../components/usePageTitle';
+import { formats } from '../lib/formats';
 
 const SEARCH_DEBOUNCE_MS = 250;
 const PAGE = 50;
@@ -17,13 +18,8 @@ export const customerName = (b: Pick<Booking, 'customer'>) => {
   if (!c) return 'No customer';
   return c.name || [c.firstName, c.lastName].filter(Boolean).join(' ') || c.email || 'No name';
 };
-export const money = (amount: number, currency: string) => {
-  try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${amount} ${currency}`;
-  }
-};
+/** An amount as the company's locale writes it (the one money format of every screen and page). */
+export const money = (amount: number, currency: string) => formats().money(amount, currency);
 const STATUS_WORDS: Record<string, string> = { CONFIRMED: 'Confirmed', CANCELLED: 'Cancelled', PENDING_SUPPLIER: 'Waiting for us', PENDING_CUSTOMER: 'Waiting for customer', ON_HOLD: 'On hold', NEW: 'New', PROCESSING: 'In progress', ABANDONED_CART: 'Abandoned' };
 /** A booking's status as a word and a mark (never colour alone). */
 export function StatusBadge({ status }: { status: string }) {
@@ -98,7 +94,7 @@ export function Bookings({ q, date }: { q: string; date: string | null }) {
                         </span>
                       </span>
                       <span className="result-what">
-                        {b.items.map((i) => `${i.productName}, ${i.startTimeLocal.slice(0, 16)}`).join('; ')}
+                        {b.items.map((i) => `${i.productName}, ${formats().dateTime(i.startTimeLocal)}`).join('; ')}
                       </span>
                       <span className="result-side">
                         <StatusBadge status={b.status} />

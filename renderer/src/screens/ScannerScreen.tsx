@@ -8,6 +8,7 @@ import { VerdictView } from '../components/VerdictView';
 import { CameraPanel } from '../components/CameraPanel';
 import { DeviceNameField, DeviceNamePrompt } from '../components/DeviceName';
 import { timeOf } from '../components/Status';
+import { formats } from '../lib/formats';
 import { onSoundChange, prepareFeedback, soundWaitsForTap } from '../scanner/feedback';
 import { servedCounts, type ServedCounts } from '../scanner/copies';
 import { seatsLeftParts } from './week/deskWords';
@@ -59,7 +60,7 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
           ))}
           {current && !sessions.some((s) => s.id === current.id) && (
             <option value={current.id}>
-              {current.startTimeLocal.slice(0, 16)} {current.productName}
+              {formats().dateTime(current.startTimeLocal)} {current.productName}
             </option>
           )}
         </select>

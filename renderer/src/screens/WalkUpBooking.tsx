@@ -10,6 +10,7 @@ import { departureTitle, usePageTitle } from '../components/usePageTitle';
 import { useLiveQuote, useSaleOffer } from './walkup/useWalkUpPrices';
 import { CustomerFieldset, ParticipantsFieldset, PaymentFieldset, PickupChoice, TicketsFieldset } from './walkup/WalkUpFields';
 import { WalkUpBooked } from './walkup/WalkUpBooked';
+import { money } from './Bookings';
 
 /** Book someone at the desk onto this session: live price, payment, then their QR codes. */
 export function WalkUpBooking({ sessionId }: { sessionId: number }) {
@@ -69,7 +70,7 @@ export function WalkUpBooking({ sessionId }: { sessionId: number }) {
       {pickups.length > 0 && <PickupChoice form={form} set={set} pickups={pickups} />}
       <PaymentFieldset form={form} set={set} quote={quote} />
       <p className="price" role="status" aria-label="Price">
-        {count === 0 ? 'Choose tickets to see the price' : quote ? `Total ${quote.totalAmount.toFixed(2)} ${quote.totalCurrency}` : quoteError ? '' : 'Pricing…'}
+        {count === 0 ? 'Choose tickets to see the price' : quote ? `Total ${money(quote.totalAmount, quote.totalCurrency)}` : quoteError ? '' : 'Pricing…'}
       </p>
       <ErrorText error={problem ?? quoteError} />
       <ErrorText error={error} />

@@ -3,6 +3,7 @@ import type { InstanceAnswer } from '../../../main/contract/settings';
 import type { SyncStatus } from '../../../main/contract/sync';
 import { api, ApiError } from '../api/client';
 import { useConnection } from './connection';
+import { useFormats } from '../lib/formats';
 
 export type Instance = InstanceAnswer['instance'];
 
@@ -32,6 +33,7 @@ export const useInstance = create<InstanceState>((set, get) => ({
     try {
       const { instance } = await api(config, 'GET /v1/system/instance', { timeoutMs: 5_000 });
       set({ instance, online: true, lastHeard: new Date().toISOString() });
+      if (instance.company) useFormats.getState().setCompany(instance.company);
       // Only keys allowed to read sync status ask for it (others would only collect a 403).
       if (isOfficeKey(instance.key.role)) {
         const sync = await api(config, 'GET /v1/sync/status', { timeoutMs: 5_000 });

@@ -166,6 +166,25 @@ describe('GET /v1/manifest.csv and /v1/manifest.html', () => {
   });
 });
 
+describe('the exports in the company formats', () => {
+  it('name a participant without a name as the app does, and write times and money as the screens do', async () => {
+    const s = await aProductWithSession(t);
+    const b = aBookingRow(t.sql, { sessionId: s.sessionId, names: ['', 'Bob'], totalAmountMinor: 15_000, payments: [{ amountMinor: 5_000 }] });
+    const checkin = await t.call('PUT', `/v1/manifest/checkinOrderSession?orderNumber=${b.orderNumber}&productCode=${s.productCode}&startTime=${s.startTime}`);
+    expect(checkin.status).toBe(200);
+    const rows = parseCsv(((await t.call('GET', `/v1/manifest.csv?sessionId=${s.sessionId}`)).body as string).slice(1));
+    expect(rows.slice(1).map((r) => r[4])).toEqual(['Participant 1', 'Bob']);
+    // The test company is en_AU in Australia/Sydney: 12-hour, the month in words, amounts plain for adding up.
+    expect(rows[1].slice(7, 10)).toEqual(['50', '100', 'AUD']);
+    expect(rows[1][11]).toMatch(/^\w{3},? \d{1,2} \w{3} \d{4}, \d{1,2}:\d{2}\s(am|pm)$/);
+    const html = (await t.call('GET', `/v1/manifest.html?sessionId=${s.sessionId}`)).body as string;
+    expect(html).toContain('<td>Participant 1</td>');
+    expect(html).toContain('due $100.00');
+    expect(html).toMatch(/<p>Thu,? 3 Jan 2030, 10:00\s(am|pm) to \d{1,2}:\d{2}\s(am|pm) · /);
+    expect(html).toContain('<html lang="en-AU">');
+  });
+});
+
 describe('GET /v1/manifest/day', () => {
   it("lists the day's sessions of every product with counts, ordered by start, today by default", async () => {
     const early = await aProductWithSession(t, { startTime: '2030-01-09T20:00:00Z' }); // 07:00 local, 10 Jan

@@ -1,5 +1,6 @@
 import type { Booking } from '../../../../main/contract/bookings';
 import { money } from '../Bookings';
+import { when } from '../../components/ui';
 
 /** Who booked, how to reach them, what was paid and when: the booking's facts as a list of terms. */
 export function BookingFacts({ booking }: { booking: Booking }) {
@@ -32,12 +33,12 @@ export function BookingFacts({ booking }: { booking: Booking }) {
       )}
       <dt>Booked</dt>
       <dd>
-        {new Date(booking.dateCreated).toLocaleString()} {booking.sourceChannel ? `(${booking.sourceChannel})` : ''}
+        {when(booking.dateCreated)} {booking.sourceChannel ? `(${booking.sourceChannel})` : ''}
       </dd>
       {booking.dateCancelled && (
         <>
           <dt>Cancelled</dt>
-          <dd>{new Date(booking.dateCancelled).toLocaleString()}</dd>
+          <dd>{when(booking.dateCancelled)}</dd>
         </>
       )}
     </dl>
