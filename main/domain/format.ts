@@ -101,9 +101,11 @@ export function formatsFor(settings: FormatSettings): Formats {
 }
 
 const DATE: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' };
-const TIME: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit' };
 
 function makeFormats(locale: string, timeZone: string): Formats {
+  // A 24-hour locale writes 09:00, a 12-hour one 9:00 am.
+  const h12 = new Intl.DateTimeFormat(locale, { hour: 'numeric' }).resolvedOptions().hour12;
+  const TIME: Intl.DateTimeFormatOptions = { hour: h12 ? 'numeric' : '2-digit', minute: '2-digit' };
   const formatters = new Map<string, Intl.DateTimeFormat>();
   const show = (name: string, options: Intl.DateTimeFormatOptions) => (value: Moment) => {
     const at = instantOf(value, timeZone);

@@ -197,8 +197,8 @@ describe('the board', () => {
     const board = page.getByRole('list', { name: 'Departures' });
     await expect.poll(() => board.getByRole('listitem').count()).toBe(2);
     const texts = await board.getByRole('listitem').allInnerTexts();
-    expect(texts[0]).toMatch(/13:00[\s\S]*Reef Snorkel[\s\S]*(Open|Boarding)[\s\S]*40\s*capacity[\s\S]*6\s*booked/);
-    expect(texts[1]).toMatch(/17:00[\s\S]*Big Ferry[\s\S]*1000\s*capacity[\s\S]*1000\s*booked/);
+    expect(texts[0]).toMatch(/1:00\spm[\s\S]*Reef Snorkel[\s\S]*(Open|Boarding)[\s\S]*40\s*capacity[\s\S]*6\s*booked/);
+    expect(texts[1]).toMatch(/5:00\spm[\s\S]*Big Ferry[\s\S]*1000\s*capacity[\s\S]*1000\s*booked/);
     expect(await page.getByText('Next departure').count()).toBe(1);
     await shot(page, 'desktop-board');
     await page.getByRole('button', { name: 'Next day' }).click();
@@ -214,7 +214,7 @@ describe('the board', () => {
     await page.getByRole('list', { name: 'Departures' }).getByRole('listitem').first().waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await shot(page, 'phone-board');
-    await page.getByRole('button', { name: '13:00 Reef Snorkel' }).click();
+    await page.getByRole('button', { name: /^1:00\spm Reef Snorkel$/ }).click();
     const first = page.getByRole('list', { name: 'Passengers' }).getByRole('listitem').first();
     await first.waitFor();
     const box = (await first.boundingBox())!;

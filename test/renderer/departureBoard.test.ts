@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { boardStateOf, closeCheckinQuestion, nextDeparture } from '../../renderer/src/screens/boardState';
 import type { DayBoardSession } from '../../renderer/src/api/types';
 import { aManifestSession } from '../fixtures/manifestAnswers';
+import { useFormats } from '../../renderer/src/lib/formats';
 
 /** A departure on the board: 09:00-17:00 UTC unless told otherwise. */
 const aDeparture = (overrides: Partial<DayBoardSession> = {}): DayBoardSession => ({
@@ -49,6 +50,8 @@ describe('the departure board', () => {
 });
 
 describe('closing check-in', () => {
+  // The company writes times 24-hour here (en-GB), so the sentences read as before.
+  useFormats.getState().setCompany({ locale: 'en_GB', timezone: 'Europe/London' });
   const departure = { startTime: '2030-01-01T17:30:00Z', startTimeLocal: '2030-01-02 04:30:00' };
   it('names the departure and how many become no-shows, and says how long it has to go when that is over half an hour', () => {
     expect(closeCheckinQuestion(departure, 33, at('12:51:00'))).toBe('It leaves in 5 h. Close check-in for the 04:30 departure? The 33 people not checked in will count as no-shows. (Reopen check-in takes it back.)');

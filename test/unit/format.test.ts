@@ -25,6 +25,8 @@ describe('the one format module', () => {
     expect(plain(us.time('2026-11-28 21:05'))).toBe('9:05 PM');
     expect(de.time('2026-11-28 21:05:00')).toBe('21:05');
     expect(de.timeWithSeconds('2026-11-28 21:05:07')).toBe('21:05:07');
+    expect(de.time('2026-11-28 09:00')).toBe('09:00');
+    expect(formatsFor({ locale: 'en_GB', timezone: 'Europe/London' }).time('2026-11-28 04:30')).toBe('04:30');
   });
 
   it('writes dates with the month in words, in the locale order', () => {

@@ -63,7 +63,7 @@ export function ScanBox({ sessionId }: { sessionId: number }) {
     >
       <label>
         Scan code
-        <input ref={input} value={code} onChange={(e) => setCode(e.target.value)} placeholder="Scan or type a code, then Enter" autoFocus autoComplete="off" />
+        <input ref={input} value={code} onChange={(e) => setCode(e.target.value)} placeholder="Scan or type a code, then Enter" autoFocus autoComplete="off" data-scanbox />
       </label>
       {busy && <Busy label="Checking code…" />}
       <ErrorText error={error} />

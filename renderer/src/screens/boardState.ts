@@ -1,5 +1,6 @@
 /** Where a departure stands on the day's board: the words and their rules, apart from the screen (no store, no DOM). */
 import type { DayBoardSession } from '../api/types';
+import { timeOf } from '../components/Status';
 import { durationWords } from '../components/syncWords';
 
 /** Boarding starts this long before departure (the desk's view; the scan rules have their own opening time). */
@@ -40,5 +41,5 @@ export function closeCheckinQuestion(session: { startTime: string; startTimeLoca
   const until = Date.parse(session.startTime) - now;
   const early = until > EARLY_CLOSE_MS ? `It leaves in ${durationWords(until)}. ` : '';
   const who = remaining === 0 ? 'Nobody is waiting to check in.' : `The ${remaining} ${remaining === 1 ? 'person' : 'people'} not checked in will count as no-shows.`;
-  return `${early}Close check-in for the ${session.startTimeLocal.slice(11, 16)} departure? ${who} (Reopen check-in takes it back.)`;
+  return `${early}Close check-in for the ${timeOf(session.startTimeLocal)} departure? ${who} (Reopen check-in takes it back.)`;
 }

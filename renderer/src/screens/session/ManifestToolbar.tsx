@@ -11,7 +11,7 @@ export function ManifestToolbar({ typed, onType, tools, onTools, session, sessio
       <div className="mf-bar">
         <label className="mf-search">
           <span className="mf-visually-hidden">Find a booking</span>
-          <input type="search" value={typed} onChange={(e) => onType(e.target.value)} placeholder="Name, order or phone" aria-label="Find a booking" autoComplete="off" />
+          <input type="search" value={typed} onChange={(e) => onType(e.target.value)} placeholder="Name, order or phone" aria-label="Find a booking" autoComplete="off" data-search />
         </label>
         <button type="button" className={tools === 'scan' ? '' : 'secondary'} aria-expanded={tools === 'scan'} onClick={() => onTools(tools === 'scan' ? null : 'scan')}>
           Scan
