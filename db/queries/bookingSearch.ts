@@ -16,11 +16,13 @@ export interface BookingFilter {
   minDateCreated?: number;
   maxDateCreated?: number;
   resellerReference?: string;
+  /** 'tourStartTime': by each booking's first departure (at or after minTourStartTime); else by creation. */
+  sort?: 'dateCreated' | 'tourStartTime';
   limit: number;
   offset: number;
 }
 
-/** The order numbers of one page of matching bookings, oldest first. */
+/** The order numbers of one page of matching bookings, oldest first (or by first departure, `sort`). */
 export async function searchBookingOrderNumbers(db: Kysely<Database>, filter: BookingFilter): Promise<string[]> {
   let q = db.selectFrom('bookings').leftJoin('customers', 'customers.id', 'bookings.customer_id').select('bookings.order_number');
   if (filter.resellerId !== undefined) q = q.where('bookings.reseller_id', '=', filter.resellerId);
@@ -49,6 +51,13 @@ export async function searchBookingOrderNumbers(db: Kysely<Database>, filter: Bo
       if (filter.minTourStartTime !== undefined) items = items.where('booking_items.start_at', '>=', filter.minTourStartTime);
       if (filter.maxTourStartTime !== undefined) items = items.where('booking_items.start_at', '<=', filter.maxTourStartTime);
       return eb.exists(items);
+    });
+  }
+  if (filter.sort === 'tourStartTime') {
+    q = q.orderBy((eb) => {
+      let first = eb.selectFrom('booking_items').select((e) => e.fn.min('booking_items.start_at').as('first')).whereRef('booking_items.order_number', '=', 'bookings.order_number');
+      if (filter.minTourStartTime !== undefined) first = first.where('booking_items.start_at', '>=', filter.minTourStartTime);
+      return first;
     });
   }
   const rows = await q.orderBy('bookings.created_at').orderBy('bookings.order_number').limit(filter.limit).offset(filter.offset).execute();

@@ -140,6 +140,11 @@ export const manifestSessionSchema = z.object({
   /** Seats the live bookings hold: Σ quantity × seatsUsed (a Family 2+2 ticket is 4, a charter's boat option all of it). */
   seatsBooked: z.number(),
   checkinClosed: z.boolean(),
+  /**
+   * TourDesk extension: which codes the product's bookings get to scan (PARTICIPANT: one each, ORDER:
+   * one per order), or null when the product sets no `qrCodeType` and its bookings get none.
+   */
+  ticketCodes: z.enum(['PARTICIPANT', 'ORDER']).nullable().optional(),
   /** null unless the session is oversold (see sessionOversoldSchema). */
   oversold: sessionOversoldSchema.nullable(),
 });

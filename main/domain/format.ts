@@ -36,6 +36,8 @@ export interface Formats {
   money(amount: number, currency: string): string;
   /** A count with the locale's grouping: '1,000' (en-AU), '1.000' (de-DE). */
   count(value: number): string;
+  /** The company's calendar day (yyyy-MM-dd) of an instant: its 'today' when given now. */
+  dayOf(value: Moment): string;
   /** How a typed date reads in this locale: 'dd/mm/yyyy' (en-AU), 'mm/dd/yyyy' (en-US), 'dd.mm.yyyy' (de-DE). */
   readonly datePattern: string;
   /** A yyyy-MM-dd day as the locale types it ('28/11/2026'). */
@@ -138,6 +140,12 @@ function makeFormats(locale: string, timeZone: string): Formats {
       return formatter ? formatter.format(amount) : `${amount.toFixed(2)} ${currency}`;
     },
     count: (value) => counts.format(value),
+    dayOf(value) {
+      const at = instantOf(value, timeZone);
+      if (!at) return String(value);
+      const parts = Object.fromEntries(dayParts(at.zone).formatToParts(at.date).map((p) => [p.type, p.value]));
+      return `${parts.year}-${parts.month}-${parts.day}`;
+    },
     datePattern: order.fields.map((f) => (f === 'year' ? 'yyyy' : f === 'month' ? 'mm' : 'dd')).join(order.separator),
     dayInput(day) {
       const wall = WALL_CLOCK.exec(day);
@@ -147,6 +155,13 @@ function makeFormats(locale: string, timeZone: string): Formats {
     },
     parseDay: (text) => parseDay(text, order.fields),
   };
+}
+
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+function dayParts(zone: string): Intl.DateTimeFormat {
+  let formatter = dayFormatters.get(zone);
+  if (!formatter) dayFormatters.set(zone, (formatter = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: zone })));
+  return formatter;
 }
 
 type DateField = 'year' | 'month' | 'day';

@@ -44,6 +44,7 @@ describe('the one format module', () => {
     expect(de.dateTime(booked)).toMatch(/^Fr\.?, 27\. Nov\.? 2026, 23:10$/);
     expect(plain(au.time(Date.parse(booked)))).toBe('9:10 am');
     expect(plain(au.time(new Date(booked)))).toBe('9:10 am');
+    expect([au.dayOf(booked), us.dayOf(booked)]).toEqual(['2026-11-28', '2026-11-27']);
   });
 
   it("shows a wall-clock *Local time as it stands, whatever the company's zone", () => {

@@ -18,6 +18,8 @@ const searchQuery = z.object({
   minDateCreated: qTime.optional(),
   maxDateCreated: qTime.optional(),
   resellerReference: qString.optional(),
+  /** TourDesk extension: `tourStartTime` lists the soonest departure first (from minTourStartTime when given); the default is oldest booking first. */
+  sort: qString.pipe(z.enum(['dateCreated', 'tourStartTime'])).optional(),
   ...paging,
 });
 

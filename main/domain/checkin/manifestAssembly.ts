@@ -34,6 +34,7 @@ export function sessionView(resolved: ResolvedSession, seatsHeld: number, closed
     seatsAvailable: session.seats - seatsHeld,
     seatsBooked: seatsHeld,
     checkinClosed: closed,
+    ticketCodes: product.qr_code_type ? (product.barcode_output_type === 'ORDER' ? 'ORDER' : 'PARTICIPANT') : null,
     oversold,
   };
 }

@@ -6,6 +6,7 @@ import { useConnection } from '../store/connection';
 import { useNav } from '../store/nav';
 import { Busy, ErrorText } from '../components/Status';
 import { Card, Field } from '../components/ui';
+import { DayField } from '../components/DayField';
 import { Link } from '../components/Link';
 import { usePageTitle } from '../components/usePageTitle';
 import { formats } from '../lib/formats';
@@ -31,6 +32,11 @@ export function StatusBadge({ status }: { status: string }) {
   );
 }
 
+function listWords(count: number, upcoming: boolean): string {
+  const many = count === PAGE ? `The first ${PAGE} bookings` : `${count} booking${count === 1 ? '' : 's'}`;
+  return upcoming ? `Upcoming departures: ${many}, soonest first` : `${many}, oldest first`;
+}
+
 /** Booking search: by name, order number, phone or email, and by tour date. The query lives in the URL. */
 export function Bookings({ q, date }: { q: string; date: string | null }) {
   const config = useConnection((s) => s.config)!;
@@ -53,6 +59,11 @@ export function Bookings({ q, date }: { q: string; date: string | null }) {
         query.set('minTourStartTime', day);
         query.set('maxTourStartTime', day);
       }
+      // Nothing asked yet: the desk's next departures, soonest first, from the company's today.
+      if (!search && !day) {
+        query.set('minTourStartTime', formats().dayOf(Date.now()));
+        query.set('sort', 'tourStartTime');
+      }
       const mine = ++asked.current;
       setBusy(true);
       api(config, 'GET /v1/bookings', { query })
@@ -68,7 +79,7 @@ export function Bookings({ q, date }: { q: string; date: string | null }) {
       <Card title="Bookings">
         <form role="search" className="search-row" onSubmit={(e) => e.preventDefault()}>
           <Field label="Name, order number or phone" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="e.g. Lovelace, TD1-1234, 0412…" data-search autoFocus hint="Press / to come back here." />
-          <Field label="Tour date" type="date" value={day} onChange={(e) => setDay(e.target.value)} />
+          <DayField label="Tour date" day={day} onDay={setDay} />
         </form>
       </Card>
       {busy && <Busy label="Searching…" />}
@@ -76,11 +87,11 @@ export function Bookings({ q, date }: { q: string; date: string | null }) {
       {results && (
         <section aria-label="Search results" className="card">
           {results.length === 0 ? (
-            <p>No bookings match{text.trim() ? ` “${text.trim()}”` : ''}{day ? ` on ${day}` : ''}.</p>
+            <p>{!text.trim() && !day ? 'No bookings for upcoming departures.' : `No bookings match${text.trim() ? ` “${text.trim()}”` : ''}${day ? ` on ${formats().date(day)}` : ''}.`}</p>
           ) : (
             <>
               <p className="muted">
-                {results.length === PAGE ? `The first ${PAGE} bookings` : `${results.length} booking${results.length === 1 ? '' : 's'}`}, oldest first
+                {listWords(results.length, !text.trim() && !day)}
               </p>
               <ul className="results">
                 {results.map((b) => (

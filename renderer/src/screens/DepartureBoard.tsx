@@ -13,6 +13,7 @@ import { DayTotals } from './week/DayTotals';
 import { seatsLeftParts } from './week/deskWords';
 import { Link } from '../components/Link';
 import './week/week.css';
+import { DayField } from '../components/DayField';
 
 const REFRESH_MS = 30_000;
 
@@ -78,7 +79,7 @@ export function DepartureBoard() {
           <button type="button" className="secondary" aria-label="Previous day" onClick={() => setBoardDate(shiftDay(shownDay, -1))}>
             ◀ <span className="mf-wide">Previous</span>
           </button>
-          <input type="date" aria-label="Pick a day" value={shownDay} onChange={(e) => setBoardDate(e.target.value || null)} />
+          <DayField label="Pick a day" compact day={shownDay} onDay={(d) => setBoardDate(d || null)} />
           <button type="button" className="secondary" disabled={isToday} onClick={() => setBoardDate(null)}>
             Today
           </button>

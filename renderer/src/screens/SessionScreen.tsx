@@ -6,6 +6,7 @@ import { applyEvents, deskBookings, rowsOf, searchBookings } from '../model/desk
 import { ManifestList } from '../components/ManifestList';
 import { ManifestOverrideDialog } from '../components/ManifestOverrideDialog';
 import { ManifestUndoToast } from '../components/ManifestUndoToast';
+import { NoCodesNotice } from '../components/NoCodesNotice';
 import { OversoldNotice } from '../components/OversoldNotice';
 import { Busy, ErrorText } from '../components/Status';
 import { departureTitle, usePageTitle } from '../components/usePageTitle';
@@ -63,6 +64,7 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
       {manifest && s && totals && (
         <>
           <SessionTotals totals={totals} waitingCount={pendingIds.size} />
+          {s.ticketCodes === null && <NoCodesNotice productCode={s.productCode} productName={s.productName} />}
           {s.oversold && <OversoldNotice sessionId={sessionId} oversold={s.oversold} onAcknowledged={() => void load(sessionId)} />}
           <ManifestToolbar typed={typed} onType={setTyped} tools={tools} onTools={setTools} session={s} sessionId={sessionId} />
           {byPickup && <PickupRunLink sessionId={sessionId} />}
