@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shortcutAction, WEDGE_GAP_MS, type KeyInput } from '../../renderer/src/components/shortcutKeys';
 
 const GO = ['d', 'b', 'c', 's'];
-const key = (k: string, over: Partial<KeyInput> = {}) => shortcutAction({ key: k, time: 10_000, inField: false, inEmptyScanBox: false, heldG: null, ...over }, GO);
+const key = (k: string, over: Partial<KeyInput> = {}) => shortcutAction({ key: k, time: 10_000, inField: false, inEmptyScanBox: false, heldG: null, scanBoxOnPage: true, ...over }, GO);
 const inEmptyBox = { inField: true, inEmptyScanBox: true };
 const inTypedBox = { inField: true, inEmptyScanBox: false };
 
@@ -26,6 +26,8 @@ describe('shortcut keys beside the scan box', () => {
   it('go to a screen when a letter follows "g" at a person\'s pace', () => {
     expect(key('b', { ...inEmptyBox, heldG: 10_000 - 300 })).toEqual({ kind: 'go', letter: 'b' });
     expect(key('d', { heldG: 10_000 - 1_000 })).toEqual({ kind: 'go', letter: 'd' });
+    // Without a scan box on the page no key can be a code: "g b" at any speed goes.
+    expect(key('b', { heldG: 10_000 - 10, scanBoxOnPage: false })).toEqual({ kind: 'go', letter: 'b' });
   });
 
   it('give the "g" back to the code when the next key comes at a scanner\'s pace, is no shortcut letter, or comes too late', () => {

@@ -29,8 +29,8 @@ export function DayField({ label, day, onDay, compact = false }: { label: string
       </label>
       <span className="day-field-row">
         <input id={id} inputMode="numeric" value={text} placeholder={formats.datePattern} aria-invalid={problem ? true : undefined} aria-describedby={problem ? `${id}-problem` : undefined} onChange={(e) => type(e.target.value)} autoComplete="off" size={11} />
-        <button type="button" className="secondary day-field-pick" aria-label="Calendar" title={`${label}: the calendar`} onClick={() => picker.current?.showPicker?.()}>
-          📅
+        <button type="button" className="secondary day-field-pick" title={`${label}: the calendar`} onClick={() => picker.current?.showPicker?.()}>
+          Calendar
         </button>
         <input ref={picker} type="date" tabIndex={-1} aria-hidden="true" className="day-field-native" value={day} onChange={(e) => type(e.target.value ? formats.dayInput(e.target.value) : '')} />
       </span>

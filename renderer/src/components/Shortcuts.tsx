@@ -48,7 +48,7 @@ export function Shortcuts({ enabled }: { enabled: boolean }) {
     const onKey = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey || event.key.length !== 1 || document.querySelector('dialog[open]')) return;
       const box = scanBoxOf(event.target);
-      const action = shortcutAction({ key: event.key, time: event.timeStamp, inField: typing(event.target), inEmptyScanBox: box !== null && box.value === '', heldG: held?.time ?? null }, GO_KEYS);
+      const action = shortcutAction({ key: event.key, time: event.timeStamp, inField: typing(event.target), inEmptyScanBox: box !== null && box.value === '', heldG: held?.time ?? null, scanBoxOnPage: document.querySelector('[data-scanbox]') !== null }, GO_KEYS);
       const heldBox = held?.box ?? null;
       held = null;
       if (action.kind === 'type') {

@@ -20,6 +20,8 @@ export interface KeyInput {
   inEmptyScanBox: boolean;
   /** When a "g" was held back, or null. */
   heldG: number | null;
+  /** The page has a scan box (only then can a fast "g…" be a scanner's code). */
+  scanBoxOnPage: boolean;
 }
 
 export type KeyAction =
@@ -34,7 +36,8 @@ export type KeyAction =
 export function shortcutAction(input: KeyInput, goKeys: readonly string[]): KeyAction {
   if (input.heldG !== null) {
     const gap = input.time - input.heldG;
-    if (goKeys.includes(input.key) && gap > WEDGE_GAP_MS && gap <= GO_WINDOW_MS) return { kind: 'go', letter: input.key };
+    const personPaced = !input.scanBoxOnPage || gap > WEDGE_GAP_MS;
+    if (goKeys.includes(input.key) && personPaced && gap <= GO_WINDOW_MS) return { kind: 'go', letter: input.key };
     return { kind: 'type', releaseG: true };
   }
   if (input.inField && !input.inEmptyScanBox) return { kind: 'type', releaseG: false };
