@@ -103,7 +103,7 @@ describe('the board: seats and the day’s totals', () => {
     const text = await totals.innerText();
     expect(text).toMatch(new RegExp(`${api.seatsSold}\\s*seats sold[\\s\\S]*${api.checkedIn}\\s*checked in[\\s\\S]*${api.noShow}\\s*no-shows`));
     for (const m of api.moneyTaken) expect(text).toContain(`${m.amount.toFixed(2)} ${m.currency}`);
-    expect(text).toMatch(/Cash 600\.00 AUD \(7\)[\s\S]*Card 240\.00 AUD \(1\)/);
+    expect(text).toMatch(/Cash \$600\.00 \(7\)[\s\S]*Card \$240\.00 \(1\)/);
     const board = (await t.call('GET', '/v1/manifest/day')).body.sessions;
     const row = (name: string) => page.getByRole('list', { name: 'Departures' }).getByRole('listitem').filter({ hasText: name });
     const walkSeats = board.find((s: any) => s.id === walk);

@@ -54,13 +54,13 @@ export function escapeHtml(value: unknown): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
-/** A page a guide prints: one line per participant with a box to tick, and the totals. */
 /** Seats as availability counts them; an oversold session says by how many ("2 over"), as every screen does. */
 export function seatsLine(session: Manifest['session']): string {
   const left = session.seatsAvailable < 0 ? `${-session.seatsAvailable} over` : `${session.seatsAvailable} available`;
   return `${session.seats} seats: ${session.seatsBooked} booked, ${left}`;
 }
 
+/** A page a guide prints: one line per participant with a box to tick, and the totals. */
 export function manifestHtml(manifest: Manifest, company: FormatSettings): string {
   const { session, totals } = manifest;
   const formats = formatsFor(company);

@@ -3,12 +3,14 @@ import { api, ApiError } from '../../api/client';
 import type { WeekDay } from '../../../../main/contract/desk';
 import { useConnection } from '../../store/connection';
 import { isOfficeKey, useInstance } from '../../store/instance';
-import { money, paymentTypeWord } from './deskWords';
+import { paymentTypeWord } from './deskWords';
+import { useFormats } from '../../lib/formats';
 
 const REFRESH_MS = 30_000;
 
-/** The money a day took at the desk, by payment type ("Cash 290.00 AUD (3)"), or that it took none. */
+/** The money a day took at the desk, by payment type ("Cash $290.00 (3)", money in the company's format), or that it took none. */
 export function MoneyTaken({ taken }: { taken: WeekDay['totals']['moneyTaken'] }) {
+  const { money } = useFormats((s) => s.formats);
   if (taken.length === 0) return <span className="muted">No money taken at the desk</span>;
   return (
     <>

@@ -9,7 +9,6 @@ export function seatsLeft(available: number): string {
 /** seatsLeft as a number and its word, for screens that set the number in bold. */
 export const seatsLeftParts = (available: number) => (available < 0 ? { count: -available, word: 'over' as const } : { count: available, word: 'left' as const });
 
-export const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
 
 const PAYMENT_TYPE_WORDS: Record<string, string> = {
   CASH: 'Cash',
