@@ -26,6 +26,8 @@ export interface Formats {
   date(value: Moment): string;
   /** 'Saturday 28 November 2026' (en-AU). */
   dateLong(value: Moment): string;
+  /** 'Sat 28 Nov' (en-AU), 'Sat, Nov 28' (en-US): a day heading where the year is plain from around it. */
+  dayShort(value: Moment): string;
   /** '9:00 am' (en-AU), '9:00 AM' (en-US), '09:00' (de-DE). */
   time(value: Moment): string;
   /** The time with seconds (a clock the person watches move). */
@@ -125,6 +127,7 @@ function makeFormats(locale: string, timeZone: string): Formats {
     timeZone,
     date: show('date', DATE),
     dateLong: show('dateLong', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+    dayShort: show('dayShort', { weekday: 'short', day: 'numeric', month: 'short' }),
     time: show('time', TIME),
     timeWithSeconds: show('timeWithSeconds', { ...TIME, second: '2-digit' }),
     dateTime: show('dateTime', { ...DATE, ...TIME }),

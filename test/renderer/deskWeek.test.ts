@@ -6,6 +6,9 @@ import { hasPickups, pickupStops, rowsByStop, stopCounts, stopTitle } from '../.
 import { paymentTypeWord, rulesInWords, seatsLeft, sizeInWords } from '../../renderer/src/screens/week/deskWords';
 import { APP_ROUTES } from '../../main/api/server';
 import { aCancelledBooking, aManifestAnswer, aManifestBooking, aManifestParticipant } from '../fixtures/manifestAnswers';
+import { useFormats } from '../../renderer/src/lib/formats';
+
+const plain = (text: string) => text.replace(/[\u202f\u00a0]/g, ' ');
 
 const pickup = (locationName: string, pickupTime?: string) => ({ locationName, ...(pickupTime ? { pickupTime } : {}) });
 const booking = (orderNumber: string, seats: number, where: ManifestBooking['pickup'], names: string[] = ['Ann']) =>
@@ -25,6 +28,10 @@ describe('the manifest by pickup stop', () => {
   const stops = pickupStops(deskBookings(manifest));
 
   it('orders stops by pickup time, then those without a time, the bookings without a pickup last', () => {
+    // Stop times in the company's format: 12-hour in en-AU, 24-hour in de-DE.
+    useFormats.getState().setCompany({ locale: 'en-AU', timezone: 'Australia/Sydney' });
+    expect(stops.map((s) => plain(stopTitle(s)))).toEqual(['8:00 am · Grand Hotel', '8:20 am · Rocks Inn', 'Corner Cafe', 'No pickup']);
+    useFormats.getState().setCompany({ locale: 'de-DE', timezone: 'Europe/Berlin' });
     expect(stops.map(stopTitle)).toEqual(['08:00 · Grand Hotel', '08:20 · Rocks Inn', 'Corner Cafe', 'No pickup']);
     expect(stops[1].bookings.map((b) => b.orderNumber)).toEqual(['T1-2', 'T1-4']);
   });

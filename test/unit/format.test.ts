@@ -34,6 +34,8 @@ describe('the one format module', () => {
     expect(us.date('2026-11-28')).toBe('Sat, Nov 28, 2026');
     expect(de.date('2026-11-28')).toMatch(/^Sa\.?, 28\. Nov\.? 2026$/);
     expect(au.dateLong('2030-01-01')).toMatch(/^Tuesday,? 1 January 2030$/);
+    expect(au.dayShort('2026-11-28')).toMatch(/^Sat,? 28 Nov$/);
+    expect(us.dayShort('2026-11-28')).toBe('Sat, Nov 28');
   });
 
   it("shows an instant in the company's zone, across midnight from UTC", () => {

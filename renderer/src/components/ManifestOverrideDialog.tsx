@@ -1,3 +1,4 @@
+import { formats } from '../lib/formats';
 import { useEffect, useRef } from 'react';
 import type { DeskParticipant } from '../model/deskManifest';
 import { personName, type DeskBooking, type Refusal } from '../model/deskManifest';
@@ -39,7 +40,7 @@ export function ManifestOverrideDialog({ pending, onAdmit, onCancel, onPayAndAdm
           </button>
           {payment && onPayAndAdmit && (
             <button type="button" className="mf-primary" onClick={onPayAndAdmit}>
-              Take {payment.totalDue.toFixed(2)} {payment.totalCurrency} and check in
+              Take {formats().money(payment.totalDue, payment.totalCurrency)} and check in
             </button>
           )}
         </div>

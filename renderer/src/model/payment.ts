@@ -4,6 +4,7 @@
  * POST /v1/bookings/{orderNumber}/payments. Pure: the dialog and the tests share it.
  */
 import type { TakePaymentBody } from '../../../main/contract/payments';
+import { formats } from '../lib/formats';
 
 export type PaymentType = TakePaymentBody['type'];
 
@@ -20,8 +21,8 @@ export const paymentTypeLabel = (type: string | undefined): string => PAYMENT_TY
 const WHOLE = new Set(['JPY', 'KRW', 'VND', 'CLP', 'ISK', 'XPF', 'UGX', 'PYG']);
 export const decimalsOf = (currency: string) => (WHOLE.has(currency) ? 0 : 2);
 
-/** "150.00 AUD": the amount as the API's own messages and the manifest write it. */
-export const amountText = (amount: number, currency: string) => `${amount.toFixed(decimalsOf(currency))} ${currency}`;
+/** "$150.00" (AUD, en-AU): an amount in the company's currency style, through the one format module like every screen. */
+export const amountText = (amount: number, currency: string) => formats().money(amount, currency);
 
 /** What the amount box starts with: all that is due, as the currency writes it. */
 export const defaultAmount = (due: number, currency: string) => due.toFixed(decimalsOf(currency));
@@ -52,16 +53,4 @@ export function paymentBody(input: { amountText: string; type: PaymentType; curr
   const amount = parseAmount(input.amountText);
   if (amount === null) throw new Error(`Not an amount: ${input.amountText}`);
   return { type: input.type, amount, currency: input.currency as TakePaymentBody['currency'], device: input.device || undefined, paymentRef: input.paymentRef, takenAt: input.takenAt };
-}
-
-/** "2030-01-02 09:05": an instant in the company's zone (a receipt is read where the money changed hands, not in the browser's zone). */
-export function inZone(iso: string | undefined, zone: string | null): string {
-  if (!iso) return '—';
-  if (!zone) return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-      .formatToParts(new Date(iso))
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
 }

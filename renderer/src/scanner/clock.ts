@@ -1,3 +1,6 @@
+import { formats } from '../lib/formats';
+import { formatsFor } from '../../../main/domain/format';
+
 /**
  * One clock on the scanner screen: every time a guide reads is the company's, in the form the
  * engine words its own answers ("Already checked in at 07:13"), so a verdict from the engine and one
@@ -46,8 +49,8 @@ export function companyClock(at: string | number | Date, sessions: Iterable<Sess
   return `${two(d.getHours())}:${two(d.getMinutes())}${seconds ? `:${two(d.getSeconds())}` : ''} (this device’s clock)`;
 }
 
-/** A company-local stamp's day in words in this device's language ("Wed 1 Jan"), read as written (no zone conversion). */
-export function dayOf(local: string, locale?: string): string {
+/** A company-local stamp's day in words ("Wed 1 Jan"), in the company's locale unless one is given, read as written (no zone conversion). */
+export function dayOf(local: string, locale: string = formats().locale): string {
   const d = new Date(`${local.slice(0, 10)}T00:00:00Z`);
-  return Number.isNaN(d.getTime()) ? local.slice(0, 10) : new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(d);
+  return Number.isNaN(d.getTime()) ? local.slice(0, 10) : formatsFor({ locale, timezone: 'UTC' }).dayShort(local.slice(0, 10));
 }

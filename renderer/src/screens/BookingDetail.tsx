@@ -10,7 +10,6 @@ import { PaymentsCard } from './booking/PaymentsCard';
 import { PeopleCard } from './booking/PeopleCard';
 import { useCheckins } from './booking/useCheckins';
 import { TakePaymentDialog, type PaymentTarget } from './payment/TakePaymentDialog';
-import { useCompanyZone } from './print/usePrintData';
 import { EditDetailsCard } from './booking/EditDetailsCard';
 import { formOf, type EditForm } from './booking/editDetails';
 import { useBooking } from './booking/useBooking';
@@ -22,7 +21,6 @@ export function BookingDetail({ orderNumber }: { orderNumber: string }) {
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [paying, setPaying] = useState<PaymentTarget | null>(null);
   const checkins = useCheckins(booking, 0);
-  const zone = useCompanyZone();
   usePageTitle(`Booking ${orderNumber}`);
 
   const back = (
@@ -62,7 +60,7 @@ export function BookingDetail({ orderNumber }: { orderNumber: string }) {
         )}
         <ErrorText error={error} />
       </Card>
-      <PaymentsCard booking={booking} zone={zone} onTake={() => setPaying({ orderNumber, customerName: customerName(booking), due: booking.totalDue, currency: booking.totalCurrency })} />
+      <PaymentsCard booking={booking} onTake={() => setPaying({ orderNumber, customerName: customerName(booking), due: booking.totalDue, currency: booking.totalCurrency })} />
       <PeopleCard booking={booking} checkins={checkins} />
       <TakePaymentDialog target={paying} onClose={() => setPaying(null)} onRecorded={(b) => (b ? reload(b) : undefined)} />
       {editing && <EditDetailsCard editing={editing} onChange={setEditing} onSave={() => void save(booking, editing).then((saved) => saved && setEditing(null))} onDiscard={() => setEditing(null)} busy={busy} />}

@@ -1,3 +1,4 @@
+import { formats } from '../lib/formats';
 import { useEffect, useState } from 'react';
 import { api, messageOf } from '../api/client';
 import type { OverrideCheckin } from '../../../main/contract/desk';
@@ -85,7 +86,7 @@ export function OverridesScreen({ date }: { date: string | null }) {
           <tbody>
             {rows.map((o) => (
               <tr key={o.eventId}>
-                <td data-label="When">{o.occurredAtLocal.slice(0, 16)}</td>
+                <td data-label="When">{formats().dateTime(o.occurredAtLocal)}</td>
                 <td data-label="Departure">
                   <Link to={{ name: 'session', sessionId: o.session.id }}>
                     {timeOf(o.session.startTimeLocal)} {o.session.productName}

@@ -2,14 +2,16 @@ import { useMemo } from 'react';
 import type { Booking } from '../../api/types';
 import { Button, Card } from '../../components/ui';
 import { Link } from '../../components/Link';
-import { amountText, inZone, paymentTypeLabel } from '../../model/payment';
+import { amountText, paymentTypeLabel } from '../../model/payment';
+import { useFormats } from '../../lib/formats';
 import { waitingPayments } from '../../outbox/items';
 import { useOutbox } from '../../store/outbox';
 
 /** What was paid, how, and who took it (with a receipt for each); what is due, and the way to take it. */
-export function PaymentsCard({ booking, zone, onTake }: { booking: Booking; zone: string | null; onTake(): void }) {
+export function PaymentsCard({ booking, onTake }: { booking: Booking; onTake(): void }) {
   // The items, then the filter: a selector that made a new array on every read would never settle.
   const items = useOutbox((s) => s.items);
+  const { dateTime } = useFormats((s) => s.formats);
   const waiting = useMemo(() => waitingPayments(items, booking.orderNumber), [items, booking.orderNumber]);
   const live = booking.status !== 'CANCELLED' && booking.status !== 'ABANDONED_CART';
   const currency = booking.totalCurrency;
@@ -46,7 +48,7 @@ export function PaymentsCard({ booking, zone, onTake }: { booking: Booking; zone
           <tbody>
             {booking.payments.map((p) => (
               <tr key={p.id} className={p.refund ? 'refund' : ''}>
-                <td>{inZone(p.date, zone)}</td>
+                <td>{p.date ? dateTime(p.date) : '—'}</td>
                 <td>{p.refund ? 'Refund' : paymentTypeLabel(p.type)}</td>
                 <td className="num">{amountText(p.refund ? -p.amount : p.amount, p.currency)}</td>
                 <td>{[p.recordedBy === 'AGENT' ? 'the agent' : p.takenBy, p.device && `on ${p.device}`].filter(Boolean).join(' ') || '—'}</td>
@@ -59,7 +61,7 @@ export function PaymentsCard({ booking, zone, onTake }: { booking: Booking; zone
             ))}
             {waiting.map((q) => (
               <tr key={q.eventId} className="waiting">
-                <td>{inZone(q.body.takenAt, zone)}</td>
+                <td>{q.body.takenAt ? dateTime(q.body.takenAt) : '—'}</td>
                 <td>{paymentTypeLabel(q.body.type)}</td>
                 <td className="num">{amountText(q.body.amount, currency)}</td>
                 <td>{q.body.device ? `on ${q.body.device}` : 'this device'}</td>

@@ -6,13 +6,14 @@ import { QrCode } from '../../components/QrCode';
 import { ticketsOf, type Ticket } from '../../model/tickets';
 import '../../booking.css';
 import { amountText } from '../../model/payment';
+import { formats, useFormats } from '../../lib/formats';
 import type { ItemCheckins } from './useCheckins';
 
 /** A person's check-in in words: the state, and when, by which key and on which device it was recorded. */
 export function checkinWords(checkin: ParticipantCheckin | undefined): string {
   if (!checkin) return 'Check-in state not known here';
   const event = recordedCheckin(checkin);
-  const who = event ? [event.atLocal.slice(0, 16), event.by && `by ${event.by}`, event.device && `on ${event.device}`].filter(Boolean).join(' ') : '';
+  const who = event ? [formats().dateTime(event.atLocal), event.by && `by ${event.by}`, event.device && `on ${event.device}`].filter(Boolean).join(' ') : '';
   if (checkin.state === 'CHECKED_IN') return `Checked in ${who}`;
   if (checkin.state === 'NO_SHOW') return event ? `No-show, marked ${who}` : 'No-show (check-in closed)';
   return 'Not checked in yet';
@@ -25,6 +26,7 @@ const pickupOf = (tickets: Ticket[], itemIndex: number) => {
 
 /** The booking's tours and people: each person's check-in (who and which device), their QR code, and the ways to the manifest, the scanner and the tickets. */
 export function PeopleCard({ booking, checkins }: { booking: Booking; checkins: (ItemCheckins | null)[] }) {
+  const { dateTime } = useFormats((s) => s.formats);
   const tickets = ticketsOf(booking);
   return (
     <Card
@@ -38,10 +40,10 @@ export function PeopleCard({ booking, checkins }: { booking: Booking; checkins: 
       {booking.items.map((item, itemIndex) => {
         const found = checkins[itemIndex];
         return (
-          <section key={itemIndex} className="item" aria-label={`${item.productName} ${item.startTimeLocal.slice(0, 16)}`}>
+          <section key={itemIndex} className="item" aria-label={`${item.productName} ${dateTime(item.startTimeLocal)}`}>
             <div className="row spread">
               <h3>
-                {item.productName} · {item.startTimeLocal.slice(0, 16)}
+                {item.productName} · {dateTime(item.startTimeLocal)}
               </h3>
               {found && (
                 <div className="row">

@@ -1,5 +1,6 @@
 import { customerName } from '../Bookings';
-import { amountText, inZone, paymentTypeLabel } from '../../model/payment';
+import { amountText, paymentTypeLabel } from '../../model/payment';
+import { useFormats } from '../../lib/formats';
 import { Busy, ErrorText } from '../../components/Status';
 import { Link } from '../../components/Link';
 import { Button } from '../../components/ui';
@@ -12,6 +13,7 @@ import '../../print.css';
 export function ReceiptPage({ orderNumber, paymentId }: { orderNumber: string; paymentId: number }) {
   const { booking, company, error } = usePrintData(orderNumber);
   usePageTitle(`Receipt ${orderNumber}`);
+  const { dateTime } = useFormats((s) => s.formats);
   if (!booking || !company) return error ? <ErrorText error={error} /> : <Busy label="Loading the receipt…" />;
   const payment = booking.payments.find((p) => p.id === paymentId);
   if (!payment) return <ErrorText error={`Booking ${orderNumber} has no payment ${paymentId}.`} />;
@@ -41,7 +43,7 @@ export function ReceiptPage({ orderNumber, paymentId }: { orderNumber: string; p
             <div key={i} className="receipt-item">
               <dt>Tour</dt>
               <dd>
-                {item.productName} · {item.startTimeLocal.slice(0, 16)}
+                {item.productName} · {dateTime(item.startTimeLocal)}
               </dd>
             </div>
           ))}
@@ -55,7 +57,7 @@ export function ReceiptPage({ orderNumber, paymentId }: { orderNumber: string; p
             {payment.device ? ` on ${payment.device}` : ''}
           </dd>
           <dt>When</dt>
-          <dd>{inZone(payment.date, company.timezone)}</dd>
+          <dd>{payment.date ? dateTime(payment.date) : '—'}</dd>
           <dt>Total</dt>
           <dd>{amountText(booking.totalAmount, booking.totalCurrency)}</dd>
           <dt>Paid</dt>

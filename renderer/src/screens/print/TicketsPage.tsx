@@ -6,6 +6,7 @@ import { Link } from '../../components/Link';
 import { Button } from '../../components/ui';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useNav } from '../../store/nav';
+import { useFormats } from '../../lib/formats';
 import { contactsOf, usePrintData } from './usePrintData';
 import { PageSize } from './PageSize';
 import '../../print.css';
@@ -19,6 +20,8 @@ export function TicketsPage({ orderNumber, size }: { orderNumber: string; size: 
   const { booking, company, error } = usePrintData(orderNumber);
   const replace = useNav((s) => s.replace);
   usePageTitle(`Tickets ${orderNumber}`);
+  // The tickets are written in the company's format: drawn again when it arrives.
+  useFormats((s) => s.formats);
   if (!booking || !company) return error ? <ErrorText error={error} /> : <Busy label="Loading the tickets…" />;
   const tickets = ticketsOf(booking);
   const uncoded = tickets.filter((t) => !t.code).length;
@@ -51,7 +54,7 @@ export function TicketsPage({ orderNumber, size }: { orderNumber: string; size: 
             <p className="ticket-tour">
               {t.productName}
               <br />
-              <b>{t.departureLocal}</b>
+              <b>{t.departure}</b>
             </p>
             {t.pickup && <p>Pickup: {t.pickup}</p>}
             {t.code ? <QrCode orderNumber={t.orderNumber} code={t.code} label={t.name} /> : <p className="ticket-nocode">No ticket code: show this ticket and give your name.</p>}

@@ -23,17 +23,5 @@ export function usePrintData(orderNumber: string) {
   return { booking, company, error };
 }
 
-/** The company's timezone (what times on the desk's pages are written in); null until it is read. */
-export function useCompanyZone(): string | null {
-  const config = useConnection((s) => s.config)!;
-  const [zone, setZone] = useState<string | null>(null);
-  useEffect(() => {
-    api(config, 'GET /v1/company')
-      .then((c) => setZone(c.company.timezone))
-      .catch(() => setZone(null));
-  }, [config]);
-  return zone;
-}
-
 /** The company's contacts on one line, for the foot of a ticket or a receipt. */
 export const contactsOf = (c: CompanyAnswer) => [c.phone, c.email, c.website].filter(Boolean).join(' · ');

@@ -1,5 +1,6 @@
 /** The manifest by pickup: stops in the order the driver collects them, with the seats and people at each (no store, no DOM). */
 import { personName, rowsOf, type DeskBooking, type ManifestRow } from '../../model/deskManifest';
+import { formats } from '../../lib/formats';
 
 export interface PickupStop {
   key: string;
@@ -42,8 +43,11 @@ export function pickupStops(bookings: readonly DeskBooking[]): PickupStop[] {
   return [...stops.values()].sort((a, b) => order(a).localeCompare(order(b)));
 }
 
-/** A stop in words: "07:45 · Harbourside Grand Hotel" or "No pickup". */
-export const stopTitle = (stop: PickupStop) => (stop.locationName === null ? 'No pickup' : [stop.time, stop.locationName].filter(Boolean).join(' · '));
+/** The stop's time in the company's format ("7:45 am" in en-AU): a wall-clock time, so any day will do. */
+const stopTime = (time: string | null) => (time ? formats().time(`2000-01-01 ${time}`) : null);
+
+/** A stop in words: "7:45 am · Harbourside Grand Hotel" (en-AU) or "No pickup". */
+export const stopTitle = (stop: PickupStop) => (stop.locationName === null ? 'No pickup' : [stopTime(stop.time), stop.locationName].filter(Boolean).join(' · '));
 
 /** "6 seats · 2 bookings" for a stop's heading. */
 export function stopCounts(stop: PickupStop): string {

@@ -10,10 +10,11 @@ import { Link } from '../../components/Link';
 import { usePageTitle } from '../../components/usePageTitle';
 import { MoneyTaken } from './DayTotals';
 import { seatsLeft } from './deskWords';
+import { formats } from '../../lib/formats';
 import './week.css';
 
-/** A short day heading ("Wed 2 Jan"), in the browser's language; the date itself, not the device's day. */
-const shortDay = (day: string) => new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
+/** A short day heading ("Wed 2 Jan") in the company's format; the date itself, not the device's day. */
+const shortDay = (day: string) => formats().dayShort(day);
 
 function DayCard({ day }: { day: WeekDay }) {
   const go = useNav((s) => s.go);
