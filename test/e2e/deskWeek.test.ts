@@ -102,7 +102,8 @@ describe('the board: seats and the day’s totals', () => {
     expect(api).toMatchObject({ seatsSold: 13, checkedIn: 1 });
     const text = await totals.innerText();
     expect(text).toMatch(new RegExp(`${api.seatsSold}\\s*seats sold[\\s\\S]*${api.checkedIn}\\s*checked in[\\s\\S]*${api.noShow}\\s*no-shows`));
-    for (const m of api.moneyTaken) expect(text).toContain(`${m.amount.toFixed(2)} ${m.currency}`);
+    // The company (en-AU) writes AUD as $: each amount the API answers, in that style.
+    for (const m of api.moneyTaken) expect([m.currency, text]).toEqual(['AUD', expect.stringContaining(`$${m.amount.toFixed(2)}`)]);
     expect(text).toMatch(/Cash \$600\.00 \(7\)[\s\S]*Card \$240\.00 \(1\)/);
     const board = (await t.call('GET', '/v1/manifest/day')).body.sessions;
     const row = (name: string) => page.getByRole('list', { name: 'Departures' }).getByRole('listitem').filter({ hasText: name });
@@ -125,12 +126,12 @@ describe('the week', () => {
       const days = page.getByRole('list', { name: 'Days' });
       await expect.poll(() => days.getByRole('listitem').filter({ has: page.getByRole('heading') }).count()).toBe(7);
       expect(await page.title()).toBe('Week of 2030-01-01 · TourDesk');
-      expect(await days.getByRole('list', { name: 'Departures on 2030-01-01' }).innerText()).toMatch(/16:30\s*Rocks Walk\s*8\/20 seats · 12 left\s*0 in · 0 no-show[\s\S]*17:00\s*Sunset Walk\s*5\/3 seats · 2 over\s*1 in/);
+      expect(await days.getByRole('list', { name: 'Departures on 2030-01-01' }).innerText()).toMatch(/4:30\spm\s*Rocks Walk\s*8\/20 seats · 12 left\s*0 in · 0 no-show[\s\S]*5:00\spm\s*Sunset Walk\s*5\/3 seats · 2 over\s*1 in/);
       expect(await page.getByLabel('Totals on 2030-01-02').innerText()).toMatch(/1\s*seats · 1\s*in · 0\s*no-shows/);
       await shot(page, `week-${viewport.width}`);
       await page.getByRole('button', { name: 'Next week' }).click();
       await expect.poll(() => page.url()).toBe(`${baseUrl}/week?from=2030-01-08`);
-      await expect.poll(() => days.getByRole('list', { name: 'Departures on 2030-01-09' }).innerText().catch(() => '')).toMatch(/08:00\s*Island Day\s*2\/30 seats/);
+      await expect.poll(() => days.getByRole('list', { name: 'Departures on 2030-01-09' }).innerText().catch(() => '')).toMatch(/8:00\sam\s*Island Day\s*2\/30 seats/);
       expect(await page.getByLabel('Week totals').innerText()).toMatch(/2\s*seats sold[\s\S]*1\s*departure$/);
       await shot(page, `week-next-${viewport.width}`);
       await page.getByRole('button', { name: 'Previous week' }).click();
@@ -147,17 +148,18 @@ describe('pickups', () => {
     const { context, page, problems } = await signedIn();
     await page.goto(`${baseUrl}/sessions/${walk}`);
     const list = page.getByRole('list', { name: 'Passengers' });
-    await expect.poll(() => list.getByRole('heading').allInnerTexts()).toEqual([expect.stringMatching(/16:00 · Grand Hotel\s*5 seats · 2 bookings/), expect.stringMatching(/16:20 · Park Lodge\s*2 seats · 1 booking/), expect.stringMatching(/No pickup\s*1 seat · 1 booking/)]);
-    expect(await page.getByRole('article', { name: /Booking/ }).first().innerText()).toMatch(/Pickup: Grand Hotel 16:00/);
+    // The stop headings are set in capitals (PM), the same words as the run sheet's.
+    await expect.poll(() => list.getByRole('heading').allInnerTexts()).toEqual([expect.stringMatching(/4:00\s(?:pm|PM) · Grand Hotel\s*5 seats · 2 bookings/), expect.stringMatching(/4:20\s(?:pm|PM) · Park Lodge\s*2 seats · 1 booking/), expect.stringMatching(/No pickup\s*1 seat · 1 booking/)]);
+    expect(await page.getByRole('article', { name: /Booking/ }).first().innerText()).toMatch(/Pickup: Grand Hotel 4:00\spm/);
     await shot(page, 'pickup-manifest');
     await page.getByRole('link', { name: /Pickup run sheet/ }).click();
     await page.getByRole('heading', { name: 'Pickup run · Rocks Walk' }).waitFor();
     const stops = page.getByRole('region', { name: /^Stop / });
     await expect.poll(() => stops.count()).toBe(2);
-    expect(await stops.nth(0).innerText()).toMatch(/16:00 · Grand Hotel · 5 seats · 2 bookings[\s\S]*1 George St · Wait at the front entrance\.\s*Main lobby[\s\S]*Rosa Family\s*4\s*\+61 400 111 222[\s\S]*Grant Solo\s*1\s*\+61 400 555 666/);
-    expect(await stops.nth(1).innerText()).toMatch(/16:20 · Park Lodge[\s\S]*Park One, Park Two\s*2\s*\+61 400 333 444/);
+    expect(await stops.nth(0).innerText()).toMatch(/4:00\spm · Grand Hotel · 5 seats · 2 bookings[\s\S]*1 George St · Wait at the front entrance\.\s*Main lobby[\s\S]*Rosa Family\s*4\s*\+61 400 111 222[\s\S]*Grant Solo\s*1\s*\+61 400 555 666/);
+    expect(await stops.nth(1).innerText()).toMatch(/4:20\spm · Park Lodge[\s\S]*Park One, Park Two\s*2\s*\+61 400 333 444/);
     expect(await page.getByText(/2 stops · 7 seats to collect/).count()).toBe(1);
-    expect(await page.title()).toBe('Pickup run · Rocks Walk 16:30 · TourDesk');
+    expect(await page.title()).toMatch(/^Pickup run · Rocks Walk 4:30\spm · TourDesk$/);
     await page.emulateMedia({ media: 'print' });
     expect(await page.getByRole('button', { name: 'Print run sheet' }).isVisible()).toBe(false);
     expect(await page.locator('header.top').isVisible()).toBe(false);
@@ -176,11 +178,11 @@ describe('overrides', () => {
     await page.goto(baseUrl);
     await page.getByRole('link', { name: 'Overrides' }).click();
     const table = page.getByRole('table', { name: 'Overrides' });
-    await expect.poll(() => table.getByRole('row').allInnerTexts().catch(() => [])).toEqual([expect.stringMatching(/When/), expect.stringMatching(/11:40\s*17:00 Sunset Walk\s*Sun One · \S+\s*check-in closed\s*Test checkin\s*Pier tablet/)]);
+    await expect.poll(() => table.getByRole('row').allInnerTexts().catch(() => [])).toEqual([expect.stringMatching(/When/), expect.stringMatching(/Tue,? 1 Jan 2030,? 11:40\sam\s*5:00\spm Sunset Walk\s*Sun One · \S+\s*check-in closed\s*Test checkin\s*Pier tablet/)]);
     await shot(page, 'overrides-today');
     await page.getByLabel('Day of the departures').fill('2030-01-02');
     await expect.poll(() => page.url()).toBe(`${baseUrl}/overrides?date=2030-01-02`);
-    await expect.poll(() => table.getByRole('row').allInnerTexts().catch(() => [])).toEqual([expect.stringMatching(/When/), expect.stringMatching(/11:45\s*09:00 Harbour Cruise\s*Cora Cruise · \S+\s*check-in closed\s*Test checkin\s*Pier tablet/)]);
+    await expect.poll(() => table.getByRole('row').allInnerTexts().catch(() => [])).toEqual([expect.stringMatching(/When/), expect.stringMatching(/Tue,? 1 Jan 2030,? 11:45\sam\s*9:00\sam Harbour Cruise\s*Cora Cruise · \S+\s*check-in closed\s*Test checkin\s*Pier tablet/)]);
     await page.getByRole('button', { name: 'Next day' }).click();
     await page.getByText('No check-in was admitted under an override on these departures.').waitFor();
     expect(problems).toEqual([]);
