@@ -139,6 +139,13 @@ describe('taking a payment at the desk', () => {
     await dialog(page).getByRole('button', { name: 'Take $150.00 and check in' }).click();
     await dialog(page).getByRole('heading', { name: 'Payment taken' }).waitFor();
     await dialog(page).getByRole('button', { name: 'Done' }).click();
+    // One toast stack: the payment's note stands above the Undo of the check-in, neither over the other.
+    const took = page.locator('.toast-dock').getByText(/^Took \$150\.00/);
+    const undo = page.locator('.toast-dock').getByRole('status', { name: 'Undo check-in' });
+    await Promise.all([took.waitFor(), undo.waitFor()]);
+    const [a, b] = [(await took.boundingBox())!, (await undo.boundingBox())!];
+    expect(a.y + a.height).toBeLessThanOrEqual(b.y);
+    await shot(page, 'manifest-toast-stack');
     await expect.poll(async () => (await bookingOnServer(orders.nora)).totalDue).toBe(0);
     const manifest = (await t.call('GET', `/v1/manifest?sessionId=${sessionId}`)).body.manifest;
     const people = manifest.bookings.find((b: { orderNumber: string }) => b.orderNumber === orders.nora).participants;

@@ -107,8 +107,10 @@ interface Toast {
   kind: 'ok' | 'error' | 'info';
 }
 let nextToast = 1;
-export const useToasts = create<{ toasts: Toast[]; show(text: string, kind?: Toast['kind']): void; dismiss(id: number): void }>((set, get) => ({
+export const useToasts = create<{ toasts: Toast[]; docks: number; show(text: string, kind?: Toast['kind']): void; dismiss(id: number): void }>((set, get) => ({
   toasts: [],
+  // A screen with its own toast (the manifest's Undo) docks the notes beside it: one stack, never two overlapping.
+  docks: 0,
   show(text, kind = 'ok') {
     const id = nextToast++;
     set({ toasts: [...get().toasts, { id, text, kind }].slice(-3) });
@@ -119,11 +121,12 @@ export const useToasts = create<{ toasts: Toast[]; show(text: string, kind?: Toa
   },
 }));
 
-/** Short notes after an action ("Key revoked"), announced to screen readers, gone after a few seconds. */
-export function Toasts() {
-  const { toasts, dismiss } = useToasts();
+/** Short notes after an action ("Key revoked"), announced to screen readers, gone after a few seconds; in a screen's dock when it has one. */
+export function Toasts({ docked = false }: { docked?: boolean }) {
+  const { toasts, docks, dismiss } = useToasts();
+  if (docks > 0 && !docked) return null;
   return (
-    <div className="toasts" role="status" aria-live="polite">
+    <div className={docked ? 'toasts docked' : 'toasts'} role="status" aria-live="polite">
       {toasts.map((t) => (
         <div key={t.id} className={`toast ${t.kind}`}>
           <span aria-hidden="true">{t.kind === 'error' ? '⚠' : t.kind === 'ok' ? '✓' : 'ℹ'}</span>

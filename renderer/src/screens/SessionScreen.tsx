@@ -6,6 +6,7 @@ import { applyEvents, deskBookings, rowsOf, searchBookings } from '../model/desk
 import { ManifestList } from '../components/ManifestList';
 import { ManifestOverrideDialog } from '../components/ManifestOverrideDialog';
 import { ManifestUndoToast } from '../components/ManifestUndoToast';
+import { ToastDock } from '../components/ToastDock';
 import { NoCodesNotice } from '../components/NoCodesNotice';
 import { OversoldNotice } from '../components/OversoldNotice';
 import { Busy, ErrorText } from '../components/Status';
@@ -80,7 +81,9 @@ export function SessionScreen({ sessionId }: { sessionId: number }) {
           )}
           {asking && <ManifestOverrideDialog pending={asking} onAdmit={() => admit(asking)} onCancel={dismissAsking} onPayAndAdmit={() => payAndAdmit(asking)} />}
           <TakePaymentDialog target={paying} onClose={dismissPaying} onRecorded={() => void load(sessionId)} />
-          <ManifestUndoToast />
+          <ToastDock>
+            <ManifestUndoToast />
+          </ToastDock>
         </>
       )}
     </section>
