@@ -140,10 +140,10 @@ describe('the departure desk in Chromium', () => {
     const page = await connected();
     await openSession(page, '4:30 pm', 'Rocks Walk');
     await page.getByRole('button', { name: 'Walk-up booking' }).click();
-    await page.getByLabel('Adult (50.00)').fill('40');
+    await page.getByLabel('Adult ($50.00)').fill('40');
     await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/seat/i);
-    await page.getByLabel('Adult (50.00)').fill('2');
-    await page.getByLabel('Child (25.00)').fill('1');
+    await page.getByLabel('Adult ($50.00)').fill('2');
+    await page.getByLabel('Child ($25.00)').fill('1');
     await expect.poll(() => page.getByRole('status', { name: 'Price' }).innerText()).toBe('Total $125.00');
     await page.getByLabel('First name').fill('Hedy');
     await page.getByLabel('Last name').fill('Lamarr');
@@ -220,7 +220,7 @@ describe('the departure desk in Chromium', () => {
     expect(await overflow()).toBeLessThanOrEqual(0);
     await screenshot(page, 'phone-session');
     await page.getByRole('button', { name: 'Walk-up booking' }).click();
-    await page.getByLabel('Adult (50.00)').waitFor();
+    await page.getByLabel('Adult ($50.00)').waitFor();
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.close();
   });

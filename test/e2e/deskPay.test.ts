@@ -165,7 +165,7 @@ describe('the end of a walk-up sale', () => {
   it('takes what the sale left due and checks the walk-up in, with their tickets a click away', async () => {
     const { context, page, problems } = await signedIn();
     await page.goto(`${baseUrl}/walkup?session=${sessionId}`);
-    await page.getByLabel('Adult (50.00)').fill('1');
+    await page.getByLabel('Adult ($50.00)').fill('1');
     await expect.poll(() => page.getByRole('status', { name: 'Price' }).innerText()).toBe('Total $50.00');
     await page.getByLabel('First name').fill('Wanda');
     await page.getByLabel('Last name').fill('Walkup');

@@ -1,5 +1,7 @@
 import type { BookingQuote, PickupLocationAnswer, PriceOptionAnswer } from '../../api/types';
 import type { WalkUpForm } from '../../model/walkupForm';
+import { useFormats } from '../../lib/formats';
+import { useInstance } from '../../store/instance';
 
 /** One part of the walk-up form: the values it shows and a change to some of them. */
 interface FormPart {
@@ -9,13 +11,17 @@ interface FormPart {
 
 /** How many of each ticket (whole numbers, none below zero). */
 export function TicketsFieldset({ form, set, options }: FormPart & { options: PriceOptionAnswer[] }) {
+  const { money } = useFormats((s) => s.formats);
+  const currency = useInstance((s) => s.instance?.company?.currency ?? null);
+  // Prices are in the company's currency; before the engine has said which, the bare amount.
+  const price = (amount: number) => (currency ? money(amount, currency) : amount.toFixed(2));
   return (
     <fieldset>
       <legend>Tickets</legend>
       <div className="grid">
         {options.map((o) => (
           <label key={o.id}>
-            {o.label} ({o.price.toFixed(2)})
+            {o.label} ({price(o.price)})
             <input type="number" min={0} step={1} max={o.maxQuantity ?? 99} value={form.quantities[o.id] ?? 0} onChange={(e) => set({ quantities: { ...form.quantities, [o.id]: Math.max(0, Math.floor(Number(e.target.value)) || 0) } })} />
           </label>
         ))}
