@@ -3,6 +3,9 @@ import { api } from '../../api/client';
 import type { Booking, ParticipantCheckin } from '../../api/types';
 import { useConnection } from '../../store/connection';
 
+const RETRIES = 5;
+const RETRY_MS = 2_000;
+
 /** One tour of the booking as its manifest holds it: the session (for the links) and each person's check-in. */
 export interface ItemCheckins {
   sessionId: number;
@@ -18,9 +21,13 @@ export interface ItemCheckins {
 export function useCheckins(booking: Booking | null, refresh: number): (ItemCheckins | null)[] {
   const config = useConnection((s) => s.config)!;
   const [items, setItems] = useState<(ItemCheckins | null)[]>([]);
+  // Retries count per booking answer: a new one (a payment taken) starts again from none.
+  const [retry, setRetry] = useState<{ of: Booking | null; n: number }>({ of: null, n: 0 });
+  const attempt = retry.of === booking ? retry.n : 0;
   useEffect(() => {
     if (!booking) return;
     let live = true;
+    let again: ReturnType<typeof setTimeout> | undefined;
     void Promise.all(
       booking.items.map((item) =>
         api(config, 'GET /v1/manifest', { query: { productCode: item.productCode, startTime: item.startTime } })
@@ -30,11 +37,19 @@ export function useCheckins(booking: Booking | null, refresh: number): (ItemChec
           })
           .catch(() => null),
       ),
-    ).then((found) => live && setItems(found));
+    ).then((found) => {
+      if (!live) return;
+      setItems(found);
+      // A manifest that could not be read (a busy or briefly unreachable engine) or that does not hold
+      // the booking yet is asked again a few times, so the people do not stay "not known" until a reload.
+      const incomplete = found.some((f, i) => !f || f.participants.size < booking.items[i].participants.length);
+      if (incomplete && attempt < RETRIES) again = setTimeout(() => setRetry({ of: booking, n: attempt + 1 }), RETRY_MS);
+    });
     return () => {
       live = false;
+      clearTimeout(again);
     };
     // Read again whenever the booking is (a payment taken) or `refresh` moves (a check-in made here).
-  }, [config, booking, refresh]);
+  }, [config, booking, refresh, attempt]);
   return items;
 }
