@@ -3,34 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startPostgresCluster } from '../../test/fixtures/postgresCluster';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startServe, type RunningServer } from '../hubProcess';
 import type { BenchRow } from '../types';
-
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'tourdesk.mjs');
-
-interface RunningServer {
-  child: ChildProcess;
-  baseUrl: string;
-  exited: Promise<unknown>;
-  output(): string;
-}
-
-/** A real `tourdesk serve` process, once it says where it listens. */
-function startServe(args: string[], env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
-  let out = '';
-  return new Promise((resolveReady, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /TourDesk listening on (https?:\/\/\S+)/.exec(out);
-      if (match) resolveReady({ child, baseUrl: match[1], exited, output: () => out });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    void exited.then(() => reject(new Error(`serve exited:\n${out}`)));
-  });
-}
 
 /**
  * Statements the hub's database ran, counted by the server (pg_stat_statements, top-level statements
