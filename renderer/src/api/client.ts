@@ -57,6 +57,47 @@ export async function api<R extends Route>(config: ApiConfig, route: R, ...[opti
   return json;
 }
 
+/** The routes that only read: the ones a retry may ask again without doing anything twice. */
+export type ReadRoute = Extract<Route, `GET ${string}`>;
+
+/** How a read is asked again: `tries` in all, the first wait `firstDelayMs`, each next one twice as long. */
+export interface RetryPolicy {
+  tries: number;
+  firstDelayMs: number;
+  /** The pause between tries (tests pass their own). */
+  wait?: (ms: number) => Promise<void>;
+}
+
+/** Five tries over about 7.5 s: long enough for a busy engine or a dropped Wi-Fi to come back, short enough to then say so. */
+export const READ_RETRY: RetryPolicy = { tries: 5, firstDelayMs: 500 };
+
+/** A failure that may pass by itself: the engine unreachable (status 0) or failing (5xx). A refusal (4xx) says the same again. */
+export const worthRetrying = (error: unknown): boolean => error instanceof ApiError && (error.status === 0 || error.status >= 500);
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** `read` run until it succeeds, fails in a way no retry mends, or has had its tries; the last failure is thrown. */
+export async function retrying<T>(read: () => Promise<T>, policy: RetryPolicy = READ_RETRY): Promise<T> {
+  const wait = policy.wait ?? pause;
+  for (let attempt = 1, delay = policy.firstDelayMs; ; attempt++, delay *= 2) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt >= policy.tries || !worthRetrying(error)) throw error;
+      await wait(delay);
+    }
+  }
+}
+
+/**
+ * A GET through `api` that asks again, with backoff (READ_RETRY), when the engine could not be reached
+ * or answered 5xx; a 4xx is thrown at once. The screens' reads use it so that a busy moment does not
+ * leave them showing an error (or nothing) until a reload.
+ */
+export function getWithRetry<R extends ReadRoute>(config: ApiConfig, route: R, ...args: CallArgs<R>): ReturnType<typeof api<R>> {
+  return retrying(() => api(config, route, ...args));
+}
+
 /** A file answer (CSV, printable HTML, QR SVG) fetched with the key, as a blob URL the page can show or download. */
 export async function apiBlobUrl(config: ApiConfig, path: string): Promise<string> {
   const response = await send(config, 'GET', path);

@@ -1,6 +1,6 @@
 import { formats } from '../lib/formats';
 import { useEffect, useState } from 'react';
-import { api, messageOf } from '../api/client';
+import { getWithRetry, messageOf, type ApiConfig } from '../api/client';
 import type { OverrideCheckin } from '../../../main/contract/desk';
 import { useConnection } from '../store/connection';
 import { useNav } from '../store/nav';
@@ -14,10 +14,10 @@ import './week/week.css';
 /** The API's page size: a day with more overrides is read page by page. */
 const PAGE = 100;
 
-async function allOverrides(config: Parameters<typeof api>[0], date: string | null): Promise<OverrideCheckin[]> {
+async function allOverrides(config: ApiConfig, date: string | null): Promise<OverrideCheckin[]> {
   const all: OverrideCheckin[] = [];
   for (let offset = 0; ; offset += PAGE) {
-    const page = (await api(config, 'GET /v1/checkin/overrides', { query: { date: date ?? undefined, limit: PAGE, offset } })).overrides;
+    const page = (await getWithRetry(config, 'GET /v1/checkin/overrides', { query: { date: date ?? undefined, limit: PAGE, offset } })).overrides;
     all.push(...page);
     if (page.length < PAGE) return all;
   }
@@ -32,7 +32,7 @@ export function OverridesScreen({ date }: { date: string | null }) {
   const [today, setToday] = useState<string | null>(null);
   // The company's today (not this device's): the week answers it when asked for no day.
   useEffect(() => {
-    void api(config, 'GET /v1/manifest/week', { query: { days: 1 } })
+    void getWithRetry(config, 'GET /v1/manifest/week', { query: { days: 1 } })
       .then((r) => setToday(r.week.from))
       .catch(() => undefined);
   }, [config]);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api, messageOf } from '../../api/client';
+import { getWithRetry, messageOf } from '../../api/client';
 import type { WeekAnswer, WeekDay } from '../../../../main/contract/desk';
 import { useConnection } from '../../store/connection';
 import { useNav } from '../../store/nav';
@@ -64,7 +64,7 @@ export function WeekScreen({ from }: { from: string | null }) {
     let live = true;
     setWeek(null);
     setError(null);
-    api(config, 'GET /v1/manifest/week', { query: { from: from ?? undefined } })
+    getWithRetry(config, 'GET /v1/manifest/week', { query: { from: from ?? undefined } })
       .then((r) => live && setWeek(r.week))
       .catch((e) => live && setError(messageOf(e)));
     return () => {
