@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aBooking, aScannableProduct, aSession } from '../fixtures/builders';
 import { serveWebUi } from '../fixtures/browser';
+import { signedInPage } from '../fixtures/signedInPage';
 
 // Issue 37, the desk takes balances and prints tickets: take payment online and offline, "Take and
 // check in" from the manifest, tickets and receipts to print, the booking detail's states. The test
@@ -44,22 +45,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  const expected = (text: string | undefined) => /ERR_ABORTED|ERR_INTERNET_DISCONNECTED|ERR_CONNECTION_REFUSED|Failed to fetch/.test(text ?? '');
-  page.on('requestfailed', (r) => !expected(r.failure()?.errorText) && problems.push(`failed ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
-  page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.request().method()} ${r.url()}`));
-  page.on('console', (m) => m.type() === 'error' && !expected(m.text()) && problems.push(`console: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  return problems;
-}
-
-async function signedIn(viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport });
-  await context.addInitScript((key) => localStorage.getItem('tourdesk.apiKey') || localStorage.setItem('tourdesk.apiKey', key), t.keys.supplier);
-  const page = await context.newPage();
-  return { context, page, problems: watch(page) };
-}
+// The offline tests take the network and the engine away: those failures are theirs, not the app's.
+const signedIn = (viewport = DESKTOP) => signedInPage(browser, { key: t.keys.supplier, viewport, expected: /ERR_INTERNET_DISCONNECTED|ERR_CONNECTION_REFUSED|Failed to fetch/ });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 const bookingOnServer = async (orderNumber: string) => (await t.call('GET', `/v1/bookings/${orderNumber}`)).body.booking;

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aBooking, aPickupList, aScannableProduct } from '../fixtures/builders';
 import { serveWebUi } from '../fixtures/browser';
+import { signedInPage } from '../fixtures/signedInPage';
 
 /**
  * The manager's desk in Chromium: the board's day totals and seats, the week moving week by week,
@@ -74,21 +75,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Failed requests, HTTP errors and console errors: none may happen on these screens. */
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.request().method()} ${r.url()}`));
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  return problems;
-}
-
-async function signedIn(viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport, acceptDownloads: true });
-  await context.addInitScript((key) => localStorage.getItem('tourdesk.apiKey') || localStorage.setItem('tourdesk.apiKey', key), t.keys.supplier);
-  const page = await context.newPage();
-  return { context, page, problems: watch(page) };
-}
+const signedIn = (viewport?: { width: number; height: number }) => signedInPage(browser, { key: t.keys.supplier, viewport });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aBooking, aProduct, aScannableProduct, aSession } from '../fixtures/builders';
 import { serveWebUi } from '../fixtures/browser';
+import { signedInPage } from '../fixtures/signedInPage';
 
 // One format on the desk (issues 36/37): the company is en_AU in Australia/Sydney, the browser is
 // en-US in New York, and every screen must read the company's way. The test clock is
@@ -48,9 +49,7 @@ afterAll(async () => {
 });
 
 async function desk(path: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'America/New_York' });
-  await context.addInitScript((key) => localStorage.getItem('tourdesk.apiKey') || localStorage.setItem('tourdesk.apiKey', key), t.keys.supplier);
-  const page = await context.newPage();
+  const { page } = await signedInPage(browser, { key: t.keys.supplier, locale: 'en-US', timezoneId: 'America/New_York' });
   await page.goto(`${baseUrl}${path}`);
   return page;
 }

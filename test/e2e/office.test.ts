@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../fixtures/app';
 import { aBooking, aScannableProduct, aSession } from '../fixtures/builders';
 import { serveWebUi } from '../fixtures/browser';
+import { signedInPage, watchProblems, type SignedInOptions } from '../fixtures/signedInPage';
 import { lowContrastText } from '../fixtures/contrast';
 import { deletePeer, markSeen, recordPeerAttempt, upsertPeer } from '../../db/queries/syncPeers';
 import { seal } from '../../main/sync/secret';
@@ -43,26 +44,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Collects what must never happen on a screen: failed requests, HTTP errors, console errors. */
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  // A poll the page itself abandoned when it navigated (ERR_ABORTED), and requests made while the test
-  // has taken the browser offline (ERR_INTERNET_DISCONNECTED), are not failures of the app.
-  const expected = (text: string | undefined) => /ERR_ABORTED|ERR_INTERNET_DISCONNECTED/.test(text ?? '');
-  page.on('requestfailed', (r) => !expected(r.failure()?.errorText) && problems.push(`failed ${r.method()} ${r.url()} ${r.failure()?.errorText}`));
-  page.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()} ${r.request().method()} ${r.url()}`));
-  page.on('console', (m) => m.type() === 'error' && !expected(m.text()) && problems.push(`console: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  return problems;
-}
-
-/** A context whose device is already signed in (the key kept in localStorage, as after "Connect"). */
-async function signedIn(options: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; key?: string } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light' });
-  await context.addInitScript((key) => localStorage.getItem('tourdesk.apiKey') || localStorage.setItem('tourdesk.apiKey', key), options.key ?? t.keys.supplier);
-  const page = await context.newPage();
-  return { context, page, problems: watch(page) };
-}
+// Requests made while a test has taken the browser offline are not failures of the app.
+const OFFLINE = /ERR_INTERNET_DISCONNECTED/;
+const watch = (page: Page) => watchProblems(page, OFFLINE);
+const signedIn = (options: Partial<SignedInOptions> = {}) => signedInPage(browser, { key: t.keys.supplier, expected: OFFLINE, ...options });
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 
