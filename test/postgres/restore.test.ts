@@ -11,7 +11,7 @@ import { aBooking, aProduct, aSession } from '../fixtures/builders';
 import { fixedClock } from '../fixtures/app';
 import { freshPostgresDatabase, type TestPostgresDatabase } from '../fixtures/postgres';
 import { postgresBinDir } from '../fixtures/postgresCluster';
-import { aSyncNode, type SyncNode } from '../sync/nodes';
+import { aSyncNode, converging, expectConverged, syncOk, type SyncNode } from '../sync/nodes';
 
 /**
  * Restores that rejoin on a PostgreSQL hub (docs/sync.md): the hub's database dumped with
@@ -79,36 +79,10 @@ async function hubRows<T>(database: TestPostgresDatabase, text: string): Promise
   }
 }
 
-async function syncOk(n: SyncNode) {
-  for (const r of await n.engine.sync.syncAll()) expect(r.error).toBeNull();
-}
-
 async function sell(n: Pick<Hub, 'call'>, productCode: string): Promise<string> {
   const answer = await n.call('POST', '/v1/bookings', aBooking(productCode, PRODUCT_START, [{ optionLabel: 'Adult', value: 1 }]));
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body.booking.orderNumber as string;
-}
-
-const TABLES = ['bookings', 'customers', 'booking_items', 'participants'];
-
-/** Every booking made anywhere is on every instance, once; no id repeats; the three dumps agree. */
-async function expectConverged(hub: Hub, database: TestPostgresDatabase, desks: SyncNode[], made: string[]) {
-  const dumps = [await hub.engine.replica.canonicalDump(), ...(await Promise.all(desks.map((d) => d.dump())))];
-  for (const dump of dumps) expect(dump).toBe(dumps[0]);
-  const expected = [...made].sort();
-  expect(new Set(made).size).toBe(made.length);
-  expect((await hubRows<string>(database, 'SELECT order_number FROM bookings')).sort()).toEqual(expected);
-  for (const table of TABLES) {
-    const ids = await hubRows<string>(database, `SELECT id FROM ${table}`);
-    expect(new Set(ids).size, `${table} ids on the hub`).toBe(ids.length);
-  }
-  for (const d of desks) {
-    expect((d.sql.prepare('SELECT order_number FROM bookings').pluck().all() as string[]).sort()).toEqual(expected);
-    for (const table of TABLES) {
-      const ids = d.sql.prepare(`SELECT id FROM ${table}`).pluck().all() as number[];
-      expect(new Set(ids).size, `${table} ids on ${d.name}`).toBe(ids.length);
-    }
-  }
 }
 
 async function setUp() {
@@ -174,7 +148,7 @@ describe('a PostgreSQL hub restored with pg_dump and pg_restore rejoins', () => 
     expect(made).not.toContain(later);
     made.push(later);
     for (const d of [...desks, ...desks]) await syncOk(d);
-    await expectConverged(back, database, desks, made);
+    await expectConverged([{ name: 'hub', dump: () => back.engine.replica.canonicalDump(), column: (query) => hubRows(database, query) }, ...desks.map(converging)], made);
     // The desks follow the hub's new origin, and it lists them (no re-pairing).
     for (const d of desks) expect(d.engine.replica.catalogueOwner()).toBe(back.engine.replica.origin);
     const status = (await back.call('GET', '/v1/sync/status')).body;

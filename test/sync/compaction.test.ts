@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aBooking, aCategory, aProduct, aSession } from '../fixtures/builders';
 import { fixedClock } from '../fixtures/app';
-import { aSyncNode, type SyncNode } from './nodes';
+import { nodesClosedAfterEach, syncOk, type SyncNode } from './nodes';
 import { tourdesk } from './cliInProcess';
 
 /**
@@ -9,10 +9,7 @@ import { tourdesk } from './cliInProcess';
  * and the instances still converge; one further behind rejoins from the hub's snapshot by itself.
  * Real servers paired over HTTP, so the hub learns what each desk holds from its pulls.
  */
-const nodes: SyncNode[] = [];
-afterEach(async () => {
-  while (nodes.length) await nodes.pop()!.close();
-});
+const { listening: open } = nodesClosedAfterEach();
 
 const DAY = 86_400_000;
 const START = '2030-01-15T00:00:00Z';
@@ -20,14 +17,10 @@ const clocks: ReturnType<typeof fixedClock>[] = [];
 /** Every instance's clock moves together (a season passing), so no stamp is refused as ahead. */
 const passDays = (days: number) => clocks.forEach((c) => c.advance(days * DAY));
 
-async function listening(name: string, instanceNo: number, desk: boolean) {
+function listening(name: string, instanceNo: number, desk: boolean) {
   const clock = fixedClock(START);
   clocks.push(clock);
-  const n = await aSyncNode(name, { instanceNo, clock, ...(desk ? { dialect: 'sqlite' as const } : {}) });
-  nodes.push(n);
-  await n.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = n.app.server.address();
-  return { node: n, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+  return open(name, { instanceNo, clock, ...(desk ? { dialect: 'sqlite' as const } : {}) });
 }
 
 async function hubAndDesks(desks: number) {
@@ -43,11 +36,6 @@ async function hubAndDesks(desks: number) {
     list.push(desk);
   }
   return { hub, desks: list, productCode: product.productCode as string };
-}
-
-async function syncOk(n: SyncNode) {
-  const results = await n.engine.sync.syncAll();
-  for (const r of results) expect(r.error).toBeNull();
 }
 
 async function sell(n: SyncNode, productCode: string, adults = 1): Promise<string> {

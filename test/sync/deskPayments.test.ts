@@ -1,21 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
-import { aSyncNode, exchange, type SyncNode } from './nodes';
+import { exchange, nodesClosedAfterEach } from './nodes';
 
 /** Issue 37: a payment taken at a desk reaches the hub with who took it and on which device (payments sync whole rows). */
-const nodes: SyncNode[] = [];
-afterEach(async () => {
-  while (nodes.length) await nodes.pop()!.close();
-});
+const { node } = nodesClosedAfterEach();
 
 describe('a payment taken at a desk, synced', () => {
   it('reaches the hub with its taker, device and payment id, and the hub answers totalDue 0', async () => {
-    const hub = await aSyncNode('hub', { instanceNo: 1 });
-    nodes.push(hub);
+    const hub = await node('hub', { instanceNo: 1 });
     const productCode = (await hub.call('POST', '/v1/products', aProduct())).body.product.productCode;
     expect((await hub.call('POST', '/v1/availability', aSession(productCode, { seats: 10 }))).status).toBe(200);
-    const desk = await aSyncNode('desk', { instanceNo: 2, hub });
-    nodes.push(desk);
+    const desk = await node('desk', { instanceNo: 2, hub });
     await exchange(desk, hub);
     const order = (await hub.call('POST', '/v1/bookings', aBooking(productCode, '2030-02-01T09:00:00+11:00', [{ optionLabel: 'Adult', value: 2 }]))).body.booking.orderNumber;
     await exchange(desk, hub);

@@ -1,9 +1,9 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
-import { aSyncNode, exchange, type SyncNode } from './nodes';
+import { exchange, nodesClosedAfterEach, type SyncNode } from './nodes';
 
 /**
  * Issue 38: an erased customer's personal data is gone from every table, stored answer and op on
@@ -12,15 +12,7 @@ import { aSyncNode, exchange, type SyncNode } from './nodes';
  * on a desk; then every table's text on every instance, and the SQLite files' raw bytes after a
  * checkpoint, are searched for their names, emails and phones.
  */
-const nodes: SyncNode[] = [];
-afterEach(async () => {
-  while (nodes.length) await nodes.pop()!.close();
-});
-const node = async (...args: Parameters<typeof aSyncNode>) => {
-  const n = await aSyncNode(...args);
-  nodes.push(n);
-  return n;
-};
+const { node } = nodesClosedAfterEach();
 
 const START = '2030-02-01T09:00:00+11:00';
 interface Guest { firstName: string; lastName: string; email: string; phone: string; passenger: string; comment: string }

@@ -1,26 +1,17 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
-import { aSyncNode, type SyncNode } from './nodes';
+import { nodesClosedAfterEach } from './nodes';
 import { pullOps, WIRE_COMPACT, WIRE_VALUES } from '../../main/sync/wire';
 import { completeOp } from '../../main/sync/op';
 import { markSeen } from '../../db/queries/syncPeers';
 import { SCHEMA_VERSION } from '../../main/sync/core';
 
-const nodes: SyncNode[] = [];
-afterEach(async () => {
-  while (nodes.length) await nodes.pop()!.close();
-});
+const { listening: open } = nodesClosedAfterEach();
 
 /** A hub runs on the suite's dialect (PostgreSQL under the postgres project); a desk always on SQLite. */
-async function listening(name: 'hub' | 'desk', instanceNo: number) {
-  const n = await aSyncNode(name, { instanceNo, ...(name === 'desk' ? { dialect: 'sqlite' as const } : {}) });
-  nodes.push(n);
-  await n.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = n.app.server.address();
-  return { node: n, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
-}
+const listening = (name: 'hub' | 'desk', instanceNo: number) => open(name, { instanceNo, ...(name === 'desk' ? { dialect: 'sqlite' as const } : {}) });
 
 describe('sync over HTTP between two real servers', () => {
   it('pairs a desk with a hub, exchanges both ways, and reports status and an oversold session until acknowledged', async () => {

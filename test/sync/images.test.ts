@@ -1,25 +1,17 @@
 import { createHash } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { aProduct } from '../fixtures/builders';
 import { exchangeWith, type PeerTransport } from '../../main/sync/exchange';
 import { httpTransport } from '../../main/sync/peerClient';
-import { aSyncNode, type SyncNode } from './nodes';
+import { nodesClosedAfterEach, type SyncNode } from './nodes';
 
 /**
  * Issue 38: product image files travel by content hash. The row syncs; the desk fetches the original
  * it lacks from the hub (GET /v1/sync/media/{hash}, over real HTTP here), renders the variants and
  * serves them offline; a fetch that fails leaves the rows applied and is tried again next exchange.
  */
-const nodes: SyncNode[] = [];
-afterEach(async () => {
-  while (nodes.length) await nodes.pop()!.close();
-});
-const node = async (...args: Parameters<typeof aSyncNode>) => {
-  const n = await aSyncNode(...args);
-  nodes.push(n);
-  return n;
-};
+const { node } = nodesClosedAfterEach();
 
 const aPng = () => sharp({ create: { width: 640, height: 360, channels: 3, background: '#2a7ab0' } }).png().toBuffer();
 const get = async (n: SyncNode, url: string, headers: Record<string, string> = { apikey: n.key }) => n.app.inject({ method: 'GET', url, headers: { host: '127.0.0.1', ...headers } });

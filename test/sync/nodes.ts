@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { afterEach, expect } from 'vitest';
 import { openDatabase, type DbHandle } from '../../db/connection';
 import type { Dialect } from '../../db/dialect';
 import { openPostgres } from '../../db/postgres/connection';
@@ -135,4 +136,69 @@ export function directTransport(to: SyncNode, faults: { beforePull?: () => void;
 /** A full exchange from `from` with `to`. */
 export function exchange(from: SyncNode, to: SyncNode) {
   return exchangeWith(from.side, directTransport(to));
+}
+
+/** `n` behind a real port on the loopback (0: any free one); its base URL and the port. */
+export async function listen(n: SyncNode, port = 0): Promise<{ url: string; port: number }> {
+  await n.app.listen({ port, host: '127.0.0.1' });
+  const address = n.app.server.address();
+  const bound = typeof address === 'object' && address ? address.port : 0;
+  return { url: `http://127.0.0.1:${bound}`, port: bound };
+}
+
+/**
+ * The nodes a test file opens, each closed after its test (call once, at the file's top): `node`
+ * opens one (aSyncNode's arguments), `listening` opens one behind a real port (listen). `nodes` is
+ * the list, for a test that closes one itself (a restore) and takes it out.
+ */
+export function nodesClosedAfterEach() {
+  const nodes: SyncNode[] = [];
+  afterEach(async () => {
+    while (nodes.length) await nodes.pop()!.close();
+  });
+  const node = async (...args: Parameters<typeof aSyncNode>) => {
+    const n = await aSyncNode(...args);
+    nodes.push(n);
+    return n;
+  };
+  const listening = async (name: string, options: Parameters<typeof aSyncNode>[1], port = 0) => {
+    const n = await node(name, options);
+    return { node: n, ...(await listen(n, port)) };
+  };
+  return { nodes, node, listening };
+}
+
+/** A sync run with every stored peer of `n`, each of which went through. */
+export async function syncOk(n: SyncNode): Promise<void> {
+  for (const r of await n.engine.sync.syncAll()) expect(r.error).toBeNull();
+}
+
+/** An instance as expectConverged reads it: its canonical dump and one column of a query. */
+export interface Converging {
+  name: string;
+  dump(): Promise<string>;
+  column(query: string): Promise<unknown[]> | unknown[];
+}
+
+export const converging = (n: SyncNode): Converging => ({ name: n.name, dump: () => n.dump(), column: (query) => n.sql.prepare(query).pluck().all() });
+
+/** The tables whose ids come from the per-instance sequence: a restore must never give one out twice. */
+const SEQUENCED = ['bookings', 'customers', 'booking_items', 'participants'];
+
+/**
+ * Every booking made anywhere (`made`, each order number once) is on every instance, once; no
+ * instance holds an id twice; the instances' dumps agree.
+ */
+export async function expectConverged(all: Converging[], made: string[]): Promise<void> {
+  const dumps = await Promise.all(all.map((n) => n.dump()));
+  for (const [i, dump] of dumps.entries()) expect(dump, `${all[i].name} differs from ${all[0].name}`).toBe(dumps[0]);
+  expect(new Set(made).size, 'an order number given out twice').toBe(made.length);
+  const expected = [...made].sort();
+  for (const n of all) {
+    expect(((await n.column('SELECT order_number FROM bookings')) as string[]).sort(), `the bookings on ${n.name}`).toEqual(expected);
+    for (const table of SEQUENCED) {
+      const ids = await n.column(`SELECT id FROM ${table}`);
+      expect(new Set(ids).size, `${table} ids on ${n.name}`).toBe(ids.length);
+    }
+  }
 }

@@ -1,21 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
 import { sqliteSyncStore } from '../../db/queries/sync';
 import { wholeHlc } from '../../db/syncEncoding';
 import { SYSTEM_ACTOR } from '../../main/domain/context';
 import { exchangeWith } from '../../main/sync/exchange';
 import { SCHEMA_VERSION } from '../../main/sync/core';
-import { aSyncNode, directTransport, exchange, type SyncNode } from './nodes';
+import { directTransport, exchange, nodesClosedAfterEach, type SyncNode } from './nodes';
 
-const nodes: SyncNode[] = [];
-afterEach(async () => {
-  while (nodes.length) await nodes.pop()!.close();
-});
-const node = async (...args: Parameters<typeof aSyncNode>) => {
-  const n = await aSyncNode(...args);
-  nodes.push(n);
-  return n;
-};
+const { node } = nodesClosedAfterEach();
 
 async function hubWithSession(seats = 4) {
   const hub = await node('hub', { instanceNo: 1 });

@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aBooking, aScannableProduct, aSession } from '../fixtures/builders';
-import { aSyncNode, exchange, type SyncNode } from './nodes';
+import { exchange, nodesClosedAfterEach, type SyncNode } from './nodes';
 
 /** Issue 36, "every device signs its work": who checked a guest in reads the same on every instance. */
-const nodes: SyncNode[] = [];
-afterEach(async () => {
-  while (nodes.length) await nodes.pop()!.close();
-});
-const node = async (...args: Parameters<typeof aSyncNode>) => {
-  const n = await aSyncNode(...args);
-  nodes.push(n);
-  return n;
-};
+const { node } = nodesClosedAfterEach();
 
 /** A guide's check-in key of that instance (keys never sync), and a call made with it. */
 async function aGuideKey(n: SyncNode, name: string) {

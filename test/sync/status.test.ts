@@ -1,25 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
-import { aSyncNode, type SyncNode } from './nodes';
+import { nodesClosedAfterEach } from './nodes';
 import { SCHEMA_VERSION } from '../../main/sync/core';
 
 /**
  * What GET /v1/sync/status tells about why sync does not go through: a hub keeps each caller's last
  * refusal, and a desk whose changes the hub refuses for their clock stamps says until when.
  */
-const nodes: SyncNode[] = [];
-afterEach(async () => {
-  while (nodes.length) await nodes.pop()!.close();
-});
+const { listening: open } = nodesClosedAfterEach();
 
 /** A hub runs on the suite's dialect (PostgreSQL under the postgres project); a desk always on SQLite. */
-async function listening(name: 'hub' | 'desk', instanceNo: number) {
-  const n = await aSyncNode(name, { instanceNo, ...(name === 'desk' ? { dialect: 'sqlite' as const } : {}) });
-  nodes.push(n);
-  await n.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = n.app.server.address();
-  return { node: n, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
-}
+const listening = (name: 'hub' | 'desk', instanceNo: number) => open(name, { instanceNo, ...(name === 'desk' ? { dialect: 'sqlite' as const } : {}) });
 
 const MINUTE = 60_000;
 
