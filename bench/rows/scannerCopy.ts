@@ -8,8 +8,8 @@ import { aBookingRow, aSessionRow } from '../../test/fixtures/bookingRows';
 import { mergeCopy } from '../../renderer/src/scanner/copies';
 import { buildIndex, decide } from '../../renderer/src/scanner/verdict';
 import type { BenchRow } from '../types';
+import { percentile } from '../percentile';
 
-const percentile = (samples: number[], p: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))];
 const SYSTEM = { keyId: null, role: 'system', resellerId: null, name: 'bench' } as const;
 
 /**

@@ -7,11 +7,9 @@ import { createServer, LOOPBACK_NAMES } from '../../main/api/server';
 import { aBookingRow, aSessionRow } from '../../test/fixtures/bookingRows';
 import { ensureWebBuild, launchChromium } from '../../test/fixtures/browser';
 import type { BenchRow } from '../types';
+import { percentile } from '../percentile';
+import { timeWedgeScans } from '../wedgeScans';
 
-const percentile = (samples: number[], p: number) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 const SYSTEM = { keyId: null, role: 'system', resellerId: null, name: 'bench' } as const;
 const DAY_MS = 86_400_000;
 
@@ -61,22 +59,7 @@ export default async function (): Promise<BenchRow[]> {
     const SCANS = 200;
     // Every 4th scan another day's ticket (refused), the rest today's (checked in and queued).
     const list = Array.from({ length: SCANS }, (_, i) => (i % 4 === 3 ? others[i * 7] : todays[i * 3]));
-    const samples: number[] = await page.evaluate(`(async (list) => {
-      const samples = [];
-      for (const code of list) {
-        const started = performance.now();
-        const shown = new Promise((resolve) => {
-          const observer = new MutationObserver(() => { if (document.querySelector('.verdict[data-code="' + code + '"]')) { observer.disconnect(); resolve(); } });
-          observer.observe(document.body, { subtree: true, childList: true, attributes: true });
-        });
-        for (const key of [...code, 'Enter']) document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
-        await shown;
-        await new Promise((r) => requestAnimationFrame(() => r())); // until the frame with the verdict is painted
-        samples.push(performance.now() - started);
-        await new Promise((r) => setTimeout(r, 30)); // a guide's next ticket comes after the screen settles
-      }
-      return samples;
-    })(${JSON.stringify(list)})`);
+    const samples = await timeWedgeScans(page, list, 30);
     const kinds: Record<string, number> = await page.evaluate(`(() => ({ waiting: Number(document.querySelector('[aria-label="Waiting to send"]')?.textContent?.match(/\\d+/)?.[0]) }))()`);
     if (kinds.waiting !== SCANS - SCANS / 4) throw new Error(`expected ${SCANS - SCANS / 4} check-ins waiting, saw ${kinds.waiting}`);
     await context.close();
