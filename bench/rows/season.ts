@@ -18,13 +18,14 @@ function sizeRows(nodes: SeasonNode[], scratch: string, when: string): BenchRow[
   return nodes.map((node) => {
     const copy = join(scratch, `${node.name}-${when}.sqlite`);
     const size = vacuumedCopy(node.engine.ctx.handle.sqlite, copy);
+    const tables = syncTableSizes(copy);
     const bare = withoutSyncData(copy, join(scratch, `${node.name}-${when}-bare.sqlite`));
     const log = opLogShare(node.engine.ctx.handle.sqlite);
     say(
       `season ${when}: ${node.name} ${mb(size)} against ${mb(bare)} without sync data (${(size / bare).toFixed(2)}×); op log ${log.ops} ops, changes ${mb(log.changeBytes)}, ` +
         `of which ${log.unchangedInserts} inserts whose row has not changed since: ${mb(log.insertChangeBytes)} (${((100 * log.insertChangeBytes) / size).toFixed(1)}% of the file; by reference the file would be ~${((size - log.insertChangeBytes) / bare).toFixed(2)}×)`,
     );
-    say(`  its sync tables: ${syncTableSizes(copy).slice(0, 5).map((t) => `${t.table} ${mb(t.bytes)}`).join(', ')}`);
+    say(`  its sync tables: ${tables.slice(0, 5).map((t) => `${t.table} ${mb(t.bytes)}`).join(', ')}`);
     return { name: `season ${when}: ${node.name}'s database (vacuumed)`, unit: 'bytes', subject: size, baseline: bare, baselineName: 'the same file without sync tables, vacuumed', higherIsBetter: false, goal: 1.5 };
   });
 }

@@ -11,7 +11,8 @@ export function vacuumedCopy(sqlite: BetterSqlite3.Database, to: string): number
 /**
  * The same rows without any sync data: a copy with every sync table (`sync_*`: ops, merge states,
  * vectors, captures, peers) and the capture triggers dropped, vacuumed. The journal (`op_log`, who
- * did what, never sent to peers) stays: an instance without sync keeps it too.
+ * did what, never sent to peers) stays: an instance without sync keeps it too. `copy` loses them
+ * (it is a scratch copy); the answer is the size of `to`.
  */
 export function withoutSyncData(copy: string, to: string): number {
   const db = new Database(copy);
