@@ -29,7 +29,8 @@ export interface SyncVectorTable { origin: string; seq: number }
 /**
  * 20261126_92_sync_row_stamps: a row's merge state. `shape` names its stamped columns (sync_shapes),
  * `stamps` its distinct stamps (space-separated), `marks` one character per shape column (48 + the
- * index of its stamp), NULL when every column has the one stamp.
+ * index of its stamp), NULL when every column has the one stamp. On SQLite, `stamps` is empty when
+ * that one stamp is `born` (a row no one has changed since its insert: most rows, after compaction).
  */
 export interface SyncRowsTable { entity: string; entity_id: string; shape: number; stamps: string; marks: Nullable<string>; born: Nullable<string>; deleted: Nullable<string>; erased: Nullable<string> }
 /** 20261126_92_sync_row_stamps: each distinct comma-separated list of stamped columns, once. */

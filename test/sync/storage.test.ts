@@ -32,14 +32,19 @@ describe('stored merge states', () => {
       '[3]': { clocks: {}, born: null, deleted: A, erased: null },
       '[4]': { clocks: { 'a,b': A, c: B }, born: A, deleted: null, erased: null },
       '[5]': { clocks: { '[x': A }, born: A, deleted: null, erased: null },
+      '[6]': { clocks: { id: B, first_name: B }, born: A, deleted: null, erased: null },
+      '[7]': { clocks: {}, born: A, deleted: null, erased: null },
+      '[8]': { clocks: { id: A }, born: null, deleted: null, erased: null },
     };
     q.beginWork();
     for (const [id, state] of Object.entries(states)) q.saveRowState('customers', id, state);
     q.beginWork(); // a new transaction: shapes are read again from the table
     for (const [id, state] of Object.entries(states)) expect(q.rowState('customers', id)).toEqual(state);
-    expect(q.rowState('customers', '[6]')).toBeNull();
-    // A row written by one insert is its shape and one stamp.
-    expect(sqlite.prepare("SELECT stamps, marks FROM sync_rows WHERE entity_id = '[1]'").get()).toEqual({ stamps: A, marks: null });
+    expect(q.rowState('customers', '[9]')).toBeNull();
+    // A row no one changed since its insert is its shape and its insert's stamp, once (born); one
+    // stamp that is not the insert's is kept in stamps.
+    expect(sqlite.prepare("SELECT stamps, marks, born FROM sync_rows WHERE entity_id = '[1]'").get()).toEqual({ stamps: '', marks: null, born: A });
+    expect(sqlite.prepare("SELECT stamps, marks, born FROM sync_rows WHERE entity_id = '[6]'").get()).toEqual({ stamps: B, marks: null, born: A });
   });
 
   it('keep the state of a row one remote insert made in that op, and in sync_rows from its first later change', async () => {

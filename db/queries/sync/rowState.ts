@@ -48,7 +48,7 @@ export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteSha
     },
     rowState(entity, entityId): StoredRowState | null {
       const row = s.rowState.get(entity, entityId);
-      if (row) return { clocks: shapes.decodeClocks(row), born: row.born, deleted: row.deleted, erased: row.erased };
+      if (row) return { clocks: shapes.decodeClocks(row.stamps === '' && row.marks === null && row.born !== null ? { ...row, stamps: row.born } : row), born: row.born, deleted: row.deleted, erased: row.erased };
       // A row one remote insert made: its state is that op (insertNewRows), the same saveInsertedRowState would have written.
       const op = s.stateOp.get(entity, entityId);
       if (!op) return null;
@@ -58,12 +58,15 @@ export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteSha
       if (op.null_columns !== null) for (const column of columnsOfShape(op.null_columns)) clocks[column] = stamp;
       return { clocks, born: stamp, deleted: null, erased: null };
     },
+    // Every column's stamp is the insert's: said once, by `born` (stamps left empty; rowState reads it back).
     saveInsertedRowState(entity, entityId, columns, stamp) {
-      s.saveRowState.run(entity, entityId, shapes.shapeOfStamped(columns), columns.length === 0 ? '' : stamp, null, stamp, null, null);
+      s.saveRowState.run(entity, entityId, shapes.shapeOfStamped(columns), '', null, stamp, null, null);
     },
     saveRowState(entity, entityId, state) {
       const { shape, stamps, marks } = shapes.encodeClocks(state.clocks);
-      s.saveRowState.run(entity, entityId, shape, stamps, marks, state.born, state.deleted, state.erased);
+      // One stamp for every column, the insert's (a row unchanged since, as compaction saves most): born says it.
+      const once = marks === null && stamps === state.born;
+      s.saveRowState.run(entity, entityId, shape, once ? '' : stamps, marks, state.born, state.deleted, state.erased);
     },
   };
 }
