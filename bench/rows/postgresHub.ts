@@ -1,10 +1,35 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startPostgresCluster } from '../../test/fixtures/postgresCluster';
 import { startServe, type RunningServer } from '../hubProcess';
 import type { BenchRow } from '../types';
+
+/** Where each server writes its write-turn counts on SIGUSR2 (db/postgres/writeTurn.ts). */
+const turnFiles = new WeakMap<RunningServer, string>();
+
+/** A real `tourdesk serve` process that counts how long its writes hold the hub-wide write turn. */
+async function startCountingServe(args: string[], env: Record<string, string>, turnFile: string): Promise<RunningServer> {
+  const server = await startServe(args, { ...env, TOURDESK_TURN_STATS_FILE: turnFile });
+  turnFiles.set(server, turnFile);
+  return server;
+}
+
+/** Milliseconds a server's writes have held the hub-wide write turn so far (it writes them on SIGUSR2). */
+async function turnHeldMs(server: RunningServer): Promise<number> {
+  const turnFile = turnFiles.get(server)!;
+  const read = () => (existsSync(turnFile) ? (JSON.parse(readFileSync(turnFile, 'utf8')) as { heldMs: number; dumps: number }) : { heldMs: 0, dumps: 0 });
+  const before = read().dumps;
+  server.child.kill('SIGUSR2');
+  for (let waited = 0; waited < 200; waited++) {
+    const now = read();
+    if (now.dumps > before) return now.heldMs;
+    await sleep(25);
+  }
+  throw new Error(`serve did not write its write-turn counts to ${turnFile}`);
+}
 
 /**
  * Statements the hub's database ran, counted by the server (pg_stat_statements, top-level statements
@@ -57,8 +82,10 @@ export default async function (): Promise<BenchRow[]> {
     const url = cluster.urlFor('hub');
     const statements = await statementCounter(cluster.adminUrl, 'hub');
     const env = { TOURDESK_API_KEY: KEY, TOURDESK_DATABASE_URL: '', TOURDESK_LOG: 'error' };
-    servers.push(await startServe(['--database', url, '--data-dir', dataDir(), '--instance', '1'], env));
-    servers.push(await startServe(['--database', url, '--data-dir', dataDir()], env));
+    const turnDir = dataDir();
+    servers.push(await startCountingServe(['--database', url, '--data-dir', dataDir(), '--instance', '1'], env, join(turnDir, 'turn-1.json')));
+    servers.push(await startCountingServe(['--database', url, '--data-dir', dataDir()], env, join(turnDir, 'turn-2.json')));
+    const heldByAll = async () => (await Promise.all(servers.map(turnHeldMs))).reduce((a, b) => a + b, 0);
     const post = async (server: RunningServer, path: string, body: unknown) => {
       const res = await fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', apikey: KEY }, body: JSON.stringify(body) });
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}\n${server.output().slice(-3000)}`);
@@ -75,7 +102,10 @@ export default async function (): Promise<BenchRow[]> {
       customer: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.test' },
       items: [{ productCode: product.productCode, startTime, quantities: [{ optionLabel: 'Adult', value: 2 }, { optionLabel: 'Child', value: 1 }] }],
     });
+    // Each run's time per booking inside the hub-wide turn, whichever process held it.
+    const turnMsPerBooking: number[] = [];
     const bookingsPerSecond = async (through: RunningServer[], oneSession: boolean) => {
+      const heldBefore = await heldByAll();
       let sent = 0;
       const start = performance.now();
       await Promise.all(
@@ -86,7 +116,9 @@ export default async function (): Promise<BenchRow[]> {
           }
         }),
       );
-      return BOOKINGS / ((performance.now() - start) / 1000);
+      const perSecond = BOOKINGS / ((performance.now() - start) / 1000);
+      turnMsPerBooking.push(((await heldByAll()) - heldBefore) / BOOKINGS);
+      return perSecond;
     };
     await bookingsPerSecond(servers, false); // warm-up: both processes' pools, statement plans, id leases
     await statements.reset();
@@ -96,6 +128,8 @@ export default async function (): Promise<BenchRow[]> {
     const hubAttempts = await statements.begins();
     if (process.env.BENCH_HUB_STATEMENTS) process.stderr.write(`statements per booking, 1 hub process:\n${await statements.top(BOOKINGS)}\n`);
     const spreadTwo = await bookingsPerSecond(servers, false);
+    // On the spread runs (no seat collisions): the time inside the turn decides the ceiling.
+    const turnMs = Math.max(turnMsPerBooking[1], turnMsPerBooking[2]);
     const hotOne = await bookingsPerSecond(servers.slice(0, 1), true);
     const hotTwo = await bookingsPerSecond(servers, true);
     const startTime = hot;
@@ -143,6 +177,9 @@ export default async function (): Promise<BenchRow[]> {
       row('2 hub processes, a session per client', spreadTwo),
       row('1 hub process, all on one session', hotOne),
       row('2 hub processes, all on one session', hotTwo),
+      // The section every hub write takes in turn: no number of processes gets past 1 / its time per booking.
+      { name: `PostgreSQL hub: ms per booking inside the hub-wide write turn (hub ceiling ${Math.round(1000 / turnMs)} bookings/s)`, unit: 'ms', subject: turnMs, baseline: 1000 / spreadOne, baselineName: 'a whole booking through 1 hub process (1 / its bookings/s)', higherIsBetter: false, limit: 0.3 },
+      { name: 'PostgreSQL hub: hub ceiling bookings/s (1 / the ms above)', unit: 'bookings/s', subject: Math.round(1000 / turnMs), baseline: Math.round(spreadTwo), baselineName: 'bookings/s through 2 hub processes, a session per client', higherIsBetter: true },
       // Counted on the first row's run (no collisions, so no retries): the issue's goal is 8 at most.
       { name: 'PostgreSQL hub: round trips per write transaction begun (a retry begins again)', unit: 'round trips', subject: hubStatements / hubAttempts, baseline: rawTrips, baselineName: 'the raw pg inserts, counted the same way', higherIsBetter: false },
       { name: 'PostgreSQL hub: round trips to PostgreSQL per booking (1 process)', unit: 'round trips', subject: hubTrips, baseline: rawTrips, baselineName: 'the raw pg inserts, counted the same way', higherIsBetter: false, limit: 8 },

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema';
+import { turnHeld } from './writeTurn';
 
 /**
  * One write on the PostgreSQL hub: a SERIALIZABLE transaction, retried when PostgreSQL aborts it
@@ -58,6 +59,7 @@ export async function inPostgresTransaction<T>(db: Kysely<Database>, work: (conn
       const takingTurns = attempt > 1 || !options.dryRun;
       return await db.connection().execute(async (conn) => {
         if (takingTurns) await sql`SELECT pg_advisory_lock(${WRITE_TURN})`.execute(conn);
+        const heldSince = performance.now();
         try {
           await sql`begin isolation level serializable`.execute(conn);
           try {
@@ -72,7 +74,10 @@ export async function inPostgresTransaction<T>(db: Kysely<Database>, work: (conn
           }
         } finally {
           // A connection that broke has lost the lock with its session on the server.
-          if (takingTurns) await sql`SELECT pg_advisory_unlock(${WRITE_TURN})`.execute(conn).catch(() => undefined);
+          if (takingTurns) {
+            await sql`SELECT pg_advisory_unlock(${WRITE_TURN})`.execute(conn).catch(() => undefined);
+            turnHeld(heldSince);
+          }
         }
       });
     } catch (error) {

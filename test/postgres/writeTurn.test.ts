@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DbHandle } from '../../db/connection';
+import { openPostgres } from '../../db/postgres/connection';
+import { turnStats } from '../../db/postgres/writeTurn';
+import { inWriteTransaction } from '../../db/transaction';
+import { freshPostgresDatabase, type TestPostgresDatabase } from '../fixtures/postgres';
+
+/**
+ * The section every hub write takes in turn (the write-turn lock) is what bounds the hub whatever the
+ * number of processes; the bench prints 1 / its time per booking as the hub's ceiling, so the count
+ * must cover exactly the time a write holds it.
+ */
+let database: TestPostgresDatabase;
+let handle: DbHandle;
+beforeAll(async () => {
+  database = await freshPostgresDatabase('turn');
+  handle = await openPostgres(database.url, { migrate: true });
+});
+afterAll(async () => {
+  await handle?.close();
+  await database?.drop();
+});
+
+describe('the hub-wide write turn', () => {
+  it('is counted once per write, for at least the time the write ran in it', async () => {
+    const before = turnStats();
+    await inWriteTransaction(handle.db, async (conn) => {
+      await sql`SELECT 1`.execute(conn);
+      await sleep(40);
+    });
+    const after = turnStats();
+    expect(after.turns - before.turns).toBe(1);
+    expect(after.heldMs - before.heldMs).toBeGreaterThanOrEqual(40);
+  });
+
+  it('is not taken by a dry run (a quote commits nothing and runs beside the writes)', async () => {
+    const before = turnStats();
+    await inWriteTransaction(handle.db, async (conn) => void (await sql`SELECT 1`.execute(conn)), { dryRun: true });
+    expect(turnStats().turns).toBe(before.turns);
+  });
+
+  it('is held by one write at a time: writes started together run one after another inside it', async () => {
+    const spans: [number, number][] = [];
+    const before = turnStats();
+    await Promise.all(
+      Array.from({ length: 4 }, () =>
+        inWriteTransaction(handle.db, async (conn) => {
+          await sql`SELECT 1`.execute(conn);
+          const start = performance.now();
+          await sleep(15);
+          spans.push([start, performance.now()]);
+        }),
+      ),
+    );
+    spans.sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < spans.length; i++) expect(spans[i][0]).toBeGreaterThanOrEqual(spans[i - 1][1]);
+    const after = turnStats();
+    expect(after.turns - before.turns).toBe(4);
+    expect(after.heldMs - before.heldMs).toBeGreaterThanOrEqual(spans.reduce((sum, [s, e]) => sum + (e - s), 0));
+  });
+});
