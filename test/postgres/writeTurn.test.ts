@@ -60,4 +60,34 @@ describe('the hub-wide write turn', () => {
     expect(after.turns - before.turns).toBe(4);
     expect(after.heldMs - before.heldMs).toBeGreaterThanOrEqual(spans.reduce((sum, [s, e]) => sum + (e - s), 0));
   });
+
+  it('keeps arrival order commit order: a write started while another holds ops uncommitted adds its own only after that one commits', async () => {
+    const insertOp = (conn: Parameters<Parameters<typeof inWriteTransaction>[1]>[0], seq: number) =>
+      sql`INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema) VALUES ('turntest', ${seq}, ${`00000000000000${seq}-000000-turntest`}, 'customers', ${`[${seq}]`}, 'insert', '{}', 1)`.execute(conn);
+    const pulled = async () => (await sql<{ seq: number }>`SELECT seq::int AS seq FROM sync_ops WHERE origin = 'turntest' ORDER BY arrival`.execute(handle.db)).rows.map((r) => r.seq);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let firstInserted!: () => void;
+    const inserted = new Promise<void>((r) => (firstInserted = r));
+    const first = inWriteTransaction(handle.db, async (conn) => {
+      await insertOp(conn, 1);
+      firstInserted();
+      await gate;
+    });
+    await inserted;
+    let secondDone = false;
+    const second = inWriteTransaction(handle.db, (conn) => insertOp(conn, 2)).then(() => void (secondDone = true));
+    // The second write is queued for the turn (its lock not granted) rather than adding its op beside the first's.
+    for (let i = 0; i < 400 && !secondDone; i++) {
+      const waiting = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`.execute(handle.db);
+      if (waiting.rows[0].n > 0) break;
+      await sleep(10);
+    }
+    // A pull now sees neither: not the second's op before the first's, which is still uncommitted.
+    expect(await pulled()).toEqual([]);
+    expect(secondDone).toBe(false);
+    release();
+    await Promise.all([first, second]);
+    expect(await pulled()).toEqual([1, 2]);
+  });
 });
