@@ -7,11 +7,15 @@ import { CHANGE_AREA_TABLES, type ChangeArea } from '../changeAreas';
  * statement triggers on those tables (db/postgres/migrations.ts) notify the table's name at commit,
  * in this process or any other. While the listening connection is not up, every call returns a new
  * token, so nothing is served from a cache that could be stale; it reconnects by itself. This
- * process's own commits move every token at once (`wrote`), not when their notification arrives.
+ * process's own commits move their tables' tokens at once (`wrote`), not when their notification
+ * arrives: the tables the commit notified when the write said which (`touchedTables`), every token
+ * when it did not.
  */
-export function postgresChangeToken(url: string): { token(area: ChangeArea): string; wrote(): void; close(): Promise<void> } {
+export function postgresChangeToken(url: string): { token(area: ChangeArea): string; wrote(tables?: readonly string[]): void; close(): Promise<void> } {
   let generation = 0;
   const byTable = new Map<string, number>();
+  /** This process's own commits, by table: counted apart from the notifications, which come later. */
+  const ownByTable = new Map<string, number>();
   let listening = false;
   let closed = false;
   let client: pg.Client | null = null;
@@ -49,11 +53,21 @@ export function postgresChangeToken(url: string): { token(area: ChangeArea): str
     token: (area) => {
       if (!listening) return `down:${generation}:${unique++}`;
       let sum = 0;
-      for (const table of CHANGE_AREA_TABLES[area]) sum += byTable.get(table) ?? 0;
-      return `${generation}:${sum}`;
+      let own = 0;
+      for (const table of CHANGE_AREA_TABLES[area]) {
+        sum += byTable.get(table) ?? 0;
+        own += ownByTable.get(table) ?? 0;
+      }
+      return `${generation}:${sum}:${own}`;
     },
-    /** This process committed a write: every area's token moves at once (its NOTIFY comes back later). */
-    wrote: () => void generation++,
+    /**
+     * This process committed a write (its NOTIFY comes back later): the areas of the tables it
+     * touched move now, or every area when it is not known which it touched.
+     */
+    wrote(tables) {
+      if (tables === undefined) generation++;
+      else for (const table of tables) ownByTable.set(table, (ownByTable.get(table) ?? 0) + 1);
+    },
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);
@@ -63,4 +77,21 @@ export function postgresChangeToken(url: string): { token(area: ChangeArea): str
       await current?.end().catch(() => undefined);
     },
   };
+}
+
+/**
+ * The cached tables each open write transaction touched, by its connection, as its fold's last
+ * statement read them (migration 20261203_41): a commit without that statement (no synced row
+ * changed, or a page of a desk's ops) is not in here, and moves every token.
+ */
+const touched = new WeakMap<object, readonly string[]>();
+
+export function noteTouchedTables(conn: object, notified: string | null): void {
+  touched.set(conn, (notified ?? '').split(' ').filter(Boolean));
+}
+
+export function touchedTables(conn: object): readonly string[] | undefined {
+  const tables = touched.get(conn);
+  touched.delete(conn);
+  return tables;
 }

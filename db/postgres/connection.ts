@@ -6,7 +6,7 @@ import { SchemaTooNewError } from '../connection';
 import { migrations } from '../migrations';
 import { migratePostgres, schemaVersion } from './migrate';
 import { PostgresSpellings } from './spellings';
-import { postgresChangeToken } from './changes';
+import { postgresChangeToken, touchedTables } from './changes';
 import { setPostgresAfterCommit } from './transaction';
 
 /** pg's type ids: int8 (count(*), BIGINT columns) and numeric (sum of BIGINT). */
@@ -59,7 +59,7 @@ export async function openPostgres(url: string, options: PostgresOpenOptions = {
     const syncRow = hasSync ? (await sql<{ origin: string; hub_origin: string | null }>`SELECT origin, hub_origin FROM sync_instance WHERE id = 1`.execute(db)).rows[0] : undefined;
     const syncInstance = syncRow ? { origin: syncRow.origin, hubOrigin: syncRow.hub_origin } : null;
     let changes: ReturnType<typeof postgresChangeToken> | null = null;
-    setPostgresAfterCommit(db, () => changes?.wrote());
+    setPostgresAfterCommit(db, (conn) => changes?.wrote(touchedTables(conn)));
     return {
       dialect: 'postgres',
       db,

@@ -42,13 +42,14 @@ export interface PostgresWriteOptions {
   beforeAttempt?: () => Promise<void>;
 }
 
-const afterCommitHooks = new WeakMap<Kysely<Database>, () => void>();
+const afterCommitHooks = new WeakMap<Kysely<Database>, (conn: Kysely<Database>) => void>();
 
 /**
- * Runs `hook` right after every committed write on `db` (this process's own): its caches must not
- * wait for the commit's NOTIFY to come back round before they stop answering what it changed.
+ * Runs `hook` right after every committed write on `db` (this process's own), with the write's
+ * connection: its caches must not wait for the commit's NOTIFY to come back round before they stop
+ * answering what it changed.
  */
-export function setPostgresAfterCommit(db: Kysely<Database>, hook: () => void): void {
+export function setPostgresAfterCommit(db: Kysely<Database>, hook: (conn: Kysely<Database>) => void): void {
   afterCommitHooks.set(db, hook);
 }
 
@@ -66,7 +67,7 @@ export async function inPostgresTransaction<T>(db: Kysely<Database>, work: (conn
             const result = await work(conn);
             if (!options.dryRun) await options.beforeCommit?.(conn);
             await sql.raw(options.dryRun ? 'rollback' : 'commit').execute(conn);
-            if (!options.dryRun) afterCommitHooks.get(db)?.();
+            if (!options.dryRun) afterCommitHooks.get(db)?.(conn);
             return result;
           } catch (error) {
             await sql`rollback`.execute(conn).catch(() => undefined);

@@ -1,6 +1,8 @@
 import type { SyncInstanceTable } from '../../schema';
 import type { CaptureRow, SyncStore } from '../../syncStore';
 import { CAPTURE_PAUSED_SETTING } from '../../syncCapture';
+import { NOTIFIED_SETTING } from '../../migrations/20261203_41_notified_tables';
+import { noteTouchedTables } from '../changes';
 import type { PostgresQuery, SharedSyncState } from './query';
 
 type PostgresFold = Pick<SyncStore, 'beginFold' | 'endFold'>;
@@ -12,14 +14,17 @@ type PostgresFold = Pick<SyncStore, 'beginFold' | 'endFold'>;
 const BEGIN_FOLD = `SELECT c.id, c.tbl, c.pk, c.old_json, c.new_json, row_to_json(i)::text AS instance_json, set_config('${CAPTURE_PAUSED_SETTING}', 'on', true) AS paused
   FROM sync_capture c CROSS JOIN sync_instance i WHERE c.id > 0 AND i.id = 1 ORDER BY c.id`;
 
-/** The fold's end as one statement: the clock, the vector entry, every capture dropped, capture resumed. */
+/**
+ * The fold's end as one statement: the clock, the vector entry, every capture dropped, capture
+ * resumed, and the cached tables the write touched (for this process's caches after the commit).
+ */
 const END_FOLD = `WITH clock AS (UPDATE sync_instance SET last_seq = $2, last_hlc = $3 WHERE id = 1),
   vector AS (INSERT INTO sync_vector (origin, seq) SELECT $1::text, $2::bigint WHERE $4::boolean ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq),
   dropped AS (DELETE FROM sync_capture WHERE id > 0)
-  SELECT set_config('${CAPTURE_PAUSED_SETTING}', 'off', true)`;
+  SELECT set_config('${CAPTURE_PAUSED_SETTING}', 'off', true), current_setting('${NOTIFIED_SETTING}', true) AS notified`;
 
 /** A fold's start and end on PostgreSQL: a round trip each, where the steps one by one were eight. */
-export function postgresFold({ run }: PostgresQuery, shared: SharedSyncState): PostgresFold {
+export function postgresFold({ run }: PostgresQuery, shared: SharedSyncState, conn: object): PostgresFold {
   return {
     async beginFold() {
       const rows = await run<CaptureRow & { instance_json: string }>(BEGIN_FOLD);
@@ -30,6 +35,9 @@ export function postgresFold({ run }: PostgresQuery, shared: SharedSyncState): P
       const captures = rows.map(({ id, tbl, pk, old_json, new_json }) => ({ id, tbl, pk: JSON.stringify(JSON.parse(pk)), old_json, new_json }));
       return { captures, instance };
     },
-    endFold: async (origin, lastSeq, lastHlc, advanced) => void (await run(END_FOLD, [origin, lastSeq, lastHlc, advanced])),
+    async endFold(origin, lastSeq, lastHlc, advanced) {
+      const [{ notified }] = await run<{ notified: string | null }>(END_FOLD, [origin, lastSeq, lastHlc, advanced]);
+      noteTouchedTables(conn, notified);
+    },
   };
 }

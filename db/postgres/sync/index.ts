@@ -39,7 +39,7 @@ function postgresSyncStore(conn: Kysely<any>, shared: SharedSyncState): SyncStor
   const shapes = postgresShapes(query, shared);
   const store: SyncStore = {
     ...postgresInstance(query, shared),
-    ...postgresFold(query, shared),
+    ...postgresFold(query, shared, conn),
     ...postgresOps(query, shapes),
     ...postgresRowState(query, shapes),
     ...postgresErasure(query),
