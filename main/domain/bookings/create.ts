@@ -53,7 +53,9 @@ export function statusFromConfirmMode(items: { product: Pick<PlannedItem['produc
 /** Seats and charters, checked on the transaction's own view of the rows (no other write can interleave). */
 async function checkSeats(tx: Tx, items: PlannedItem[]): Promise<void> {
   const sessionIds = [...new Set(items.map((i) => i.sessionId).filter((id): id is number => id !== null))];
-  const held = await seatsHeldBySession(tx.db, sessionIds);
+  // Read with the item's rules on the hub (one statement for them all); else read here.
+  const known = new Map(items.filter((i) => i.sessionId !== null && i.sessionHeld !== undefined).map((i) => [i.sessionId!, i.sessionHeld!]));
+  const held = sessionIds.every((id) => known.has(id)) ? known : await seatsHeldBySession(tx.db, sessionIds);
   for (const sessionId of sessionIds) {
     const mine = items.filter((i) => i.sessionId === sessionId);
     const first = mine[0];

@@ -5,10 +5,11 @@ import type { BookingFieldBody, ItemBody } from '../../contract/bookings';
 import { DomainError } from '../errors';
 import { toMinor } from '../money';
 import { extraLineMinor, exclusiveTaxMinor, itemAmountMinor, taxLines, type Tax, type TaxLine } from './pricing';
-import { findSession } from '../availability/sessionRef';
+import { findSession, refInstant } from '../availability/sessionRef';
 import { fromIso, fromLocal, localDate } from '../time';
 import { resolvePickup, type PickupChoice } from './pickup';
 import { findBookableProduct, listExtrasOfferedWith, listPriceOptions, listSessionPriceOverrides } from '../../../db/queries/bookingCatalogue';
+import { readItemRules, type ItemRuleRows } from '../../../db/queries/bookingRules';
 
 export interface PlannedQuantity {
   optionId: number;
@@ -34,6 +35,8 @@ export interface PlannedItem {
   timezone: string;
   sessionId: number | null;
   sessionSeats: number | null;
+  /** The seats the session's live bookings held when its rules were read in one statement (the hub); else read by the seat check. */
+  sessionHeld?: number;
   startAt: number;
   endAt: number;
   allDay: boolean;
@@ -68,6 +71,33 @@ function dateOnly(item: ItemBody, timezone: string, now: number, index: number):
   return { startAt, endAt: DateTime.fromMillis(startAt, { zone: timezone }).plus({ days: 1 }).toMillis() };
 }
 
+/** The instant an item names in a zone, or null where it names none that parses (refused later, in order). */
+function instantOrNull(item: ItemBody, timezone: string): number | null {
+  try {
+    return item.startTime || item.startTimeLocal ? refInstant({ productCode: item.productCode, startTime: item.startTime, startTimeLocal: item.startTimeLocal }, timezone) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An item's rule rows read in one statement (the PostgreSQL hub), with the instant its session was read at. */
+interface PreRead {
+  rows: ItemRuleRows;
+  startAt: number | null;
+}
+
+/**
+ * On the hub, every row the item's rules read, in one statement (db/queries/bookingRules.ts); on
+ * SQLite nothing (each rule reads its own rows, in process). The session is read at the instant the
+ * company's zone gives a local start: a product with a zone of its own that names its session by a
+ * local time has it read again by placeItem. A start that does not parse is refused in order later.
+ */
+async function readRules(db: Kysely<Database>, item: ItemBody, companyTimezone: string): Promise<PreRead | undefined> {
+  const startAt = instantOrNull(item, companyTimezone);
+  const rows = await readItemRules(db, item.productCode, startAt);
+  return rows && { rows, startAt };
+}
+
 /** Where an item sits in time: an INVENTORY product's session, or the calendar date of any other product. */
 interface Placement {
   sessionId: number | null;
@@ -76,9 +106,15 @@ interface Placement {
   endAt: number;
 }
 
-async function placeItem(db: Kysely<Database>, item: ItemBody, product: ProductsTable, timezone: string, now: number, index: number): Promise<Placement> {
+async function placeItem(db: Kysely<Database>, item: ItemBody, product: ProductsTable, timezone: string, now: number, index: number, read: PreRead | undefined): Promise<Placement> {
   if (product.booking_mode !== 'INVENTORY') return { sessionId: null, sessionSeats: null, ...dateOnly(item, timezone, now, index) };
   if (!item.startTime && !item.startTimeLocal) throw fail(index, `product ${product.product_code} needs startTime or startTimeLocal of one of its sessions`);
+  // The session read with the rules, when it was read at the instant the product's zone gives.
+  if (read && read.startAt !== null && read.startAt === instantOrNull(item, timezone)) {
+    const session = read.rows.session;
+    if (!session) throw fail(index, `product ${product.product_code} has no session at ${item.startTimeLocal ?? item.startTime}`);
+    return { sessionId: session.id, sessionSeats: session.seats, startAt: session.start_at, endAt: session.end_at };
+  }
   const session = await findSession(db, { productCode: product.product_code, startTime: item.startTime, startTimeLocal: item.startTimeLocal }, timezone).catch((error: DomainError) => {
     if (error.code === 'NOT_FOUND') throw fail(index, `product ${product.product_code} has no session at ${item.startTimeLocal ?? item.startTime}`);
     throw fail(index, error.message);
@@ -87,9 +123,9 @@ async function placeItem(db: Kysely<Database>, item: ItemBody, product: Products
 }
 
 /** The body's quantities resolved against the product's price options and the session's overrides of them. */
-async function planQuantities(db: Kysely<Database>, item: ItemBody, product: ProductsTable, sessionId: number | null, index: number): Promise<PlannedQuantity[]> {
-  const options = await listPriceOptions(db, product.product_code);
-  const overrides = sessionId === null ? [] : await listSessionPriceOverrides(db, sessionId);
+async function planQuantities(db: Kysely<Database>, item: ItemBody, product: ProductsTable, sessionId: number | null, index: number, read: PreRead | undefined): Promise<PlannedQuantity[]> {
+  const options = read ? read.rows.options : await listPriceOptions(db, product.product_code);
+  const overrides = sessionId === null ? [] : read && read.rows.session?.id === sessionId ? read.rows.overrides : await listSessionPriceOverrides(db, sessionId);
   const quantities: PlannedQuantity[] = [];
   (item.quantities ?? []).forEach((q, qi) => {
     const where = `quantities[${qi}]`;
@@ -141,8 +177,8 @@ function checkNotice(product: ProductsTable, startAt: number, now: number, index
 }
 
 /** The body's extras, each one the product offers, in the product's currency. */
-async function planExtras(db: Kysely<Database>, item: ItemBody, product: ProductsTable, totalQuantity: number, index: number): Promise<PlannedExtra[]> {
-  const offered = await listExtrasOfferedWith(db, product.product_code);
+async function planExtras(db: Kysely<Database>, item: ItemBody, product: ProductsTable, totalQuantity: number, index: number, read: PreRead | undefined): Promise<PlannedExtra[]> {
+  const offered = read ? read.rows.extras : await listExtrasOfferedWith(db, product.product_code);
   return (item.extras ?? []).map((e, ei) => {
     const extra = offered.find((o) => o.id === e.id);
     if (!extra) throw fail(index, `extras[${ei}]: extra ${e.id} is not offered with product ${product.product_code}`);
@@ -179,16 +215,17 @@ function participantsOf(item: ItemBody, totalQuantity: number, index: number): B
  * caller runs it inside the booking's transaction, so what it sees is what gets written.
  */
 export async function planItem(db: Kysely<Database>, item: ItemBody, index: number, companyTimezone: string, now: number): Promise<PlannedItem> {
-  const product = await findBookableProduct(db, item.productCode);
+  const read = await readRules(db, item, companyTimezone);
+  const product = read ? read.rows.product : await findBookableProduct(db, item.productCode);
   if (!product) throw fail(index, `there is no product ${item.productCode}`);
   const timezone = product.timezone ?? companyTimezone;
   const inventory = product.booking_mode === 'INVENTORY';
-  const { sessionId, sessionSeats, startAt, endAt } = await placeItem(db, item, product, timezone, now, index);
-  const quantities = await planQuantities(db, item, product, sessionId, index);
+  const { sessionId, sessionSeats, startAt, endAt } = await placeItem(db, item, product, timezone, now, index, read);
+  const quantities = await planQuantities(db, item, product, sessionId, index, read);
   const totalQuantity = quantities.reduce((sum, q) => sum + q.value, 0);
   checkTotalQuantity(product, totalQuantity, index);
   if (inventory) checkNotice(product, startAt, now, index);
-  const extras = await planExtras(db, item, product, totalQuantity, index);
+  const extras = await planExtras(db, item, product, totalQuantity, index, read);
   const details = JSON.parse(product.details_json) as { taxes?: Tax[]; bookingFields?: BookingFieldBody[] };
   const { amountMinor, amountOverridden, taxes, subtotalMinor } = priceItem(item, product, quantities, extras, details.taxes ?? [], index);
   const participants = participantsOf(item, totalQuantity, index);
@@ -199,6 +236,7 @@ export async function planItem(db: Kysely<Database>, item: ItemBody, index: numb
     timezone,
     sessionId,
     sessionSeats,
+    sessionHeld: read && sessionId !== null && read.rows.session?.id === sessionId ? read.rows.held : undefined,
     startAt,
     endAt,
     allDay: !inventory,
