@@ -4,14 +4,20 @@ import { CAPTURE_PAUSED_SETTING } from '../../syncCapture';
 import { NOTIFIED_SETTING } from '../../migrations/20261203_41_notified_tables';
 import { noteTouchedTables } from '../changes';
 import type { PostgresQuery, SharedSyncState } from './query';
+import type { FoldRowStates } from './rowState';
 
 type PostgresFold = Pick<SyncStore, 'beginFold' | 'endFold'>;
 
+/** A capture's key as the ops name their row: the compact JSON array JSON.stringify writes. */
+const COMPACT_PK = `('[' || (SELECT string_agg(k.value::text, ',' ORDER BY k.n) FROM json_array_elements(c.pk::json) WITH ORDINALITY AS k(value, n)) || ']')`;
+
 /**
- * The fold's start as one statement: the captures in order, each with the instance row and the pause
- * (set_config runs once per row returned, so with no captures nothing is paused).
+ * The fold's start as one statement: the captures in order, each with the instance row, the pause
+ * (set_config runs once per row returned, so with no captures nothing is paused), and whether its
+ * row has a merge state already (what withRowStateAmong would ask next, for the write's new rows).
  */
-const BEGIN_FOLD = `SELECT c.id, c.tbl, c.pk, c.old_json, c.new_json, row_to_json(i)::text AS instance_json, set_config('${CAPTURE_PAUSED_SETTING}', 'on', true) AS paused
+const BEGIN_FOLD = `SELECT c.id, c.tbl, c.pk, c.old_json, c.new_json, row_to_json(i)::text AS instance_json, set_config('${CAPTURE_PAUSED_SETTING}', 'on', true) AS paused,
+    EXISTS (SELECT 1 FROM sync_rows r WHERE r.entity = c.tbl AND r.entity_id = ${COMPACT_PK}) AS had_state
   FROM sync_capture c CROSS JOIN sync_instance i WHERE c.id > 0 AND i.id = 1 ORDER BY c.id`;
 
 /**
@@ -24,18 +30,21 @@ const END_FOLD = `WITH clock AS (UPDATE sync_instance SET last_seq = $2, last_hl
   SELECT set_config('${CAPTURE_PAUSED_SETTING}', 'off', true), current_setting('${NOTIFIED_SETTING}', true) AS notified`;
 
 /** A fold's start and end on PostgreSQL: a round trip each, where the steps one by one were eight. */
-export function postgresFold({ run }: PostgresQuery, shared: SharedSyncState, conn: object): PostgresFold {
+export function postgresFold({ run }: PostgresQuery, shared: SharedSyncState, conn: object, states: FoldRowStates): PostgresFold {
   return {
     async beginFold() {
-      const rows = await run<CaptureRow & { instance_json: string }>(BEGIN_FOLD);
+      const rows = await run<CaptureRow & { instance_json: string; had_state: boolean }>(BEGIN_FOLD);
+      states.known = null;
       if (rows.length === 0) return { captures: [], instance: null };
       const instance = JSON.parse(rows[0].instance_json) as SyncInstanceTable;
       shared.hubOrigin = instance.hub_origin;
       // As captures() answers: the key in the compact JSON SQLite writes, not json_agg's spacing.
       const captures = rows.map(({ id, tbl, pk, old_json, new_json }) => ({ id, tbl, pk: JSON.stringify(JSON.parse(pk)), old_json, new_json }));
+      states.known = new Map(captures.map((c, i) => [`${c.tbl} ${c.pk}`, rows[i].had_state]));
       return { captures, instance };
     },
     async endFold(origin, lastSeq, lastHlc, advanced) {
+      states.known = null;
       const [{ notified }] = await run<{ notified: string | null }>(END_FOLD, [origin, lastSeq, lastHlc, advanced]);
       noteTouchedTables(conn, notified);
     },

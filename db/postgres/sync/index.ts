@@ -7,7 +7,7 @@ import { postgresInstance } from './instance';
 import { postgresNewRows } from './newRows';
 import { postgresOps } from './ops';
 import { postgresQuery, type SharedSyncState } from './query';
-import { postgresRowState } from './rowState';
+import { postgresRowState, type FoldRowStates } from './rowState';
 import { postgresRows } from './rows';
 import { postgresShapes } from './shapes';
 
@@ -37,14 +37,15 @@ export function postgresSyncStores(handle: DbHandle): SyncStores {
 function postgresSyncStore(conn: Kysely<any>, shared: SharedSyncState): SyncStore {
   const query = postgresQuery(conn);
   const shapes = postgresShapes(query, shared);
+  const states: FoldRowStates = { known: null };
   const store: SyncStore = {
     ...postgresInstance(query, shared),
-    ...postgresFold(query, shared, conn),
+    ...postgresFold(query, shared, conn, states),
     ...postgresOps(query, shapes),
-    ...postgresRowState(query, shapes),
+    ...postgresRowState(query, shapes, states),
     ...postgresErasure(query),
     ...postgresRows(query, shared),
-    ...postgresNewRows(query, shapes),
+    ...postgresNewRows(query, shapes, states),
     /** The ops and their states in one statement; the rows one at a time (the hub rarely catches up). */
     async insertNewRows(rows) {
       await store.insertOwnNewRows(rows.map((r) => r.op));

@@ -2,6 +2,7 @@ import type { NewOpRow, SyncStore } from '../../syncStore';
 import { columnsOfChange } from '../../syncEncoding';
 import { ConcurrentInsertError, isUniqueViolation, type PostgresQuery } from './query';
 import type { PostgresShapes } from './shapes';
+import type { FoldRowStates } from './rowState';
 
 type PostgresNewRows = Pick<SyncStore, 'insertOwnNewRows'>;
 
@@ -24,7 +25,7 @@ const INSERT_OPS_AND_STATES = `
     FROM unnest($4::text[], $5::text[], $11::bigint[], $12::text[], $3::text[]) AS r (entity, entity_id, shape, stamps, born)
   ON CONFLICT (entity, entity_id) DO UPDATE SET shape = excluded.shape, stamps = excluded.stamps, marks = excluded.marks, born = excluded.born, deleted = excluded.deleted, erased = excluded.erased`;
 
-export function postgresNewRows({ run }: PostgresQuery, shapes: PostgresShapes): PostgresNewRows {
+export function postgresNewRows({ run }: PostgresQuery, shapes: PostgresShapes, states: FoldRowStates): PostgresNewRows {
   return {
     async insertOwnNewRows(ops: readonly NewOpRow[]) {
       if (ops.length === 0) return;
@@ -36,6 +37,7 @@ export function postgresNewRows({ run }: PostgresQuery, shapes: PostgresShapes):
         const values = [op.origin, op.seq, op.hlc, op.entity, op.entity_id, op.kind, json, op.schema, nulls, op.write_continues ?? null, await shapes.shapeOf(stamped), stamped.length === 0 ? '' : op.hlc];
         values.forEach((value, i) => columns[i].push(value));
       }
+      states.known = null;
       try {
         await run(INSERT_OPS_AND_STATES, columns);
       } catch (error) {
