@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Manifest, ManifestBooking } from '../../renderer/src/api/types';
 import { applyEvents, deskBookings, refusalOf, rowsOf, searchBookings } from '../../renderer/src/model/deskManifest';
+import { useFormats } from '../../renderer/src/lib/formats';
 import { aCancelledBooking, aCustomerAnswer, aManifestAnswer, aManifestBooking, aManifestParticipant, aManifestSession, aRecordedCheckin } from '../fixtures/manifestAnswers';
 
 const person = (id: number, name: string, state: 'EXPECTED' | 'CHECKED_IN' | 'NO_SHOW' = 'EXPECTED', eventId?: string) =>
@@ -39,7 +40,12 @@ describe('the desk manifest model', () => {
     const [paid, unpaid, cancelled] = deskBookings(m);
     expect(refusalOf(m, paid, [1])).toBeNull();
     expect(refusalOf(m, unpaid, [2])).toMatchObject({ rule: 'NOT_PAID' });
-    expect(refusalOf(m, cancelled, [90])).toMatchObject({ rule: 'BOOKING_CANCELLED', reason: 'Booking T1-9 was cancelled at 2030-01-01 11:00' });
+    // The cancellation's time as the scanner's verdict and the engine word it: the company's locale (12-hour en-AU, 24-hour de-DE).
+    useFormats.getState().setCompany({ locale: 'en_AU', timezone: 'Australia/Sydney' });
+    expect(refusalOf(m, cancelled, [90])).toMatchObject({ rule: 'BOOKING_CANCELLED', reason: 'Booking T1-9 was cancelled at Tue, 1 Jan 2030, 11:00 am' });
+    useFormats.getState().setCompany({ locale: 'de_DE', timezone: 'Europe/Berlin' });
+    expect(refusalOf(m, cancelled, [90])?.reason).toBe('Booking T1-9 was cancelled at Di., 1. Jan. 2030, 11:00');
+    useFormats.getState().setCompany({ locale: 'en_AU', timezone: 'Australia/Sydney' });
     const closed = aManifest(m.bookings, true);
     expect(refusalOf(closed, deskBookings(closed)[0], [1])).toMatchObject({ rule: 'CHECKIN_CLOSED', action: 'Admit anyway (check-in closed)' });
   });

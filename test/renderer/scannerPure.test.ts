@@ -7,6 +7,7 @@ import { pickupOnVerdict } from '../../renderer/src/scanner/pickupWords';
 import { addToOutbox, removeFromOutbox, type OutboxItem } from '../../renderer/src/outbox/items';
 import { parseRoute, urlOf } from '../../renderer/src/model/routes';
 import type { Manifest, ManifestBooking, ParticipantCheckin } from '../../renderer/src/api/types';
+import { formatsFor, type Formats } from '../../main/domain/format';
 import { aManifestAnswer, aManifestBooking, aManifestParticipant, aManifestSession, aRecordedCheckin, aSessionScan } from '../fixtures/manifestAnswers';
 
 let nextId = 1;
@@ -76,7 +77,10 @@ describe('the local verdict', () => {
     aManifest(3, '2030-01-01 09:00:00', [aBookingOf('T1-6', [aParticipant('Closed Out', 'C1')]), aBookingOf('T1-7', [aParticipant('In Before', 'C2', 'CHECKED_IN')])], true),
   ]);
   const index = buildIndex(copy);
-  const verdict = (code: string, sessionFilter: number | null = null) => decide({ code, copy, index, sessionFilter, now: Date.parse('2030-01-01T03:00:00Z') });
+  // The company's formats, as the device holds them: a 12-hour locale (en-AU) unless a case says otherwise.
+  const AU = formatsFor({ locale: 'en_AU', timezone: 'Australia/Sydney' });
+  const DE = formatsFor({ locale: 'de_DE', timezone: 'Europe/Berlin' });
+  const verdict = (code: string, sessionFilter: number | null = null, formats: Formats = AU) => decide({ code, copy, index, sessionFilter, now: Date.parse('2030-01-01T03:00:00Z'), formats });
 
   it('checks a known code in at once, green, naming the person and the booking', () => {
     expect(verdict('G1')).toMatchObject({ kind: 'CHECKED_IN', tone: 'green', admit: true, participantIds: [grace.id], sessionId: 1, people: [{ name: 'Grace Hopper' }], booking: { orderNumber: 'T1-1' } });
@@ -98,17 +102,20 @@ describe('the local verdict', () => {
   });
 
   it('says when and by whom someone is already in, amber, and offers to admit again', () => {
-    expect(verdict('A1')).toMatchObject({ kind: 'ALREADY_CHECKED_IN', tone: 'amber', admit: false, message: 'Already checked in at 14:52 by Pier tablet', override: { rule: 'ALREADY_CHECKED_IN' } });
+    expect(verdict('A1')).toMatchObject({ kind: 'ALREADY_CHECKED_IN', tone: 'amber', admit: false, message: 'Already checked in at 2:52 pm by Pier tablet', override: { rule: 'ALREADY_CHECKED_IN' } });
+    // A 24-hour company reads the same check-in as 14:52.
+    expect(verdict('A1', null, DE).message).toBe('Already checked in at 14:52 by Pier tablet');
   });
 
   it('refuses an unpaid booking with the amount due and an "Admit anyway"', () => {
-    expect(verdict('U1')).toMatchObject({ kind: 'NOT_PAID', tone: 'amber', admit: false, message: '40.00 AUD still to pay', override: { rule: 'NOT_PAID', label: 'Admit anyway (40.00 AUD unpaid)' } });
+    expect(verdict('U1')).toMatchObject({ kind: 'NOT_PAID', tone: 'amber', admit: false, message: '$40.00 still to pay', override: { rule: 'NOT_PAID', label: 'Admit anyway ($40.00 unpaid)' } });
   });
 
   it('refuses another session with its time, red, and an override naming it', () => {
-    expect(verdict('L1', 1)).toMatchObject({ kind: 'WRONG_SESSION', tone: 'red', admit: false, message: 'Booked for Tour 2 at 18:00', override: { label: 'Admit anyway (booked 18:00)' } });
+    expect(verdict('L1', 1)).toMatchObject({ kind: 'WRONG_SESSION', tone: 'red', admit: false, message: 'Booked for Tour 2 at 6:00 pm', override: { label: 'Admit anyway (booked 6:00 pm)' } });
+    expect(verdict('L1', 1, DE)).toMatchObject({ message: 'Booked for Tour 2 at 18:00', override: { label: 'Admit anyway (booked 18:00)' } });
     // Serving all of another day's departures, the date is said too.
-    expect(decide({ code: 'L1', copy, index, sessionFilter: null, day: '2030-01-02', now: 0 })).toMatchObject({ kind: 'WRONG_SESSION', message: 'Another day: this booking is for Tour 2 at 2030-01-01 18:00', override: { label: 'Admit anyway (booked 2030-01-01 18:00)' } });
+    expect(decide({ code: 'L1', copy, index, sessionFilter: null, day: '2030-01-02', now: 0, formats: AU })).toMatchObject({ kind: 'WRONG_SESSION', message: 'Another day: this booking is for Tour 2 at Tue, 1 Jan 2030, 6:00 pm', override: { label: 'Admit anyway (booked Tue, 1 Jan 2030, 6:00 pm)' } });
     expect(verdict('L1', null)).toMatchObject({ kind: 'CHECKED_IN', sessionId: 2 });
   });
 

@@ -15,6 +15,7 @@ import type { CheckinEventBody, EventAnswer, EventOverridableRule, EventsAnswer,
 import { decideTap } from './tapDecision';
 import { manifestFingerprint } from '../../../db/queries/manifestVersion';
 import { signatureOf } from '../signature';
+import type { CompaniesService } from '../platform/companies';
 
 export type NewEventRow = Omit<CheckinEventsTable, 'recorded_at' | 'api_key_id' | 'key_name'>;
 
@@ -47,7 +48,7 @@ export const blankEvent = (eventId: string, kind: string, occurredAt: number): N
   parent_event_id: null,
 });
 
-export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsService }) {
+export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsService; companies: Pick<CompaniesService, 'supplierOrNull'> }) {
   const serverEventId = () => `td-${ctx.ids.nextId()}`;
 
   async function checkInAll(actor: Actor, ref: ManifestSessionRef, orderNumber?: string): Promise<number> {
@@ -130,12 +131,15 @@ export function createCheckin(ctx: EngineContext, deps: { manifests: ManifestsSe
     async recordWithVersions(actor: Actor, events: CheckinEventBody[]): Promise<EventsAnswer> {
       // A tap's refusal names who checked the person in: the key names are read before the write
       // lock, where they can be kept, so the transaction answers them from memory (as a scan does).
-      if (events.some((e) => e.kind === 'CHECK_IN' && !e.decidedOffline)) await deps.manifests.keyNames(ctx.db);
+      // The company's locale likewise: a refusal words times as it reads them.
+      const taps = events.some((e) => e.kind === 'CHECK_IN' && !e.decidedOffline);
+      if (taps) await deps.manifests.keyNames(ctx.db);
+      const locale = taps ? ((await deps.companies.supplierOrNull())?.locale ?? null) : null;
       return ctx.write(actor, async (tx) => {
         const sessionIds = [...new Set(events.map((e) => e.sessionId))].slice(0, 20);
         const before = await Promise.all(sessionIds.map((id) => manifestFingerprint(tx.db, id)));
         const answers: EventAnswer[] = [];
-        for (const input of events) answers.push(await recordDeviceEvent(tx, deps.manifests, input));
+        for (const input of events) answers.push(await recordDeviceEvent(tx, deps.manifests, input, locale));
         const after = await Promise.all(sessionIds.map((id) => manifestFingerprint(tx.db, id)));
         return { events: answers, manifestVersions: sessionIds.map((sessionId, i) => ({ sessionId, before: before[i], after: after[i] })) };
       });
@@ -170,7 +174,7 @@ async function targetsOf(db: Kysely<Database>, manifests: ManifestsService, ref:
  * answer, and an event naming an unknown session or a participant of another session is REJECTED
  * (not stored, so a corrected resend can still land).
  */
-async function recordDeviceEvent(tx: Tx, manifests: ManifestsService, input: CheckinEventBody): Promise<EventAnswer> {
+async function recordDeviceEvent(tx: Tx, manifests: ManifestsService, input: CheckinEventBody, locale: string | null): Promise<EventAnswer> {
   const existing = await findEventAnswer(tx.db, input.eventId);
   if (existing) return existing.answer_json ? (JSON.parse(existing.answer_json) as EventAnswer) : { eventId: input.eventId, result: 'RECORDED' };
   const occurredAt = fromIso(input.occurredAt, 'occurredAt');
@@ -189,7 +193,7 @@ async function recordDeviceEvent(tx: Tx, manifests: ManifestsService, input: Che
     row.order_number = owner.order_number;
     if (input.kind === 'CHECK_IN' && !input.decidedOffline) {
       // A check-in asked for now (a tap) follows the scan's rules; one a device already made offline is a fact.
-      const tap = await decideTap(tx, manifests, { participantId: input.participantId, sessionId: session.id, orderNumber: owner.order_number, occurredAt, override: input.override ?? [] });
+      const tap = await decideTap(tx, manifests, { participantId: input.participantId, sessionId: session.id, orderNumber: owner.order_number, occurredAt, override: input.override ?? [], locale });
       if (!tap.admit) return { ...reject(tap.message), rule: tap.rule, overridable: tap.overridable };
       if (tap.overrides.length) {
         overrides = tap.overrides;

@@ -7,6 +7,7 @@ import { missingFieldsOf } from './scanRules';
 import { closingMatters, decideScanOutcome, alreadyInSentence, type ScanRule } from './scanOutcome';
 import { isLive } from '../statuses';
 import { toLocal } from '../time';
+import { formatsFor, type Formats } from '../format';
 
 /**
  * The decision a scan of a scheduled booking makes: the engine's facts weighed by the scan rules
@@ -36,6 +37,8 @@ export interface ScanSituation {
   keyNames: Map<number, string>;
   payment: PaymentAnswer;
   required: readonly string[];
+  /** The company's locale ('en_AU'): times are worded as it reads them (9:10 am, or 09:10), in the session's zone. */
+  locale: string | null;
   /** Asked only when no rule refused before it (it reads the session's events). */
   isClosed(): Promise<boolean>;
 }
@@ -54,8 +57,6 @@ export interface ScanDecision {
   admitting: ParticipantsTable[];
   missingLabels: string[];
 }
-
-const hhmm = (ms: number, zone: string) => toLocal(ms, zone).slice(11, 16);
 
 export async function decideScan(s: ScanSituation): Promise<ScanDecision> {
   const { session, timezone } = s.own;
@@ -76,7 +77,8 @@ export async function decideScan(s: ScanSituation): Promise<ScanDecision> {
   const outcome = decideScanOutcome({ ...facts, closed });
   const admitting = outcome.admitting.map((p) => p.row);
   const missingLabels = [...new Set(admitting.flatMap((p) => missingFieldsOf(p, s.required)))];
-  const words = (rule: ScanRule) => wordingOf(rule, s, missingLabels);
+  const formats = formatsFor({ locale: s.locale, timezone });
+  const words = (rule: ScanRule) => wordingOf(rule, s, missingLabels, formats);
   return {
     result: outcome.result,
     refusal: outcome.refusedBy && words(outcome.refusedBy).refusal,
@@ -95,40 +97,40 @@ function belongsToOf({ session, product, timezone }: ResolvedSession): NonNullab
 }
 
 /** A rule's words: the sentence that refuses, and the note an admitted scan carries (overridden, or only warned). */
-function wordingOf(rule: ScanRule, s: ScanSituation, missingLabels: readonly string[]): { refusal: string; note: string } {
-  const { session, product, timezone } = s.own;
+function wordingOf(rule: ScanRule, s: ScanSituation, missingLabels: readonly string[], formats: Formats): { refusal: string; note: string } {
+  const { session, product } = s.own;
   const order = s.booking.order_number;
   switch (rule) {
     case 'CODE_REVOKED': {
-      const at = toLocal(s.revoked!.revoked_at, timezone).slice(0, 16);
+      const at = formats.dateTime(s.revoked!.revoked_at);
       return { refusal: `Code revoked: booking ${order} was given a new code at ${at}; scan the new code or search by name`, note: '' };
     }
     case 'BOOKING_CANCELLED': {
-      const at = toLocal(s.booking.cancelled_at ?? s.booking.updated_at, timezone).slice(0, 16);
+      const at = formats.dateTime(s.booking.cancelled_at ?? s.booking.updated_at);
       return { refusal: `Do not admit: booking ${order} was cancelled at ${at}`, note: 'override: booking was cancelled' };
     }
     case 'WRONG_SESSION': {
-      const when = toLocal(session.start_at, timezone).slice(0, 16);
+      const when = formats.dateTime(session.start_at);
       const otherSession = s.scannedSessionId !== undefined && s.scannedSessionId !== session.id;
       return { refusal: `${otherSession ? 'Wrong session' : 'Another day'}: this booking is for ${product.name} at ${when}`, note: `override: booked for ${when}` };
     }
     case 'CHECKIN_CLOSED':
-      return { refusal: `Check-in is closed for ${product.name} at ${hhmm(session.start_at, timezone)}`, note: 'override: check-in was closed' };
+      return { refusal: `Check-in is closed for ${product.name} at ${formats.time(session.start_at)}`, note: 'override: check-in was closed' };
     case 'NOT_YET_OPEN': {
-      const opens = hhmm(s.opens!, timezone);
+      const opens = formats.time(s.opens!);
       return { refusal: `Too early: check-in opens at ${opens}`, note: `override: check-in opens at ${opens}` };
     }
     case 'ALREADY_CHECKED_IN': {
       const first = s.targets.length > 0 ? stateOf(s.before, s.targets[0].id).event : undefined;
       if (!first) return { refusal: `Booking ${order} has nobody to check in`, note: '' };
-      const at = hhmm(first.occurredAt, timezone);
+      const at = formats.time(first.occurredAt);
       const by = actorLabel(first, s.keyNames);
       return { refusal: alreadyInSentence(at, by), note: `first checked in at ${at} by ${by}` };
     }
     case 'NOT_PAID': {
       // Whose payment: what an agent recorded was taken by the agent, not at the supplier's desk.
-      const byAgent = s.payment.paidToAgent ? `; ${s.payment.paidToAgent} ${s.payment.totalCurrency} of what is paid was recorded by the agent` : '';
-      const owed = `${s.payment.totalDue} ${s.payment.totalCurrency}`;
+      const byAgent = s.payment.paidToAgent ? `; ${formats.money(s.payment.paidToAgent, s.payment.totalCurrency)} of what is paid was recorded by the agent` : '';
+      const owed = formats.money(s.payment.totalDue, s.payment.totalCurrency);
       return { refusal: `Not checked in: ${owed} still to pay before boarding${byAgent}`, note: `${owed} still to pay${byAgent}` };
     }
     case 'INCOMPLETE': {

@@ -11,21 +11,20 @@ import type { ManifestsService, ResolvedSession } from './manifests';
 import { scanTargets, targetIds, type ResolvedCode } from './scanCodes';
 import type { ScanRecord } from './scanRecord';
 import { toLocal } from '../time';
+import { formatsFor } from '../format';
 
-const hhmm = (ms: number, zone: string) => toLocal(ms, zone).slice(11, 16);
-
-/** The sentence a guide reads aloud: the refusal, or who was admitted when and by whom, with any notes. */
-function scanMessage(decision: ScanDecision, occurredAt: number, zone: string, who: string): string {
+/** The sentence a guide reads aloud: the refusal, or who was admitted when (as the company's locale reads a time) and by whom, with any notes. */
+function scanMessage(decision: ScanDecision, occurredAt: number, at: { timezone: string; locale: string | null }, who: string): string {
   if (decision.refusal) return decision.refusal;
   const verb = decision.readmit ? 'Re-admitted' : 'Checked in';
-  const when = `at ${hhmm(occurredAt, zone)} by ${who}`;
+  const when = `at ${formatsFor(at).time(occurredAt)} by ${who}`;
   let message = decision.admitting.length > 1 ? `${decision.admitting.length} ${verb.toLowerCase()} ${when}` : `${verb} ${when}`;
   if (decision.notes.length) message += ` (${decision.notes.join('; ')})`;
   return message;
 }
 
 /** A code of a scheduled booking: read its session's rows, decide, store the scan and the check-ins it made. */
-export async function scanScheduled(tx: Tx, manifests: ManifestsService, scan: ScanRecord, resolved: ResolvedCode, sessionId: number): Promise<SessionScan> {
+export async function scanScheduled(tx: Tx, manifests: ManifestsService, scan: ScanRecord, resolved: ResolvedCode, sessionId: number, locale: string | null): Promise<SessionScan> {
   const { input, eventId, occurredAt } = scan;
   const own = await manifests.resolveSession(tx.db, { sessionId });
   // Only the targets' events: the decision and the answer are about them alone.
@@ -56,6 +55,7 @@ export async function scanScheduled(tx: Tx, manifests: ManifestsService, scan: S
     keyNames: view.keyNames,
     payment: context.payment,
     required,
+    locale,
     isClosed: () => isSessionClosed(tx.db, own.session.id),
   });
 
@@ -68,7 +68,7 @@ export async function scanScheduled(tx: Tx, manifests: ManifestsService, scan: S
     eventId,
     result: decision.result,
     checkedIn,
-    message: scanMessage(decision, occurredAt, own.timezone, input.device ?? tx.actor.name),
+    message: scanMessage(decision, occurredAt, { timezone: own.timezone, locale }, input.device ?? tx.actor.name),
     code: input.code,
     overrides: checkedIn ? decision.overrides : [],
     belongsTo: decision.belongsTo,

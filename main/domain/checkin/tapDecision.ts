@@ -21,7 +21,7 @@ export type TapDecision =
 export async function decideTap(
   tx: Tx,
   manifests: ManifestsService,
-  input: { participantId: number; sessionId: number; orderNumber: string; occurredAt: number; override: readonly EventOverridableRule[] },
+  input: { participantId: number; sessionId: number; orderNumber: string; occurredAt: number; override: readonly EventOverridableRule[]; locale: string | null },
 ): Promise<TapDecision> {
   const own = await manifests.resolveSession(tx.db, { sessionId: input.sessionId });
   const rows = await loadBookingRows(tx.db, input.orderNumber, input.sessionId, [input.participantId]);
@@ -44,6 +44,7 @@ export async function decideTap(
     keyNames: await manifests.keyNames(tx.db),
     payment: context.payment,
     required: requiredParticipantLabels(own.product),
+    locale: input.locale,
     isClosed: () => isSessionClosed(tx.db, own.session.id),
   });
   if (!decision.refusal) return { admit: true, overrides: decision.overrides as EventOverridableRule[] };

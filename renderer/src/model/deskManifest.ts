@@ -3,6 +3,7 @@ import { buildIndex, decide, nameOf } from '../scanner/verdict';
 import { localStamp } from '../scanner/pending';
 import { bookingKey, emptyCopy } from '../scanner/copies';
 import { recordedCheckin, type RecordedCheckin } from '../api/answers';
+import { formats } from '../lib/formats';
 
 /**
  * The desk manifest's pure logic: the engine's copy with this desk's own events laid over it
@@ -51,7 +52,7 @@ export interface Refusal {
  * (one rule set: check-in closed, unpaid), plus a cancelled booking, which the scanner never sees.
  */
 export function refusalOf(manifest: Manifest, booking: DeskBooking, participantIds: readonly number[]): Refusal | null {
-  if (booking.cancelled) return { rule: 'BOOKING_CANCELLED', reason: `Booking ${booking.orderNumber} was cancelled${booking.cancelledAtLocal ? ` at ${booking.cancelledAtLocal.slice(0, 16)}` : ''}`, action: 'Admit anyway (booking cancelled)' };
+  if (booking.cancelled) return { rule: 'BOOKING_CANCELLED', reason: `Booking ${booking.orderNumber} was cancelled${booking.cancelledAtLocal ? ` at ${formats().dateTime(booking.cancelledAtLocal)}` : ''}`, action: 'Admit anyway (booking cancelled)' };
   if (!booking.live || participantIds.length === 0) return null;
   // The scanner decides a code; here each person is a "code" of their own, decided against this one session.
   // The manifest names no product settings: the copy holds none, and the rules weigh them the strict way (the engine's answer corrects).

@@ -2,7 +2,8 @@ import type { BookingContext, DeviceBooking, DeviceParticipant, DeviceProduct, D
 import { recordedCheckin } from '../api/answers';
 import { alreadyInSentence, codeCandidates, decideScanOutcome, type ScanFacts, type ScanRule } from '../../../main/domain/checkin/scanOutcome';
 import type { WindowCopy } from './copies';
-import { participantLabel } from '../lib/formats';
+import { formats as companyFormats, participantLabel } from '../lib/formats';
+import type { Formats } from '../../../main/domain/format';
 
 /**
  * The scanner's local decision: a code looked up in the device's window copy (copies.ts) and weighed
@@ -71,9 +72,8 @@ export function buildIndex(copy: WindowCopy): Map<string, IndexEntry[]> {
 }
 
 export const nameOf = (p: { name: string | null; position: number }) => participantLabel(p);
-const hhmm = (local: string | undefined) => (local ?? '').slice(11, 16);
-const sessionLabelOf = (s: DeviceSession) => `${hhmm(s.startTimeLocal)} ${s.productName}`;
-const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`;
+/** A session as the guide reads it: its time in the company's locale (wall-clock *Local times read as they stand) and its product. */
+const sessionLabelOf = (s: DeviceSession, f: Formats = companyFormats()) => `${f.time(s.startTimeLocal)} ${s.productName}`;
 const isIn = (p: DeviceParticipant) => p.checkin.state === 'CHECKED_IN';
 
 const partyLine = (total: number, inNow: number) => (total === 1 ? 'Party of 1 · all in' : inNow === total ? `Party of ${total} · all in` : `Party of ${total} · ${inNow} in, ${total - inNow} to come`);
@@ -88,6 +88,8 @@ export interface DecideInput {
   day?: string;
   /** The device's clock (ms), for when check-in opens. */
   now: number;
+  /** The company's formats (the engine's locale, so a verdict reads as the engine's answer would); the app's own by default. */
+  formats?: Formats;
 }
 
 /** An order code held by several departures of its booking: the served one, else the one starting nearest now (as the engine picks). */
@@ -146,11 +148,12 @@ export function decide(input: DecideInput): Verdict {
   const fresh = targets.filter((p) => !isIn(p));
   const facts = factsOf(input, entry, booking, session, product, targets);
   const outcome = decideScanOutcome(facts);
-  const words = (rule: ScanRule) => ruleWords(rule, { entry, booking, session, product, targets, elsewhere: facts.elsewhere });
+  const f = input.formats ?? companyFormats();
+  const words = (rule: ScanRule) => ruleWords(rule, { entry, booking, session, product, targets, elsewhere: facts.elsewhere }, f);
   const base = {
     code,
     sessionId: session.id,
-    sessionLabel: sessionLabelOf(session),
+    sessionLabel: sessionLabelOf(session, f),
     booking: booking.context,
     people: targets.map((p) => ({ id: p.id, name: nameOf(p), checkedIn: isIn(p) })),
     participantIds: fresh.map((p) => p.id),
@@ -195,34 +198,35 @@ interface Found {
 }
 
 /** The sentence a rule shows on the device (a refusal, or a warning's note), and its override's label. */
-function ruleWords(rule: ScanRule, { entry, booking, session, product, targets, elsewhere }: Found): { message: string; label: string } {
+function ruleWords(rule: ScanRule, { entry, booking, session, product, targets, elsewhere }: Found, f: Formats): { message: string; label: string } {
   const order = booking.context.orderNumber;
   switch (rule) {
     case 'CODE_REVOKED':
-      return { message: `Code revoked: booking ${order} was given a new code at ${(entry.revokedAtLocal ?? '').slice(0, 16)}; scan the new code or search by name`, label: '' };
+      return { message: `Code revoked: booking ${order} was given a new code at ${f.dateTime(entry.revokedAtLocal ?? '')}; scan the new code or search by name`, label: '' };
     case 'BOOKING_CANCELLED':
-      return { message: `Do not admit: booking ${order} was cancelled at ${(booking.cancelledAtLocal ?? '').slice(0, 16)}`, label: '' };
+      return { message: `Do not admit: booking ${order} was cancelled at ${f.dateTime(booking.cancelledAtLocal ?? '')}`, label: '' };
     case 'WRONG_SESSION': {
-      const at = hhmm(session.startTimeLocal);
+      const at = f.time(session.startTimeLocal);
       // Another day says its date, as the engine does; another departure the same day, its time.
-      const when = `${session.startTimeLocal.slice(0, 10)} ${at}`;
+      const when = f.dateTime(session.startTimeLocal);
       if (elsewhere === 'day') return { message: `Another day: this booking is for ${session.productName} at ${when}`, label: `Admit anyway (booked ${when})` };
       return { message: `Booked for ${session.productName} at ${at}`, label: `Admit anyway (booked ${at})` };
     }
     case 'CHECKIN_CLOSED':
-      return { message: `Check-in is closed for ${sessionLabelOf(session)}`, label: 'Admit anyway (check-in closed)' };
+      return { message: `Check-in is closed for ${session.productName} at ${f.time(session.startTimeLocal)}`, label: 'Admit anyway (check-in closed)' };
     case 'NOT_YET_OPEN': {
       const minutes = product?.checkinOpensMinutesBefore ?? 0;
-      const opens = new Date(Date.parse(`${session.startTimeLocal.replace(' ', 'T')}Z`) - minutes * 60_000).toISOString().slice(11, 16);
+      // The opening as a wall-clock time of the session's own day (its local start, less the minutes).
+      const opens = f.time(new Date(Date.parse(`${session.startTimeLocal.replace(' ', 'T')}Z`) - minutes * 60_000).toISOString().slice(0, 19));
       return { message: `Too early: check-in opens at ${opens}`, label: `Admit anyway (opens ${opens})` };
     }
     case 'ALREADY_CHECKED_IN': {
       const event = targets.length ? recordedCheckin(targets[0].checkin) : null;
-      const message = targets.length ? alreadyInSentence(hhmm(event?.atLocal), event?.device || event?.by || 'another device') : `Booking ${order} has nobody to check in`;
+      const message = targets.length ? alreadyInSentence(f.time(event?.atLocal ?? ''), event?.device || event?.by || 'another device') : `Booking ${order} has nobody to check in`;
       return { message, label: 'Admit again' };
     }
     case 'NOT_PAID': {
-      const due = money(booking.context.payment.totalDue, booking.context.payment.totalCurrency);
+      const due = f.money(booking.context.payment.totalDue, booking.context.payment.totalCurrency);
       return { message: `${due} still to pay`, label: `Admit anyway (${due} unpaid)` };
     }
     case 'INCOMPLETE': {

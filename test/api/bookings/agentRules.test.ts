@@ -114,7 +114,7 @@ describe('an agent and prices', () => {
 
     const scan = await t.call('POST', '/v1/manifest/scan', { role: 'checkin', body: { code: booked.items[0].participants[0].barcode } });
     expect(scan.body.scan.result).toBe('NOT_PAID');
-    expect(scan.body.scan.message).toMatch(/70 AUD still to pay before boarding; 30 AUD of what is paid was recorded by the agent/);
+    expect(scan.body.scan.message).toMatch(/\$70\.00 still to pay before boarding; \$30\.00 of what is paid was recorded by the agent/);
     expect(scan.body.scan.booking.payment).toMatchObject({ totalPaid: 30, totalDue: 70, paidToAgent: 30 });
     const manifest = (await t.call('GET', `/v1/manifest?productCode=${p.productCode}&startTime=${startTime}`, { role: 'checkin' })).body.manifest;
     expect(manifest.bookings.find((b: { orderNumber: string }) => b.orderNumber === desk.orderNumber).payment.paidToAgent).toBeUndefined();

@@ -44,7 +44,7 @@ describe('POST /v1/bookings/{orderNumber}/barcodes/reissue', () => {
       participants: [{ id: b.participantIds[0], name: 'Grace' }],
       attention: false,
     });
-    expect(old.body.scan.message).toBe(`Code revoked: booking ${b.orderNumber} was given a new code at 2030-01-03 07:15; scan the new code or search by name`);
+    expect(old.body.scan.message).toBe(`Code revoked: booking ${b.orderNumber} was given a new code at Thu, 3 Jan 2030, 7:15 am; scan the new code or search by name`);
     expect((await scan({ code: b.participantCodes[0], override: true })).body.scan).toMatchObject({ result: 'CODE_REVOKED', checkedIn: false });
     expect(t.sql.prepare("SELECT count(*) AS n FROM checkin_events WHERE kind = 'CHECK_IN' AND participant_id = ?").get(b.participantIds[0])).toEqual({ n: 0 });
     expect((await scan({ code: entry.code })).body.scan).toMatchObject({ result: 'CHECKED_IN', checkedIn: true });

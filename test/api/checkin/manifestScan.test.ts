@@ -26,7 +26,7 @@ describe('POST /v1/manifest/scan', () => {
     expect(res.status).toBe(200);
     expect(res.body.requestStatus.success).toBe(true);
     const answer = res.body.scan;
-    expect(answer).toMatchObject({ result: 'CHECKED_IN', checkedIn: true, message: 'Checked in at 08:52 by Pier tablet' });
+    expect(answer).toMatchObject({ result: 'CHECKED_IN', checkedIn: true, message: 'Checked in at 8:52 am by Pier tablet' });
     expect(answer.participants).toHaveLength(1);
     expect(answer.participants[0]).toMatchObject({ id: b.participantIds[0], name: 'Grace Hopper', checkin: { state: 'CHECKED_IN', device: 'Pier tablet', atLocal: '2030-01-03 08:52:00' } });
     expect(answer.participants[0].history.map((h: any) => h.kind).sort()).toEqual(['CHECK_IN', 'SCAN']);
@@ -62,7 +62,7 @@ describe('POST /v1/manifest/scan', () => {
     const before = t.snapshot('participants', 'bookings');
     const res = await scan({ code: b.participantCodes[1], device: 'Pier tablet' });
     expect(res.status).toBe(200);
-    expect(res.body.scan).toMatchObject({ result: 'ALREADY_CHECKED_IN', checkedIn: false, message: 'Already checked in at 08:10 by Bus 2' });
+    expect(res.body.scan).toMatchObject({ result: 'ALREADY_CHECKED_IN', checkedIn: false, message: 'Already checked in at 8:10 am by Bus 2' });
     expect(t.snapshot('participants', 'bookings')).toEqual(before);
     const refused = t.sql.prepare("SELECT result FROM checkin_events WHERE kind = 'SCAN' AND code = ? ORDER BY recorded_at").all(b.participantCodes[1]);
     expect(refused).toEqual([{ result: 'CHECKED_IN' }, { result: 'ALREADY_CHECKED_IN' }]);
@@ -86,7 +86,7 @@ describe('POST /v1/manifest/scan', () => {
     const other = await aProductWithSession(t, { startTime: '2030-01-03T01:00:00Z' });
     const res = await scan({ code: b.participantCodes[0], sessionId: other.sessionId });
     expect(res.body.scan).toMatchObject({ result: 'WRONG_SESSION', checkedIn: false, belongsTo: { sessionId: b.sessionId, startTimeLocal: '2030-01-03 10:00:00' } });
-    expect(res.body.scan.message).toMatch(/Wrong session: this booking is for Old Town Walk at 2030-01-03 10:00/);
+    expect(res.body.scan.message).toMatch(/Wrong session: this booking is for Old Town Walk at Thu, 3 Jan 2030, 10:00 am/);
     const manifest = (await t.call('GET', `/v1/manifest?sessionId=${b.sessionId}`)).body.manifest;
     expect(manifest.totals.checkedIn).toBe(0);
     const overridden = await scan({ code: b.participantCodes[0], sessionId: other.sessionId, override: true });
@@ -100,7 +100,7 @@ describe('POST /v1/manifest/scan', () => {
     const res = await scan({ code: b.participantCodes[0], override: true });
     expect(res.status).toBe(200);
     expect(res.body.scan).toMatchObject({ result: 'BOOKING_CANCELLED', checkedIn: false });
-    expect(res.body.scan.message).toBe(`Do not admit: booking ${b.orderNumber} was cancelled at 2030-01-03 08:40`);
+    expect(res.body.scan.message).toBe(`Do not admit: booking ${b.orderNumber} was cancelled at Thu, 3 Jan 2030, 8:40 am`);
     expect(t.sql.prepare("SELECT count(*) AS n FROM checkin_events WHERE kind = 'CHECK_IN' AND order_number = ?").get(b.orderNumber)).toEqual({ n: 0 });
   });
 
@@ -108,13 +108,13 @@ describe('POST /v1/manifest/scan', () => {
     const b = await aBooking({ payments: [{ amountMinor: 3000 }] });
     const res = await scan({ code: b.participantCodes[0] });
     expect(res.body.scan).toMatchObject({ result: 'NOT_PAID', checkedIn: true, booking: { payment: { totalAmount: 100, totalPaid: 30, totalDue: 70, paid: false } } });
-    expect(res.body.requestStatus.warning.warningMessage).toMatch(/70 AUD still to pay/);
+    expect(res.body.requestStatus.warning.warningMessage).toMatch(/\$70\.00 still to pay/);
   });
 
   it('refuses NOT_PAID when the product requires payment for check-in, unless overridden', async () => {
     const b = await aBooking({ payments: [{ amountMinor: 10000 }, { amountMinor: 2000, refund: true }] }, { checkinRequiresPayment: true });
     const res = await scan({ code: b.participantCodes[0] });
-    expect(res.body.scan).toMatchObject({ result: 'NOT_PAID', checkedIn: false, message: 'Not checked in: 20 AUD still to pay before boarding' });
+    expect(res.body.scan).toMatchObject({ result: 'NOT_PAID', checkedIn: false, message: 'Not checked in: $20.00 still to pay before boarding' });
     const overridden = await scan({ code: b.participantCodes[0], override: true });
     expect(overridden.body.scan).toMatchObject({ result: 'NOT_PAID', checkedIn: true, overrides: ['NOT_PAID'] });
   });

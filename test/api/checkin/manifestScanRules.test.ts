@@ -37,7 +37,7 @@ describe('POST /v1/manifest/scan: CHECKIN_CLOSED', () => {
     const before = t.snapshot(...STATE_TABLES);
     const refused = await scan({ code: b.participantCodes[0], device: 'Pier tablet' });
     expect(refused.status).toBe(200);
-    expect(refused.body.scan).toMatchObject({ result: 'CHECKIN_CLOSED', checkedIn: false, overrides: [], message: 'Check-in is closed for Old Town Walk at 10:00' });
+    expect(refused.body.scan).toMatchObject({ result: 'CHECKIN_CLOSED', checkedIn: false, overrides: [], message: 'Check-in is closed for Old Town Walk at 10:00 am' });
     expect(checkIns(b.participantIds[0])).toEqual([]);
     expect(t.snapshot(...STATE_TABLES)).toEqual(before);
 
@@ -80,7 +80,7 @@ describe('POST /v1/manifest/scan: NOT_YET_OPEN (checkinOpensMinutesBefore)', () 
     t.clock.set('2030-01-02T21:30:00Z');
     const before = t.snapshot(...STATE_TABLES);
     const early = await scan({ code: b.participantCodes[0] });
-    expect(early.body.scan).toMatchObject({ result: 'NOT_YET_OPEN', checkedIn: false, message: 'Too early: check-in opens at 09:00', checkinOpensAtLocal: '2030-01-03 09:00:00' });
+    expect(early.body.scan).toMatchObject({ result: 'NOT_YET_OPEN', checkedIn: false, message: 'Too early: check-in opens at 9:00 am', checkinOpensAtLocal: '2030-01-03 09:00:00' });
     expect(t.snapshot(...STATE_TABLES)).toEqual(before);
     expect(checkIns(b.participantIds[0])).toEqual([]);
     // The device's occurredAt decides, not the upload time.
@@ -171,7 +171,7 @@ describe('POST /v1/manifest/scan: explicit overrides', () => {
 
     const again = await scan({ code: b.participantCodes[0], device: 'Gate', override: true });
     expect(again.body.scan).toMatchObject({ result: 'ALREADY_CHECKED_IN', checkedIn: true, overrides: ['ALREADY_CHECKED_IN'], checkedInParticipantIds: [b.participantIds[0]] });
-    expect(again.body.scan.message).toBe('Re-admitted at 09:40 by Gate (first checked in at 09:10 by Bus 2)');
+    expect(again.body.scan.message).toBe('Re-admitted at 9:40 am by Gate (first checked in at 9:10 am by Bus 2)');
     const rows = checkIns(b.participantIds[0]);
     expect(rows.map((r) => [r.result, r.note])).toEqual([
       ['CHECKED_IN', null],
@@ -233,7 +233,7 @@ describe('POST /v1/manifest/scan: day (a scanner serving all of a day’s depart
     const refused = await scan({ code: b.participantCodes[0], day: '2030-01-03', device: 'Pier phone' });
     expect(refused.status).toBe(200);
     expect(refused.body.scan).toMatchObject({ result: 'WRONG_SESSION', checkedIn: false, belongsTo: { sessionId: b.sessionId, startTimeLocal: '2030-01-05 13:00:00' } });
-    expect(refused.body.scan.message).toMatch(/^Another day: this booking is for .* at 2030-01-05 13:00/);
+    expect(refused.body.scan.message).toMatch(/^Another day: this booking is for .* at Sat, 5 Jan 2030, 1:00 pm/);
     expect(t.snapshot(...STATE_TABLES)).toEqual(before);
     expect(checkIns(b.participantIds[0])).toEqual([]);
 
