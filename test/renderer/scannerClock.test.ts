@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { companyClock, companyOffsetMs, companyStamp, dayOf } from '../../renderer/src/scanner/clock';
 import { withPending } from '../../renderer/src/scanner/pending';
+import { useFormats } from '../../renderer/src/lib/formats';
 import type { OutboxItem } from '../../renderer/src/outbox/items';
 import { copyOfManifests } from '../fixtures/deviceCopies';
 import { aManifestAnswer, aManifestBooking, aManifestParticipant, aManifestSession } from '../fixtures/manifestAnswers';
@@ -12,8 +13,16 @@ const berlinSummer = { startTime: '2030-03-30T08:00:00.000Z', startTimeLocal: '2
 const berlinAfterChange = { startTime: '2030-03-31T07:00:00.000Z', startTimeLocal: '2030-03-31 09:00:00' };
 
 describe('one clock on the scanner screen', () => {
-  it('reads an instant on the company’s clock, whatever this device’s zone', () => {
+  const company = (locale: string) => useFormats.getState().setCompany({ locale, timezone: 'Australia/Sydney' });
+
+  it('reads an instant on the company’s clock, whatever this device’s zone, 12- or 24-hour as its locale says', () => {
     expect(companyStamp('2030-01-01T09:22:37Z', [sydney])).toBe('2030-01-01 20:22:37');
+    company('en_AU');
+    expect(companyClock('2030-01-01T09:22:37Z', [sydney], true)).toBe('8:22:37 pm');
+    expect(companyClock('2030-01-01T09:22:37Z', [sydney])).toBe('8:22 pm');
+    company('en_US');
+    expect(companyClock('2030-01-01T09:22:37Z', [sydney])).toBe('8:22 PM');
+    company('en_GB');
     expect(companyClock('2030-01-01T09:22:37Z', [sydney], true)).toBe('20:22:37');
     expect(companyClock('2030-01-01T09:22:37Z', [sydney])).toBe('20:22');
   });
@@ -26,7 +35,10 @@ describe('one clock on the scanner screen', () => {
   it('labels the device’s own clock when no session has told the company’s offset', () => {
     expect(companyStamp('2030-01-01T09:22:37Z', [])).toBeNull();
     expect(companyStamp('2030-01-01T09:22:37Z', [{ startTime: '', startTimeLocal: '2030-01-01 14:00:00' }])).toBeNull();
+    company('de_DE');
     expect(companyClock('2030-01-01T09:22:37Z', [], true)).toMatch(/^\d\d:\d\d:\d\d \(this device’s clock\)$/);
+    company('en_AU');
+    expect(companyClock('2030-01-01T09:22:37Z', [], true)).toMatch(/^\d{1,2}:\d\d:\d\d [ap]m \(this device’s clock\)$/);
   });
 
   it('names a company-local day as written, in the language asked for', () => {

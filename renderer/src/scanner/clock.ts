@@ -1,10 +1,10 @@
-import { formats } from '../lib/formats';
+import { deviceFormats, formats } from '../lib/formats';
 import { formatsFor } from '../../../main/domain/format';
 
 /**
- * One clock on the scanner screen: every time a guide reads is the company's, in the form the
- * engine words its own answers ("Already checked in at 07:13"), so a verdict from the engine and one
- * from this device read alike. The company's zone comes with the manifests: each session carries its
+ * One clock on the scanner screen: every time a guide reads is the company's, worded by the one
+ * format module in the company's locale as the engine words its own answers ("Already checked in at
+ * 7:13 am" for en-AU, "07:13" for de-DE), so a verdict from the engine and one from this device read alike. The company's zone comes with the manifests: each session carries its
  * start as an instant and as company-local time, and their difference is the company's offset then.
  * The device's own clock appears only labelled so, when no session has told the offset yet.
  */
@@ -37,16 +37,15 @@ export function companyStamp(at: string | number | Date, sessions: Iterable<Sess
   return offset === null ? null : new Date(ms + offset).toISOString().replace('T', ' ').slice(0, 19);
 }
 
-/** A company-local stamp's time, as the engine words times (HH:mm, or HH:mm:ss). */
-export const clockOf = (local: string, seconds = false) => local.slice(11, seconds ? 19 : 16);
+/** A company-local stamp's time as the company's locale reads it (7:13 am, or 07:13; with seconds for a clock the guide watches move). */
+export const clockOf = (local: string, seconds = false) => (seconds ? formats().timeWithSeconds(local) : formats().time(local));
 
 /** An instant read on the company's clock, or on this device's, labelled so, when no session has told the company's offset. */
 export function companyClock(at: string | number | Date, sessions: Iterable<SessionTimes>, seconds = false): string {
   const local = companyStamp(at, sessions);
   if (local) return clockOf(local, seconds);
-  const d = new Date(at);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(d.getHours())}:${two(d.getMinutes())}${seconds ? `:${two(d.getSeconds())}` : ''} (this device’s clock)`;
+  const device = deviceFormats();
+  return `${seconds ? device.timeWithSeconds(at) : device.time(at)} (this device’s clock)`;
 }
 
 /** A company-local stamp's day in words ("Wed 1 Jan"), in the company's locale unless one is given, read as written (no zone conversion). */

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useScanner } from '../store/scanner';
 import { recordedCheckin } from '../api/answers';
 import { nameOf } from './verdict';
-import { clockOf, dayOf } from './clock';
+import { useFormats } from '../lib/formats';
 import { MIN_QUERY, searchablesOf, searchHeld, stateOf, type Searchable } from './search';
 
 /**
@@ -38,6 +38,8 @@ export function SearchPanel({ onCode }: { onCode(code: string): void }) {
 
 function FoundBooking({ row, onCode }: { row: Searchable; onCode(code: string): void }) {
   const { session, booking, orderCode } = row;
+  // The company's day and clock (its locale's 12/24-hour); *Local times are the company's already and read as they stand.
+  const f = useFormats((s) => s.formats);
   const open = booking.participants.filter((p) => !stateOf(booking, p).in);
   return (
     <li className={booking.cancelled ? 'cancelled' : ''} aria-label={`Booking ${booking.orderNumber}`}>
@@ -46,7 +48,7 @@ function FoundBooking({ row, onCode }: { row: Searchable; onCode(code: string): 
         {booking.customerName ? ` · ${booking.customerName}` : ''}
         <br />
         <span className="when">
-          {dayOf(session.startTimeLocal)} {clockOf(session.startTimeLocal)} · {session.productName}
+          {f.dayShort(session.startTimeLocal)} {f.time(session.startTimeLocal)} · {session.productName}
           {session.checkinClosed ? ' · check-in closed' : ''}
         </span>
       </p>
@@ -61,7 +63,7 @@ function FoundBooking({ row, onCode }: { row: Searchable; onCode(code: string): 
               <span className={`state ${state.in ? 'in' : ''}`}>
                 {state.in ? '✓ ' : ''}
                 {state.word}
-                {state.in && at ? ` ${clockOf(at)}` : ''}
+                {state.in && at ? ` ${f.time(at)}` : ''}
               </span>
               {!state.in && p.barcode && (
                 <button type="button" className="small" aria-label={`Check in ${name}`} onClick={() => onCode(p.barcode!)}>

@@ -8,7 +8,7 @@ import { VerdictView } from '../components/VerdictView';
 import { CameraPanel } from '../components/CameraPanel';
 import { DeviceNameField, DeviceNamePrompt } from '../components/DeviceName';
 import { timeOf } from '../components/Status';
-import { formats } from '../lib/formats';
+import { formats, useFormats } from '../lib/formats';
 import { onSoundChange, prepareFeedback, soundWaitsForTap } from '../scanner/feedback';
 import { servedCounts, type ServedCounts } from '../scanner/copies';
 import { seatsLeftParts } from './week/deskWords';
@@ -184,6 +184,8 @@ function ManualEntry({ onCode }: { onCode(code: string): void }) {
 
 /** The sessions this device knows (the day's and those it holds): they tell the company's clock. */
 function useHeldSessions() {
+  // The times are worded in the company's locale: redraw when its formats arrive (GET /v1/system/instance).
+  useFormats((s) => s.formats);
   const sessions = useScanner((s) => s.sessions);
   const copy = useScanner((s) => s.copy);
   return useMemo(() => [...sessions, ...Object.values(copy.sessions)], [sessions, copy.sessions]);
