@@ -195,6 +195,21 @@ export function deviceZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
+/**
+ * Seats left on a departure, or by how many it is oversold (2 over): one wording for the board, the
+ * week, the scanner, the oversold notice and the printable manifest. `left` names spare seats
+ * ("left" on screens, "available" on the printable page).
+ */
+export function seatsLeftParts(available: number, left: 'left' | 'available' = 'left'): { count: number; word: 'over' | 'left' | 'available' } {
+  return available < 0 ? { count: -available, word: 'over' } : { count: available, word: left };
+}
+
+/** seatsLeftParts as words: '3 left', '2 over'. */
+export function seatsLeft(available: number, left: 'left' | 'available' = 'left'): string {
+  const { count, word } = seatsLeftParts(available, left);
+  return `${count} ${word}`;
+}
+
 /** What a participant is called on every screen, page and file: their name, else 'Participant N' (N from 1). */
 export function participantLabel(participant: { name?: string | null; position: number }): string {
   return participant.name?.trim() || `Participant ${participant.position + 1}`;

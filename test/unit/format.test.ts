@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bcp47, formatsFor, participantLabel } from '../../main/domain/format';
+import { bcp47, formatsFor, participantLabel, seatsLeft, seatsLeftParts } from '../../main/domain/format';
 
 // ICU writes a narrow no-break space before am/pm in some versions: compare with plain spaces.
 const plain = (text: string) => text.replace(/[\u202f\u00a0]/g, ' ');
@@ -85,6 +85,15 @@ describe('the one format module', () => {
     expect(participantLabel({ name: 'Ada Lovelace', position: 0 })).toBe('Ada Lovelace');
     expect(participantLabel({ name: null, position: 0 })).toBe('Participant 1');
     expect(participantLabel({ name: '  ', position: 2 })).toBe('Participant 3');
+  });
+
+  it('words seats left, or by how many a departure is oversold, one way for every screen and page', () => {
+    expect(seatsLeft(3)).toBe('3 left');
+    expect(seatsLeft(0)).toBe('0 left');
+    expect(seatsLeft(-2)).toBe('2 over');
+    expect(seatsLeft(5, 'available')).toBe('5 available');
+    expect(seatsLeft(-2, 'available')).toBe('2 over');
+    expect(seatsLeftParts(-1)).toEqual({ count: 1, word: 'over' });
   });
 
   it('imports nothing, so the renderer bundles it as it is', () => {

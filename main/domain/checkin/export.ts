@@ -1,5 +1,5 @@
 import type { Manifest } from '../../contract/manifest';
-import { formatsFor, participantLabel, type FormatSettings } from '../format';
+import { formatsFor, participantLabel, seatsLeft, type FormatSettings } from '../format';
 
 /** Printable and spreadsheet forms of a manifest (pure: the routes wrap them in RawResponse). */
 
@@ -56,8 +56,7 @@ export function escapeHtml(value: unknown): string {
 
 /** Seats as availability counts them; an oversold session says by how many ("2 over"), as every screen does. */
 export function seatsLine(session: Manifest['session']): string {
-  const left = session.seatsAvailable < 0 ? `${-session.seatsAvailable} over` : `${session.seatsAvailable} available`;
-  return `${session.seats} seats: ${session.seatsBooked} booked, ${left}`;
+  return `${session.seats} seats: ${session.seatsBooked} booked, ${seatsLeft(session.seatsAvailable, 'available')}`;
 }
 
 /** A page a guide prints: one line per participant with a box to tick, and the totals. */

@@ -6,6 +6,7 @@ import { useConnection } from '../store/connection';
 import { isOfficeKey, useInstance } from '../store/instance';
 import { Link } from './Link';
 import { Button } from './ui';
+import { seatsLeft } from '../../../main/domain/format';
 
 /**
  * A session that sync left with more seats held than it has (two instances sold the last seats
@@ -39,7 +40,7 @@ export function OversoldNotice({ sessionId, oversold, onAcknowledged }: { sessio
       <p>
         <b>
           ▲ Oversold{oversold.acknowledged ? ' (acknowledged)' : ' after sync'}: {oversold.seatsHeld} seats held for {oversold.capacity}
-          {over > 0 ? `, ${over} over` : ''}.
+          {over > 0 ? `, ${seatsLeft(-over)}` : ''}.
         </b>{' '}
         {oversold.acknowledged
           ? 'Someone has dealt with this set of bookings; it comes back if the set changes.'

@@ -1,13 +1,7 @@
 /** Words the desk's manager views share: seats left or over, money taken by type, override rules, file sizes. */
 
-/** Seats left on a departure, or by how many it is oversold ("2 over"), the same on every screen. */
-export function seatsLeft(available: number): string {
-  const { count, word } = seatsLeftParts(available);
-  return `${count} ${word}`;
-}
-
-/** seatsLeft as a number and its word, for screens that set the number in bold. */
-export const seatsLeftParts = (available: number) => (available < 0 ? { count: -available, word: 'over' as const } : { count: available, word: 'left' as const });
+/** Seats left on a departure, or by how many it is oversold ("2 over"): worded once, by the one format module. */
+export { seatsLeft, seatsLeftParts } from '../../../../main/domain/format';
 
 
 const PAYMENT_TYPE_WORDS: Record<string, string> = {
