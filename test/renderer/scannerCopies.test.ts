@@ -68,16 +68,19 @@ describe("the scanner's window copy", () => {
     expect(participantsInCopy(whole).map((e) => `${e.session?.id} ${e.booking.context.orderNumber} ${e.participant.name}`)).toEqual(['1 A Ann', '1 B Bob', '2 B Bob', '2 C Cy']);
     const day = [{ id: 1 }, { id: 7 }] as DayBoardSession[];
     // Cancelled bookings are held but not counted as expected.
-    expect(servedCounts(whole, null, day)).toEqual({ inCount: 0, total: 3, seatsBooked: 3, seatsAvailable: null, departures: 2, heldOfDay: 1 });
-    expect(servedCounts(whole, 2, day)).toMatchObject({ total: 1, seatsBooked: 1, seatsAvailable: 9, departures: 1 });
+    expect(servedCounts(whole, null, day)).toEqual({ inCount: 0, total: 3, seatsBooked: 3, capacity: 20, seatsLeft: 17, seatsOver: 0, departures: 2, heldOfDay: 1 });
+    expect(servedCounts(whole, 2, day)).toMatchObject({ total: 1, seatsBooked: 1, capacity: 10, seatsLeft: 9, seatsOver: 0, departures: 1 });
   });
 
   it('counts seats as availability does: a 4-seat ticket with 2 names is 4, cancelled ones none, an oversold departure negative', () => {
     const family = booking(3, 'F', ['Mum*', 'Kid'], true, 4);
     const copy = mergeCopy(null, answer({ sessions: [session(3, false, 5)], bookings: [family, booking(3, 'G', ['Ann', 'Bob']), booking(3, 'H', ['Cy', 'Di', 'Ed'], false, 3)] }), 1);
-    expect(servedCounts(copy, 3, [])).toMatchObject({ inCount: 1, total: 4, seatsBooked: 6, seatsAvailable: -1 });
+    expect(servedCounts(copy, 3, [])).toMatchObject({ inCount: 1, total: 4, seatsBooked: 6, capacity: 5, seatsLeft: 0, seatsOver: 1 });
+    // All departures: one's spare seats do not hide another's oversold ones.
+    const two = mergeCopy(null, answer({ sessions: [session(3, false, 5), session(4, false, 10)], bookings: [family, booking(3, 'G', ['Ann', 'Bob']), booking(4, 'K', ['Kim'])] }), 1);
+    expect(servedCounts(two, null, [])).toMatchObject({ seatsBooked: 7, capacity: 15, seatsLeft: 9, seatsOver: 1, departures: 2 });
     const roomy = mergeCopy(null, answer({ sessions: [session(3, false, 12)], bookings: [family] }), 1);
-    expect(servedCounts(roomy, 3, [])).toMatchObject({ seatsBooked: 4, seatsAvailable: 8 });
+    expect(servedCounts(roomy, 3, [])).toMatchObject({ seatsBooked: 4, capacity: 12, seatsLeft: 8, seatsOver: 0 });
   });
 
   it('asks again for the whole window when it holds a copy kept without seats, counting a seat a name until then', () => {
@@ -89,8 +92,8 @@ describe("the scanner's window copy", () => {
     const now = withSeats(old);
     expect(now.cursor).toBeNull();
     expect(now.bookings['1 A'].seats).toBe(2);
-    expect(servedCounts(now, 1, [])).toMatchObject({ seatsBooked: 2, seatsAvailable: null });
-    expect(servedCounts(now, 2, [])).toMatchObject({ seatsBooked: 0, seatsAvailable: 10 });
+    expect(servedCounts(now, 1, [])).toMatchObject({ seatsBooked: 2, capacity: null });
+    expect(servedCounts(now, 2, [])).toMatchObject({ seatsBooked: 0, capacity: 10, seatsLeft: 10 });
   });
 });
 

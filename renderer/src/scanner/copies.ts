@@ -91,24 +91,34 @@ export interface ServedCounts {
   total: number;
   /** Seats the served live bookings hold, as availability counts them (a 4-seat ticket is 4, however many names it has). */
   seatsBooked: number;
-  /** One departure's capacity less its seats booked (negative when oversold, as availability answers); null for all of them. */
-  seatsAvailable: number | null;
+  /** The served departures' seats (one's, or all the copy's); null while a departure's is unknown. */
+  capacity: number | null;
+  /** Seats left, summed over the served departures that have some (an oversold one's missing seats are not taken from another's). */
+  seatsLeft: number;
+  /** By how many seats the served departures are oversold, summed (0: none is). */
+  seatsOver: number;
   departures: number;
   heldOfDay: number;
 }
 
-/** What the scanner shows as served: the people of one departure, or of all the copy's, how many are in, and the seats they hold. */
+/** What the scanner shows as served: the people of one departure, or of all the copy's, how many are in, and the seats they hold of how many. */
 export function servedCounts(copy: WindowCopy, sessionId: number | null, day: readonly DayBoardSession[]): ServedCounts {
   const live = Object.values(copy.bookings).filter((b) => b.live && (sessionId === null || b.sessionId === sessionId));
   const people = live.flatMap((b) => b.participants);
-  const seatsBooked = live.reduce((sum, b) => sum + b.seats, 0);
-  const capacity = sessionId === null ? undefined : copy.sessions[sessionId]?.seats;
+  const sessions = sessionId === null ? Object.values(copy.sessions) : copy.sessions[sessionId] ? [copy.sessions[sessionId]] : [];
+  const bookedOf = new Map<number, number>();
+  for (const b of live) bookedOf.set(b.sessionId, (bookedOf.get(b.sessionId) ?? 0) + b.seats);
+  // Each departure as the board counts it: its seats less its seats booked, negative when oversold.
+  const available = sessions.map((s) => s.seats - (bookedOf.get(s.id) ?? 0));
+  const known = sessions.length > 0 && available.every((a) => !Number.isNaN(a));
   return {
     inCount: people.filter((p) => p.checkin.state === 'CHECKED_IN').length,
     total: people.length,
-    seatsBooked,
-    seatsAvailable: capacity === undefined || Number.isNaN(capacity) ? null : capacity - seatsBooked,
-    departures: sessionId === null ? Object.keys(copy.sessions).length : copy.sessions[sessionId] ? 1 : 0,
+    seatsBooked: live.reduce((sum, b) => sum + b.seats, 0),
+    capacity: known ? sessions.reduce((sum, s) => sum + s.seats, 0) : null,
+    seatsLeft: known ? available.reduce((sum, a) => sum + Math.max(a, 0), 0) : 0,
+    seatsOver: known ? available.reduce((sum, a) => sum + Math.max(-a, 0), 0) : 0,
+    departures: sessions.length,
     heldOfDay: day.filter((s) => copy.sessions[s.id]).length,
   };
 }

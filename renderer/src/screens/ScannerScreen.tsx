@@ -11,7 +11,7 @@ import { timeOf } from '../components/Status';
 import { formats, useFormats } from '../lib/formats';
 import { onSoundChange, prepareFeedback, soundWaitsForTap } from '../scanner/feedback';
 import { servedCounts, type ServedCounts } from '../scanner/copies';
-import { seatsLeftParts } from './week/deskWords';
+import { seatsLeft } from './week/deskWords';
 import '../scanner.css';
 import { companyClock } from '../scanner/clock';
 import { SearchPanel } from '../scanner/searchPanel';
@@ -90,15 +90,27 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
   );
 }
 
-/** Seats as availability counts them (a 4-seat ticket is 4) and, for one departure, left or over as the board says it. */
+/**
+ * Seats as the board counts them (a 4-seat ticket is 4): booked of the capacity, then left and, where a
+ * departure is oversold, by how many, for one departure or all of them.
+ */
 function SeatsServed({ served }: { served: ServedCounts }) {
-  const booked = `${served.seatsBooked} ${served.seatsBooked === 1 ? 'seat' : 'seats'} booked`;
-  if (served.seatsAvailable === null) return <>{booked}</>;
-  const { count, word } = seatsLeftParts(served.seatsAvailable);
+  const noun = served.capacity === 1 ? 'seat' : 'seats';
+  if (served.capacity === null) return <>{`${served.seatsBooked} ${served.seatsBooked === 1 ? 'seat' : 'seats'} booked`}</>;
   return (
-    <>
-      {booked}, <span className={word === 'over' ? 'over' : undefined} data-seats-available={served.seatsAvailable}><b>{count}</b> {word}</span>
-    </>
+    <span data-seats-available={served.seatsLeft - served.seatsOver}>
+      <b>{served.seatsBooked}</b>/{served.capacity} {noun} booked
+      {(served.seatsLeft > 0 || served.seatsOver === 0) && (
+        <>
+          , <b>{served.seatsLeft}</b> left
+        </>
+      )}
+      {served.seatsOver > 0 && (
+        <>
+          , <span className="over">{seatsLeft(-served.seatsOver)}</span>
+        </>
+      )}
+    </span>
   );
 }
 
