@@ -89,7 +89,7 @@ describe('every device signs its work', () => {
     await expect.poll(() => verdictOf(ben).getAttribute('data-kind')).toBe('CHECKED_IN');
     // Grace again, on Ben's phone: it was Anna's phone that let her in.
     await wedgeScan(ben, grace.codes[0]);
-    await expect.poll(() => verdictOf(ben).innerText()).toMatch(/Already checked in at \d\d:\d\d by Anna’s phone/);
+    await expect.poll(() => verdictOf(ben).innerText()).toMatch(/Already checked in at \d{1,2}:\d\d [ap]m by Anna’s phone/);
     await shot(ben, 'device-names-phone-already-in');
     for (const p of [anna, ben]) await expect.poll(() => p.getByLabel('Waiting to send').innerText()).toMatch(/^0 waiting/);
 

@@ -132,11 +132,19 @@ describe('the guide’s scanner in Chromium', () => {
     await page.evaluate(() => new Promise((r) => setTimeout(r, 5100)));
     await wedgeScan(page, grace.codes[0]);
     await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('ALREADY_CHECKED_IN');
-    expect(await verdictOf(page).innerText()).toMatch(/ALREADY IN[\s\S]*Grace Hopper[\s\S]*Already checked in at \d\d:\d\d by Pier phone/);
+    expect(await verdictOf(page).innerText()).toMatch(/ALREADY IN[\s\S]*Grace Hopper[\s\S]*Already checked in at \d{1,2}:\d\d [ap]m by Pier phone/);
+    // One clock: the recent scans and the top bar's "heard" read the company's 12-hour en-AU clock, as the verdict does.
+    const recent = await page.getByRole('list', { name: 'Last scans' }).innerText();
+    expect(recent).toMatch(/\b\d{1,2}:\d\d:\d\d [ap]m\b/);
+    expect(recent).not.toMatch(/\b\d{1,2}:\d\d:\d\d(?! [ap]m)/);
+    expect(await page.getByRole('status', { name: 'Connection' }).innerText()).toMatch(/heard \d{1,2}:\d\d:\d\d [ap]m/);
     await shot(page, 'verdict-already-in');
     await wedgeScan(page, 'NOT-A-REAL-CODE-42');
     await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('UNKNOWN_CODE');
     await shot(page, 'verdict-unknown');
+    await page.getByRole('button', { name: 'Next scan' }).click();
+    await page.getByRole('list', { name: 'Last scans' }).scrollIntoViewIfNeeded();
+    await shot(page, 'recent-scans');
     await context.close();
   });
 
@@ -270,10 +278,10 @@ describe('the guide’s scanner in Chromium', () => {
     const [margaret] = kayak.orders;
     await wedgeScan(page, margaret.codes[0]);
     await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('WRONG_SESSION');
-    expect(await verdictOf(page).innerText()).toMatch(/WRONG SESSION[\s\S]*Margaret Hamilton[\s\S]*Booked for Kayak Tour at 18:00/);
+    expect(await verdictOf(page).innerText()).toMatch(/WRONG SESSION[\s\S]*Margaret Hamilton[\s\S]*Booked for Kayak Tour at 6:00 pm/);
     await shot(page, 'verdict-wrong-session');
     expect((await participantOnServer(t, kayak.sessionId, margaret.participantIds[0])).checkin.state).toBe('EXPECTED');
-    await page.getByRole('button', { name: 'Admit anyway (booked 18:00)' }).click();
+    await page.getByRole('button', { name: 'Admit anyway (booked 6:00 pm)' }).click();
     await expect.poll(() => waiting(page).innerText()).toMatch(/^0 waiting/);
     const p = await participantOnServer(t, kayak.sessionId, margaret.participantIds[0]);
     expect(p.checkin.state).toBe('CHECKED_IN');
@@ -298,7 +306,7 @@ describe('the guide’s scanner in Chromium', () => {
     const [lin] = dayTrip.orders;
     await wedgeScan(page, lin.codes[0]);
     await expect.poll(() => verdictOf(page).getAttribute('data-kind'), { timeout: 5_000 }).toBe('WRONG_SESSION');
-    expect(await verdictOf(page).innerText()).toMatch(/WRONG SESSION[\s\S]*Another day: this booking is for Day Trip at 2030-01-03 09:00/);
+    expect(await verdictOf(page).innerText()).toMatch(/WRONG SESSION[\s\S]*Another day: this booking is for Day Trip at Thu, 3 Jan 2030, 9:00 am/);
     await expect.poll(() => waiting(page).innerText()).toMatch(/^0 waiting/);
     expect((await participantOnServer(t, dayTrip.sessionId, lin.participantIds[0])).checkin.state).toBe('EXPECTED');
     await context.close();

@@ -69,7 +69,7 @@ describe("the scanner's window of days, on a phone in Chromium", () => {
     await page.locator('details.device > summary').tap();
     await wedgeScan(page, inFiveDays.orders[0].codes[0]);
     await expect.poll(() => verdictOf(page).getAttribute('data-kind')).toBe('WRONG_SESSION');
-    expect(await verdictOf(page).innerText()).toMatch(/Another day: this booking is for Island Trek at 2030-01-06 08:00/);
+    expect(await verdictOf(page).innerText()).toMatch(/Another day: this booking is for Island Trek at Sun, 6 Jan 2030, 8:00 am/);
     await context.close();
   });
 

@@ -8,7 +8,7 @@ import { VerdictView } from '../components/VerdictView';
 import { CameraPanel } from '../components/CameraPanel';
 import { DeviceNameField, DeviceNamePrompt } from '../components/DeviceName';
 import { timeOf } from '../components/Status';
-import { formats, useFormats } from '../lib/formats';
+import { useFormats } from '../lib/formats';
 import { onSoundChange, prepareFeedback, soundWaitsForTap } from '../scanner/feedback';
 import { servedCounts, type ServedCounts } from '../scanner/copies';
 import { seatsLeft } from './week/deskWords';
@@ -36,6 +36,7 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
   useEffect(() => prepareFeedback(), []);
 
   const served = servedCounts(copy, sessionId, sessions);
+  const f = useFormats((s) => s.formats);
   const current = sessionId === null ? null : copy.sessions[sessionId];
 
   return (
@@ -60,7 +61,7 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
           ))}
           {current && !sessions.some((s) => s.id === current.id) && (
             <option value={current.id}>
-              {formats().dateTime(current.startTimeLocal)} {current.productName}
+              {f.dateTime(current.startTimeLocal)} {current.productName}
             </option>
           )}
         </select>
@@ -74,7 +75,7 @@ export function ScannerScreen({ sessionId }: { sessionId: number | null }) {
         </p>
         <p className="served" aria-label="Served" data-held={served.heldOfDay} data-day={sessions.length}>
           <b>{served.inCount}</b> of {served.total} checked in · <SeatsServed served={served} />
-          {sessionId === null ? ` · ${served.departures} departures on this device (${copy.from} to ${copy.to})` : ''}
+          {sessionId === null && copy.from ? ` · ${served.departures} departures on this device (${f.dayShort(copy.from)} to ${f.dayShort(copy.to)})` : ''}
         </p>
         <SoundHint />
         <StorageNotice />

@@ -10,12 +10,13 @@ import type { SendOutcome } from '../outbox/sender';
 import { createSuppressor, SUPPRESS_MS, UNREADABLE, type ScanSource } from '../scanner/wedge';
 import { cleanCode, unreadableVerdict } from '../scanner/codeInput';
 import { cancelledAdmitOf, cancelledCheckIns, type CancelledAdmit } from '../scanner/cancelledAdmit';
-import { changesSomething, emptyCopy, loadCopy, mergeCopy, saveCopy, saveDay, saveLastHeard, saveWindow, validWindow, windowServing, DEFAULT_WINDOW, type WindowCopy, type WindowSetting } from '../scanner/copies';
+import { emptyCopy, loadCopy, saveCopy, saveDay, saveLastHeard, saveWindow, validWindow, DEFAULT_WINDOW, type WindowCopy, type WindowSetting } from '../scanner/copies';
+import { refreshedCopy } from '../scanner/windowRefresh';
 import { signal } from '../scanner/feedback';
-import { dayOfSession } from '../scanner/sessionDay';
 import { withRecent, withStatus, type RecentScan, type ShownVerdict } from '../scanner/recent';
 import { useConnection } from './connection';
 import { currentDeviceName } from './deviceName';
+import { useInstance } from './instance';
 import { onSendOutcome, useOutbox } from './outbox';
 
 interface ScannerState {
@@ -136,6 +137,8 @@ export const useScanner = create<ScannerState>((set, get) => {
       window.addEventListener('online', onOnline);
       window.addEventListener('offline', onOffline);
       await useOutbox.getState().flush();
+      // The company's locale and zone (GET /v1/system/instance, kept for offline starts): every time the guide reads follows them.
+      void useInstance.getState().refresh();
       await get().refresh();
     },
     stop() {
@@ -307,19 +310,12 @@ function absorb(recorded: Recorded) {
   useScanner.setState({ held: next, ...shown(next) });
 }
 
-/** The window copy brought up to date: the changes since the held cursor (for the same window), or the whole window. */
+/** The window copy brought up to date (scanner/windowRefresh.ts), shown at once. */
 async function refreshCopy(today: string) {
   const c = config();
   if (!c) return;
-  const { held, window, sessionFilter, sessions } = useScanner.getState();
-  const { from, to } = windowServing(today, window, sessionFilter === null ? null : await dayOfSession(config(), sessionFilter, held, sessions));
-  const since = held && held.from === from && held.to === to && held.cursor ? { since: held.cursor } : {};
-  const { deviceCopy } = await api(c, 'GET /v1/checkin/device-copy', { query: { from, to, ...since }, timeoutMs: 20_000 });
-  const next = mergeCopy(held, deviceCopy, Date.now());
-  // A quiet refresh moves only the cursor: kept in memory, written with the next change. Held in
-  // memory even when the device cannot store it (full, blocked): it still decides this page's scans.
-  if (changesSomething(deviceCopy) || !held) await saveCopy(next);
-  useScanner.setState({ held: next, ...shown(next) });
+  const held = await refreshedCopy(c, today, useScanner.getState());
+  useScanner.setState({ held, ...shown(held) });
 }
 
 function onOnline() {
