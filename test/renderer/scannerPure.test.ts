@@ -124,6 +124,9 @@ describe('the local verdict', () => {
     // Someone in before the close is answered as in, not refused.
     expect(verdict('C2')).toMatchObject({ kind: 'ALREADY_CHECKED_IN', tone: 'amber' });
     expect(verdict('NOPE')).toMatchObject({ kind: 'UNKNOWN_CODE', tone: 'red', admit: false, override: null, booking: null });
+    // The days the device holds, as the company's locale writes a day.
+    expect(verdict('NOPE').message).toMatch(/^No booking from Tue,? 1 Jan to Thu,? 3 Jan on this device/);
+    expect(verdict('NOPE', null, DE).message).toMatch(/^No booking from Di\., 1\. Jan\.? to Do\., 3\. Jan\.? on this device/);
   });
 
   it('checks in the scanned person of a group and offers the rest who are not yet in', () => {

@@ -98,13 +98,13 @@ function pickEntry(entries: readonly IndexEntry[], copy: WindowCopy, sessionFilt
   return entries.find((e) => copy.bookings[e.key]?.sessionId === sessionFilter) ?? [...entries].sort((a, b) => Math.abs(startOf(a) - now) - Math.abs(startOf(b) - now))[0];
 }
 
-function unknownVerdict(code: string, copy: WindowCopy): Verdict {
+function unknownVerdict(code: string, copy: WindowCopy, f: Formats): Verdict {
   return {
     code,
     kind: 'UNKNOWN_CODE',
     tone: 'red',
     word: 'UNKNOWN CODE',
-    message: `No booking from ${copy.from} to ${copy.to} on this device has this code. Check the code, or find the booking by name.`,
+    message: `No booking from ${f.dayShort(copy.from)} to ${f.dayShort(copy.to)} on this device has this code. Check the code, or find the booking by name.`,
     sessionId: null,
     sessionLabel: null,
     booking: null,
@@ -142,13 +142,13 @@ export function decide(input: DecideInput): Verdict {
   const entry = entries && pickEntry(entries, copy, sessionFilter, now);
   const booking = entry && copy.bookings[entry.key];
   const session = booking && copy.sessions[booking.sessionId];
-  if (!entry || !booking || !session) return unknownVerdict(code, copy);
+  const f = input.formats ?? companyFormats();
+  if (!entry || !booking || !session) return unknownVerdict(code, copy, f);
   const product = copy.products[session.productCode];
   const targets = entry.participantId === null ? booking.participants : booking.participants.filter((p) => p.id === entry.participantId);
   const fresh = targets.filter((p) => !isIn(p));
   const facts = factsOf(input, entry, booking, session, product, targets);
   const outcome = decideScanOutcome(facts);
-  const f = input.formats ?? companyFormats();
   const words = (rule: ScanRule) => ruleWords(rule, { entry, booking, session, product, targets, elsewhere: facts.elsewhere }, f);
   const base = {
     code,
