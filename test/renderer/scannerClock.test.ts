@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { companyClock, companyOffsetMs, companyStamp, dayOf } from '../../renderer/src/scanner/clock';
+import { companyClock, companyOffsetMs, companyStamp } from '../../renderer/src/scanner/clock';
 import { withPending } from '../../renderer/src/scanner/pending';
 import { useFormats } from '../../renderer/src/lib/formats';
 import type { OutboxItem } from '../../renderer/src/outbox/items';
@@ -41,9 +41,6 @@ describe('one clock on the scanner screen', () => {
     expect(companyClock('2030-01-01T09:22:37Z', [], true)).toMatch(/^\d{1,2}:\d\d:\d\d [ap]m \(this device’s clock\)$/);
   });
 
-  it('names a company-local day as written, in the language asked for', () => {
-    expect(dayOf('2030-01-01 14:00:00', 'en-GB')).toBe('Tue 1 Jan');
-  });
 
   it('stamps a check-in still waiting in the company’s time, as the engine will', () => {
     const p = aManifestParticipant({ id: 5, name: 'Grace', barcode: 'G5' });

@@ -1,5 +1,4 @@
 import { deviceFormats, formats } from '../lib/formats';
-import { formatsFor } from '../../../main/domain/format';
 
 /**
  * One clock on the scanner screen: every time a guide reads is the company's, worded by the one
@@ -46,10 +45,4 @@ export function companyClock(at: string | number | Date, sessions: Iterable<Sess
   if (local) return clockOf(local, seconds);
   const device = deviceFormats();
   return `${seconds ? device.timeWithSeconds(at) : device.time(at)} (this device’s clock)`;
-}
-
-/** A company-local stamp's day in words ("Wed 1 Jan"), in the company's locale unless one is given, read as written (no zone conversion). */
-export function dayOf(local: string, locale: string = formats().locale): string {
-  const d = new Date(`${local.slice(0, 10)}T00:00:00Z`);
-  return Number.isNaN(d.getTime()) ? local.slice(0, 10) : formatsFor({ locale, timezone: 'UTC' }).dayShort(local.slice(0, 10));
 }
