@@ -6,6 +6,7 @@ import { countStates, stateOf, type DerivedState } from './state';
 import { bookingView, historyView, participantView, pickupView, type ViewContext } from './manifestView';
 import { isLive } from '../statuses';
 import { toIso, toLocal } from '../time';
+import { formatsFor, type Formats } from '../format';
 
 /** Pure assembly of a session's manifest from the rows the manifest loaders read. */
 
@@ -92,7 +93,7 @@ export function assembleManifest({ resolved, rows, derived, view, seatsHeld, res
     } else if (booking.status === 'CANCELLED') {
       // ABANDONED_CART never became a booking a guide expects; only CANCELLED is listed apart.
       cancelled.push({ ...cancelledEntry(booking, rows, itemIds, participants.length, resolved.timezone), participants: participants.map((p) => { const { id, position, name, checkin } = participantView(p, derived, view); return { id, position, name, checkin }; }) });
-      conflicts.push(...checkedInButCancelled(booking, participants, derived, resolved.timezone));
+      conflicts.push(...checkedInButCancelled(booking, participants, derived, formatsFor({ locale: view.locale, timezone: resolved.timezone })));
     }
   }
   bookings.sort((a, b) => a.orderNumber.localeCompare(b.orderNumber));
@@ -133,19 +134,19 @@ function cancelledEntry(booking: BookingsTable, rows: SessionRows, itemIds: numb
 }
 
 /** Check-ins that stand on a cancelled booking: raised for the office, never dropped. */
-function checkedInButCancelled(booking: BookingsTable, participants: readonly ParticipantsTable[], derived: DerivedState, timezone: string): ManifestConflict[] {
-  const cancelledAtLocal = toLocal(cancelledAtOf(booking), timezone).slice(0, 16);
+function checkedInButCancelled(booking: BookingsTable, participants: readonly ParticipantsTable[], derived: DerivedState, formats: Formats): ManifestConflict[] {
+  const cancelledAt = formats.dateTime(cancelledAtOf(booking));
   const conflicts: ManifestConflict[] = [];
   for (const p of participants) {
     const state = stateOf(derived, p.id);
     if (state.status !== 'CHECKED_IN' || !state.event) continue;
-    const checkedAt = toLocal(state.event.occurredAt, timezone).slice(11, 16);
+    const checkedAt = formats.time(state.event.occurredAt);
     conflicts.push({
       kind: 'CHECKED_IN_BUT_CANCELLED',
       orderNumber: booking.order_number,
       participantId: p.id,
       eventId: state.event.eventId,
-      message: `Checked in at ${checkedAt}, but the booking was cancelled at ${cancelledAtLocal}`,
+      message: `Checked in at ${checkedAt}, but the booking was cancelled at ${cancelledAt}`,
     });
   }
   return conflicts;

@@ -87,6 +87,8 @@ export function paymentView(totalMinor: number, paidMinor: number, currency: str
 export interface ViewContext {
   timezone: string;
   keyNames: Map<number, string>;
+  /** The company's locale ('en_AU'), for sentences that word a time (12- or 24-hour as it reads them). */
+  locale?: string | null;
 }
 
 /** The key's name an event reads as (its own, else this instance's for a local key: main/domain/signature.ts). */

@@ -97,7 +97,7 @@ export function createManifests(ctx: EngineContext, deps: ManifestDeps) {
     const version = await manifestFingerprint(ctx.db, sessionId);
     const rows = await loadSessionRows(ctx.db, sessionId);
     const derived = deriveCheckinState(rows.events.map(toEvent));
-    const view: ViewContext = { timezone: resolved.timezone, keyNames: await keyNames(ctx.db) };
+    const view: ViewContext = { timezone: resolved.timezone, keyNames: await keyNames(ctx.db), locale: (await deps.companies.supplierOrNull())?.locale ?? null };
     const seatsHeld = (await seatsHeldBySession(ctx.db, [sessionId])).get(sessionId) ?? 0;
     const resources = await resourcesOfSession(ctx.db, sessionId);
     const oversold = (await oversoldBySession(ctx.db, [sessionId])).get(sessionId) ?? null;

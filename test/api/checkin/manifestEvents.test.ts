@@ -128,7 +128,7 @@ describe('POST /v1/manifest/events', () => {
     expect(manifest.bookings).toEqual([]);
     expect(manifest.cancelled).toEqual([expect.objectContaining({ orderNumber: gone.orderNumber, cancelledAtLocal: '2030-01-03 08:40:00' })]);
     expect(manifest.conflicts).toEqual([
-      expect.objectContaining({ orderNumber: gone.orderNumber, participantId: gone.participantIds[0], message: 'Checked in at 08:52, but the booking was cancelled at 2030-01-03 08:40' }),
+      expect.objectContaining({ orderNumber: gone.orderNumber, participantId: gone.participantIds[0], message: 'Checked in at 8:52 am, but the booking was cancelled at Thu, 3 Jan 2030, 8:40 am' }),
     ]);
   });
 
