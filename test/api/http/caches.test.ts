@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { hashKey } from '../../../main/domain/platform/apiKeys';
 import { observeChanges, SYSTEM_ACTOR } from '../../../main/domain/context';
 import { appWithSecondConnection } from '../../fixtures/secondConnection';
+import { aBookingRow } from '../../fixtures/bookingRows';
+import { aProductWithSession } from '../../fixtures/manifest';
 
 /**
  * Issue 20: keys, the company and product answers are cached, and every cache sees a change made
@@ -136,5 +138,49 @@ describe('caches of what rarely changes', () => {
     expect(renamed.bookings[0].customer?.lastName).toBe('Byron');
     session.prepare('UPDATE sessions SET seats = 30 WHERE id = 880001').run();
     expect((await app.t.engine.manifests.get({ sessionId: 880001 })).session.seats).toBe(30);
+  });
+});
+
+const rawGet = async (path: string) => {
+  const response = await app.t.app.inject({ method: 'GET', url: path, headers: { host: '127.0.0.1', apikey: app.t.keys.supplier } });
+  expect(response.statusCode).toBe(200);
+  return response.body;
+};
+
+/**
+ * A polled manifest kept between two changes is one shared answer: serialized once, sent to every
+ * poll byte for byte as a fresh build would be, and frozen so no caller changes the next one's.
+ */
+describe('GET /v1/manifest between two changes', () => {
+  it('answers every poll with the same bytes a fresh build gives, and the next change in the poll after it', async () => {
+    const s = await aProductWithSession(app.t);
+    const booking = aBookingRow(app.t.sql, { sessionId: s.sessionId, barcodes: 'PARTICIPANT', quantities: [{ label: 'Adult', value: 2 }], names: ['Ada', 'Bea'] });
+    const path = `/v1/manifest?sessionId=${s.sessionId}`;
+    const first = await rawGet(path);
+    const again = await rawGet(path);
+    expect(again).toBe(first);
+    // Byte for byte the envelope JSON.stringify makes of the manifest the engine builds now.
+    const kept = await app.t.engine.manifests.get({ sessionId: s.sessionId });
+    expect(first).toBe(JSON.stringify({ requestStatus: { success: true, version: 'v1' }, manifest: kept }));
+
+    const scan = await app.t.call('POST', '/v1/manifest/scan', { role: 'checkin', body: { code: booking.participantCodes[0], sessionId: s.sessionId, device: 'pier' } });
+    expect(scan.status).toBe(200);
+    const after = JSON.parse(await rawGet(path));
+    expect(after.manifest.totals.checkedIn).toBe(1);
+    expect(JSON.parse(first).manifest.totals.checkedIn).toBe(0);
+  });
+
+  it('hands callers a kept manifest they cannot change', async () => {
+    const s = await aProductWithSession(app.t);
+    aBookingRow(app.t.sql, { sessionId: s.sessionId, quantities: [{ label: 'Adult', value: 1 }] });
+    const kept = await app.t.engine.manifests.get({ sessionId: s.sessionId });
+    expect(await app.t.engine.manifests.get({ sessionId: s.sessionId })).toBe(kept);
+    expect(() => {
+      (kept.bookings as unknown[]).pop();
+    }).toThrow(TypeError);
+    expect(() => {
+      (kept.totals as { booked: number }).booked = 99;
+    }).toThrow(TypeError);
+    expect((await app.t.engine.manifests.get({ sessionId: s.sessionId })).bookings).toHaveLength(1);
   });
 });
