@@ -53,8 +53,9 @@ export function inWriteTransaction<T>(db: Kysely<Database>, work: (conn: Kysely<
  *   a caller does next, invalidating a cache or answering, sees committed rows); if the COMMIT
  *   fails (a deferred foreign key left dangling) every write of the group is rejected and nothing
  *   of it is kept.
- * A group starts on the next turn of the event loop (`setImmediate`), so the requests that arrived
- * together all join it, and it never waits for more: it takes what is waiting, up to
+ * A group starts two check phases after its first write was queued (`setImmediate` twice, see
+ * scheduleGroup), so the requests that arrived together, and those read in the poll between, all
+ * join it, and it never waits for more: it takes what is waiting, up to
  * GROUP_MAX_WRITES writes or GROUP_MAX_MS of work, then commits. A lone write costs what it did
  * (a group's first write runs without a savepoint), and nothing awaits a timer inside the
  * transaction. The bound is ~10 ms, not less: a booking's work is 1–3 ms on a busy 2-core machine, and a write left out of a group waits
@@ -84,19 +85,29 @@ const writeQueues = new WeakMap<Kysely<Database>, WriteQueue>();
 function scheduleGroup(db: Kysely<Database>, queue: WriteQueue): void {
   if (queue.scheduled || queue.waiting.length === 0) return;
   queue.scheduled = true;
-  setImmediate(() => {
-    void db
-      .connection()
-      .execute((conn) => holding(db, conn, () => runGroup(conn, queue)))
-      .catch((error: unknown) => {
-        // The connection could not be had (the database is closed): the writes waiting fail with it.
-        for (const write of queue.waiting.splice(0)) write.reject(error);
-      })
-      .finally(() => {
-        queue.scheduled = false;
-        scheduleGroup(db, queue);
-      });
-  });
+  // Two check phases on: a write is queued from a check phase (after its request's observation,
+  // main/api/observations.ts), and the requests read in the poll after it reach their writes in the
+  // next one; starting there lets them share this COMMIT instead of each pass paying its own fsync.
+  // A lone write waits one more turn of the loop, not a timer.
+  setImmediate(startGroupAfterNextPoll, db, queue);
+}
+
+function startGroupAfterNextPoll(db: Kysely<Database>, queue: WriteQueue): void {
+  setImmediate(startGroup, db, queue);
+}
+
+function startGroup(db: Kysely<Database>, queue: WriteQueue): void {
+  void db
+    .connection()
+    .execute((conn) => holding(db, conn, () => runGroup(conn, queue)))
+    .catch((error: unknown) => {
+      // The connection could not be had (the database is closed): the writes waiting fail with it.
+      for (const write of queue.waiting.splice(0)) write.reject(error);
+    })
+    .finally(() => {
+      queue.scheduled = false;
+      scheduleGroup(db, queue);
+    });
 }
 
 const BEGIN = CompiledQuery.raw('begin immediate');
