@@ -174,6 +174,10 @@ export interface SyncStoreOf<Later> {
   held(): Answer<Later, HeldOp[]>;
   /** Releases a held op. */
   release(origin: string, seq: number): Answer<Later, void>;
+  /** The ops held back that change one row (erasure reaches them too). */
+  heldOfEntity(entity: string, entityId: string): Answer<Later, HeldOp[]>;
+  /** Replaces a held op's JSON (erasure). */
+  rewriteHeld(origin: string, seq: number, opJson: string): Answer<Later, void>;
 
   /** Blanks a customer's entries in the local journal (op_log). */
   purgeJournal(customerId: string): Answer<Later, void>;

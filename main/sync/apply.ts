@@ -98,7 +98,12 @@ async function applyWholeOp(q: SyncStore, wire: WireOp, entity: SyncedEntity | u
   let op = wire;
   // Only a new row's insert is applied with its null columns as a list; anything else whole.
   if (op.nulls !== undefined && !(stored === null && op.kind === 'insert' && entity && op.schema <= SCHEMA_VERSION)) op = completeOp(op);
-  const inserted = q.insertOp(opRowOf(op.entity === 'customers' && stored?.erased ? { ...op, change: purgePersonal(op.change) } : op));
+  // An erased customer's op is kept without their data: in the op log and, when held, in sync_held.
+  if (op.entity === 'customers' && stored?.erased) {
+    const { stored: _unerased, ...rest } = op;
+    op = { ...rest, change: purgePersonal(op.change) };
+  }
+  const inserted = q.insertOp(opRowOf(op));
   if (inserted) await inserted;
   if (op.schema > SCHEMA_VERSION || !entity) {
     await q.hold(op.origin, op.seq, JSON.stringify(op), op.schema > SCHEMA_VERSION ? `schema ${op.schema} is newer than ${SCHEMA_VERSION}` : `unknown entity ${op.entity}`);

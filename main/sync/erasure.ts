@@ -1,5 +1,5 @@
 import type { SyncStore } from '../../db/syncStore';
-import { canonicalJson, keyOf } from './op';
+import { canonicalJson, keyOf, type WireOp } from './op';
 import { ERASED_BOOKING_VALUES, ERASED_PARTICIPANT_VALUES, SYNCED_ENTITIES } from './entities';
 import { purgePersonal } from './merge';
 import { eraseAnswer } from './erasedAnswer';
@@ -13,6 +13,7 @@ export async function erase(q: SyncStore, entityId: string): Promise<void> {
   for (const row of await q.opsOfEntity('customers', entityId)) {
     if (row.change_json !== null) await q.rewriteChange(row.arrival, purgePersonal(q.changeOf(row)), row.entity);
   }
+  await scrubHeld(q, 'customers', entityId, (change) => purgePersonal(change)!);
   const customerId = (JSON.parse(entityId) as number[])[0];
   await q.purgeJournal(String(customerId));
   for (const orderNumber of await q.bookingsOfCustomer(customerId)) {
@@ -31,6 +32,7 @@ async function blankAnswer(q: SyncStore, entityId: string): Promise<void> {
     const change = row.change_json === null ? null : q.changeOf(row);
     if (change && canonicalJson(overwrite(change)) !== canonicalJson(change)) await q.rewriteChange(row.arrival, overwrite(change), row.entity);
   }
+  await scrubHeld(q, 'checkin_events', entityId, overwrite);
   const current = await q.readRow('checkin_events', SYNCED_ENTITIES.checkin_events.pk, JSON.parse(entityId) as unknown[]);
   if (current && canonicalJson(overwrite(current)) !== canonicalJson(current)) await q.upsertRow('checkin_events', SYNCED_ENTITIES.checkin_events.pk, overwrite(current));
 }
@@ -44,9 +46,23 @@ async function blank(q: SyncStore, table: 'bookings' | 'participants', entityId:
     return out;
   };
   for (const row of await q.opsOfEntity(table, entityId)) if (row.change_json !== null) await q.rewriteChange(row.arrival, overwrite(q.changeOf(row)!), row.entity);
+  await scrubHeld(q, table, entityId, overwrite);
   const key = JSON.parse(entityId) as unknown[];
   const current = await q.readRow(table, SYNCED_ENTITIES[table].pk, key);
   if (current && canonicalJson(overwrite(current)) !== canonicalJson(current)) await q.upsertRow(table, SYNCED_ENTITIES[table].pk, overwrite(current));
+}
+
+/**
+ * Ops held back (a newer schema's, kept until an upgrade) are copies of ops as they arrived: the held
+ * copy of a row's op loses what the stored op lost. Its page's value array goes too (it is the same
+ * change, unerased).
+ */
+async function scrubHeld(q: SyncStore, entity: string, entityId: string, overwrite: (change: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
+  for (const held of await q.heldOfEntity(entity, entityId)) {
+    const { stored: _unerased, ...op } = JSON.parse(held.op_json) as WireOp;
+    const scrubbed = JSON.stringify({ ...op, change: op.change === null ? null : overwrite(op.change) });
+    if (scrubbed !== held.op_json) await q.rewriteHeld(held.origin, held.seq, scrubbed);
+  }
 }
 
 /**

@@ -1,11 +1,14 @@
-import type { SyncStore } from '../../syncStore';
+import type { HeldOp, SyncStore } from '../../syncStore';
 import type { PostgresQuery } from './query';
 
-type PostgresErasure = Pick<SyncStore, 'purgeJournal' | 'purgeBookingJournal' | 'answeredEventsOfBooking' | 'customersOfBooking' | 'bookingOfParticipant' | 'bookingsOfCustomer' | 'linkBookingCustomers' | 'participantsOfBooking'>;
+type PostgresErasure = Pick<SyncStore, 'heldOfEntity' | 'rewriteHeld' | 'purgeJournal' | 'purgeBookingJournal' | 'answeredEventsOfBooking' | 'customersOfBooking' | 'bookingOfParticipant' | 'bookingsOfCustomer' | 'linkBookingCustomers' | 'participantsOfBooking'>;
 
 /** What erasing a customer must reach on PostgreSQL (JSON read from text columns with `::json` operators). */
 export function postgresErasure({ run, first }: PostgresQuery): PostgresErasure {
   return {
+    heldOfEntity: async (entity, entityId) =>
+      (await run<HeldOp>(`SELECT origin, seq, op_json FROM sync_held WHERE op_json::json ->> 'entity' = $1 AND op_json::json ->> 'entityId' = $2`, [entity, entityId])).map((h) => ({ ...h, seq: Number(h.seq) })),
+    rewriteHeld: async (origin, seq, opJson) => void (await run('UPDATE sync_held SET op_json = $1 WHERE origin = $2 AND seq = $3', [opJson, origin, seq])),
     purgeJournal: async (customerId) => void (await run(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity IN ('customer', 'customers') AND entity_id = $1`, [customerId])),
     purgeBookingJournal: async (orderNumber) =>
       void (await run(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity = 'booking' AND entity_id = $1 AND payload_json <> '{"erased":true}'`, [orderNumber])),

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SqliteSyncStore } from '../../syncStore';
+import type { HeldOp, SqliteSyncStore } from '../../syncStore';
 
-type SqliteErasure = Pick<SqliteSyncStore, 'purgeJournal' | 'purgeBookingJournal' | 'answeredEventsOfBooking' | 'customersOfBooking' | 'bookingOfParticipant' | 'bookingsOfCustomer' | 'linkBookingCustomers' | 'participantsOfBooking'>;
+type SqliteErasure = Pick<SqliteSyncStore, 'heldOfEntity' | 'rewriteHeld' | 'purgeJournal' | 'purgeBookingJournal' | 'answeredEventsOfBooking' | 'customersOfBooking' | 'bookingOfParticipant' | 'bookingsOfCustomer' | 'linkBookingCustomers' | 'participantsOfBooking'>;
 
 /** What erasing a customer must reach on SQLite: the bookings and participants that hold them, and the journal. */
 export function sqliteErasure(sqlite: BetterSqlite3.Database): SqliteErasure {
@@ -32,8 +32,13 @@ export function sqliteErasure(sqlite: BetterSqlite3.Database): SqliteErasure {
     purgeJournal: sqlite.prepare<[string]>(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity IN ('customer', 'customers') AND entity_id = ?`),
     purgeBookingJournal: sqlite.prepare<[string]>(`UPDATE op_log SET payload_json = '{"erased":true}' WHERE entity = 'booking' AND entity_id = ? AND payload_json <> '{"erased":true}'`),
     answeredEvents: sqlite.prepare<[string], { event_id: string }>('SELECT event_id FROM checkin_events WHERE order_number = ? AND answer_json IS NOT NULL'),
+    // sync_held is small (ops of a newer schema, until an upgrade): read whole, no index needed.
+    heldOfEntity: sqlite.prepare<[string, string], HeldOp>("SELECT origin, seq, op_json FROM sync_held WHERE json_extract(op_json, '$.entity') = ? AND json_extract(op_json, '$.entityId') = ?"),
+    rewriteHeld: sqlite.prepare<[string, string, number]>('UPDATE sync_held SET op_json = ? WHERE origin = ? AND seq = ?'),
   };
   return {
+    heldOfEntity: (entity, entityId) => s.heldOfEntity.all(entity, entityId),
+    rewriteHeld: (origin, seq, opJson) => void s.rewriteHeld.run(opJson, origin, seq),
     purgeJournal: (customerId) => void s.purgeJournal.run(customerId),
     purgeBookingJournal: (orderNumber) => void s.purgeBookingJournal.run(orderNumber),
     answeredEventsOfBooking: (orderNumber) => s.answeredEvents.all(orderNumber).map((r) => r.event_id),
