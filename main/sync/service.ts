@@ -17,7 +17,7 @@ import { companyTime, peerStatuses, seenStatuses, type LocalState } from './stat
 import { decodeHlc } from './hlc';
 import { createServing } from './serving';
 import { compactOpLog, DAY_MS, DEFAULT_HORIZON_DAYS, type CompactionResult } from './compaction';
-import { opLogSize } from '../../db/queries/syncCompaction';
+import { opLogGauge } from './opLogGauge';
 import { createMedia } from './media';
 import { followIncarnations } from './incarnation';
 
@@ -50,6 +50,7 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
   const runs = createExchangeRuns(db, side, known, (url, sealed) => transportFor(url, unseal(dataDir(), sealed)));
 
   const serving = createServing(db, side, known);
+  const opLog = opLogGauge(db, now);
 
   /** What the status counts against: this instance's vector, and its latest own op's clock (a clock set back leaves it ahead). */
   async function localState(): Promise<LocalState> {
@@ -97,14 +98,18 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
         peers: await peerStatuses(db, await localState(), at),
         ...(await seenStatuses(db, at)),
         exchanging: runs.current(),
-        opLog: await opLogSize(db),
+        opLog: await opLog.read(),
       };
     },
     /**
      * Removes the ops every known instance holds and older than the horizon (compaction.ts); answers
      * how many and the op log's size before and after.
      */
-    compact: async (horizonMs = DEFAULT_HORIZON_DAYS * DAY_MS): Promise<CompactionResult> => compactOpLog(db, replica.store, await replica.vector(), now(), horizonMs),
+    async compact(horizonMs = DEFAULT_HORIZON_DAYS * DAY_MS): Promise<CompactionResult> {
+      const result = await compactOpLog(db, replica.store, await replica.vector(), now(), horizonMs);
+      opLog.forget();
+      return result;
+    },
     /** Sessions holding more seats than they have, with the bookings involved; acknowledged ones say so. */
     async conflicts(): Promise<SyncConflict[]> {
       const open = await oversoldSessionsOf(db);
