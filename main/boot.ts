@@ -75,7 +75,7 @@ async function bootPostgres(options: BootOptions, url: string): Promise<{ engine
 
 /** A restored database takes a new incarnation before the engine reads its origin (main/sync/incarnation.ts). */
 async function incarnate(handle: DbHandle, options: BootOptions): Promise<void> {
-  const taken = await incarnateIfRestored(handle, Date.now());
+  const taken = await incarnateIfRestored(handle, Date.now(), { folder: options.dataDir });
   if (taken) (options.say ?? (() => {}))(incarnationLine(taken));
 }
 

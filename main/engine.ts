@@ -60,6 +60,7 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
   const manifestSearch = createManifestSearch(ctx, { manifests, companies });
   const deskDay = createDeskDay(ctx, { manifests, companies });
   const deviceCopy = createDeviceCopy(ctx, { manifests, companies });
+  const sync = createSyncService(ctx, replica, instanceNo);
   return {
     ctx,
     clock,
@@ -89,8 +90,11 @@ export function createEngine({ db, clock = systemClock(), ids, config }: EngineD
     deskDay,
     deviceCopy,
     replica,
-    sync: createSyncService(ctx, replica, instanceNo),
-    close: () => db.close(),
+    sync,
+    close: async () => {
+      await sync.keepFolderMark();
+      await db.close();
+    },
   };
 }
 

@@ -74,3 +74,10 @@ export async function retireEarlierSelf(db: Kysely<Database>, earlier: string, a
 export async function movePeerOrigin(db: Kysely<Database>, url: string, origin: string): Promise<void> {
   await db.updateTable('sync_peers').set({ peer_origin: origin }).where('url', '=', url).execute();
 }
+
+/** What the data folder's mark records (main/sync/incarnationMark.ts): the origin, its last op sequence, and the vector. */
+export async function markState(db: Kysely<Database>): Promise<{ origin: string; lastSeq: number; vector: Record<string, number> }> {
+  const row = await db.selectFrom('sync_instance').select(['origin', 'last_seq']).where('id', '=', 1).executeTakeFirstOrThrow();
+  const vector = await db.selectFrom('sync_vector').select(['origin', 'seq']).execute();
+  return { origin: row.origin, lastSeq: Number(row.last_seq), vector: Object.fromEntries(vector.map((v) => [v.origin, Number(v.seq)])) };
+}

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { DbHandle } from '../../db/connection';
 import { inWriteTransaction } from '../../db/transaction';
-import { keepTableMark, recordSuccession, restoreSigns, syncIdentity, takeIncarnation } from '../../db/queries/syncIncarnation';
+import { keepTableMark, markState, recordSuccession, restoreSigns, syncIdentity, takeIncarnation } from '../../db/queries/syncIncarnation';
+import { folderMarker, readFolderMark, wentBack } from './incarnationMark';
 import type { Hello } from './wire';
 
 /**
@@ -19,6 +20,7 @@ import type { Hello } from './wire';
  * (`incarnations`): a hub admits the desk's new self in place of the old (no re-pairing), a desk
  * follows its hub's new origin as the catalogue's owner.
  * How a restore is noticed: `tourdesk restore` leaves a mark in the copy it restores (SQLite); a
+ * database copied back by hand holds less than its data folder's mark saw (incarnationMark.ts); a
  * PostgreSQL hub keeps its sync_instance table's oid, which pg_restore --clean changes.
  */
 
@@ -30,6 +32,8 @@ export const ORDER_MARGIN = 100_000;
 export interface Incarnation {
   was: string;
   origin: string;
+  /** How it was noticed: `tourdesk restore`'s mark (or pg_restore's new table), or a copy put back by hand. */
+  noticed: 'restore' | 'copied back';
 }
 
 /**
@@ -37,11 +41,17 @@ export interface Incarnation {
  * (one transaction; on PostgreSQL, of all hub processes starting at once, one does it). Null when
  * the database was not restored.
  */
-export async function incarnateIfRestored(handle: DbHandle, now: number, newOrigin = () => randomBytes(8).toString('hex')): Promise<Incarnation | null> {
+export async function incarnateIfRestored(handle: DbHandle, now: number, options: { folder?: string; newOrigin?: () => string } = {}): Promise<Incarnation | null> {
+  const newOrigin = options.newOrigin ?? (() => randomBytes(8).toString('hex'));
+  // The folder's mark is the database's only on SQLite (a PostgreSQL hub's database is not in its folder).
+  const folder = handle.postgres ? undefined : options.folder;
+  const mark = folder === undefined ? null : readFolderMark(folder);
   const { taken, identity } = await inWriteTransaction(handle.db, async (conn) => {
-    const taken = await incarnateIn(conn, now, newOrigin);
+    const copied = mark !== null && wentBack(mark, await markState(conn));
+    const taken = await incarnateIn(conn, now, newOrigin, copied);
     return { taken, identity: handle.postgres ? await syncIdentity(conn) : null };
   });
+  if (folder !== undefined) await folderMarker(handle.db, folder).keep();
   // A PostgreSQL handle read its origin when it opened, before this check (and before another hub
   // process's): the engine must start from the origin the database holds now, or it would go on
   // folding ops under the origin it gave up, re-issuing their ids.
@@ -49,21 +59,22 @@ export async function incarnateIfRestored(handle: DbHandle, now: number, newOrig
   return taken;
 }
 
-async function incarnateIn(conn: Kysely<Database>, now: number, newOrigin: () => string): Promise<Incarnation | null> {
+async function incarnateIn(conn: Kysely<Database>, now: number, newOrigin: () => string, copiedBack: boolean): Promise<Incarnation | null> {
   const signs = await restoreSigns(conn);
   const moved = signs.tableMark !== null && signs.keptMark !== null && signs.keptMark !== signs.tableMark;
-  if (!signs.pending && !moved) {
+  if (!signs.pending && !moved && !copiedBack) {
     if (signs.tableMark !== null && signs.keptMark === null) await keepTableMark(conn, signs.tableMark);
     return null;
   }
   const origin = newOrigin();
   const was = await takeIncarnation(conn, { origin, at: now, idMargin: ID_MARGIN, orderMargin: ORDER_MARGIN, tableMark: signs.tableMark });
-  return { was, origin };
+  return { was, origin, noticed: signs.pending || moved ? 'restore' : 'copied back' };
 }
 
 /** What a restore taking a new incarnation prints. */
 export function incarnationLine(i: Incarnation): string {
-  return `This database was restored from a backup: it continues as a new incarnation (origin ${i.origin}, was ${i.was}); its peers send back what it lost at the next exchanges.`;
+  const what = i.noticed === 'restore' ? 'This database was restored from a backup' : 'This database is older than the one this data folder last held (copied back by hand)';
+  return `${what}: it continues as a new incarnation (origin ${i.origin}, was ${i.was}); its peers send back what it lost at the next exchanges.`;
 }
 
 /**

@@ -20,6 +20,8 @@ import { compactOpLog, DAY_MS, DEFAULT_HORIZON_DAYS, type CompactionResult } fro
 import { opLogGauge } from './opLogGauge';
 import { createMedia } from './media';
 import { followIncarnations } from './incarnation';
+import { folderMarker } from './incarnationMark';
+import { isPostgres } from '../../db/dialect';
 
 /**
  * Sync as the engine offers it: pairing, exchanges with every peer, the serving side of a peer's
@@ -49,8 +51,19 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
   }
   const runs = createExchangeRuns(db, side, known, (url, sealed) => transportFor(url, unseal(dataDir(), sealed)));
 
-  const serving = createServing(db, side, known);
   const opLog = opLogGauge(db, now);
+  // The data folder's mark follows what the database gave out and holds (incarnationMark.ts): after
+  // every exchange, either side, failed ones too (their committed pages count).
+  const folderMark = ctx.dataDir && !isPostgres(db) ? folderMarker(db, ctx.dataDir) : null;
+  const keepingMark = <A extends unknown[], R>(work: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    try {
+      return await work(...args);
+    } finally {
+      await folderMark?.keep();
+    }
+  };
+  const served = createServing(db, side, known);
+  const serving = { ...served, answerPull: keepingMark(served.answerPull), answerPullJson: keepingMark(served.answerPullJson), answerPush: keepingMark(served.answerPush) };
 
   /** What the status counts against: this instance's vector, and its latest own op's clock (a clock set back leaves it ahead). */
   async function localState(): Promise<LocalState> {
@@ -78,13 +91,15 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     },
     /** Peers as stored; keys are never part of the answer. */
     peers: async (): Promise<PeerStatus[]> => peerStatuses(db, await localState(), await companyTime(db)),
-    exchange: runs.exchange,
+    exchange: keepingMark(runs.exchange),
     /**
      * One exchange with every peer; the failures, each with its reason. One at a time: a call made
      * while another runs (the background's, an on-demand one) starts when that one has ended, so its
      * answer tells what this instance holds after the call.
      */
-    syncAll: runs.syncAll,
+    syncAll: keepingMark(runs.syncAll),
+    /** At a clean stop: the folder's mark as the database is left. */
+    keepFolderMark: async (): Promise<void> => folderMark?.keep(),
     /** A peer's pull (as objects, or as JSON text for HTTP), snapshot and push, each caller admitted first. */
     ...serving,
     /** An image's original by content hash, for a peer that lacks the file (GET /v1/sync/media/{hash}). */

@@ -66,7 +66,7 @@ export async function aSyncNode(
     sql = handles[0].sqlite;
   }
   // As boot does: a restored database takes a new incarnation before its engine reads the origin.
-  for (const handle of handles) await incarnateIfRestored(handle, clock.now().getTime());
+  for (const handle of handles) await incarnateIfRestored(handle, clock.now().getTime(), { folder: dir });
   const engines = handles.map((handle) => createEngine({ db: handle, clock, config: { dataDir: dir, instanceNo: options.instanceNo } }));
   const [engine] = engines;
   const hubOrigin = options.hub?.engine.replica.origin ?? options.follows;
