@@ -7,14 +7,15 @@ import { defineConfig } from 'vitest/config';
  * file) and the cache suites (a second connection to the SQLite file).
  * The sync suites run with their hub on PostgreSQL (two hub engines on one database) and desks on
  * SQLite (test/sync/nodes.ts); not there: the pure merge rules (no database), the SQLite store's own
- * encoding, and the `tourdesk serve` processes with SQLite folders (test/postgres/sync.test.ts runs
+ * encoding, the `tourdesk serve` processes with SQLite folders and the hand-copied SQLite files
+ * (test/postgres/sync.test.ts runs
  * hub processes on PostgreSQL).
  */
 const POSTGRES_SUITES = ['test/api/**/*.test.ts', 'test/sync/*.test.ts'];
 const NOT_ON_POSTGRES = [
   'test/api/platform/cli.test.ts', 'test/api/platform/backup.test.ts', 'test/api/http/fuzz*.test.ts',
   'test/api/http/caches.test.ts', 'test/api/availability/availabilityCaches.test.ts',
-  'test/sync/pure.test.ts', 'test/sync/storage.test.ts', 'test/sync/serve.test.ts',
+  'test/sync/pure.test.ts', 'test/sync/storage.test.ts', 'test/sync/serve.test.ts', 'test/sync/faults*.test.ts', 'test/sync/restoreByHand.test.ts',
 ];
 
 export default defineConfig({
