@@ -62,7 +62,9 @@ function copyDatabase(from: string, to: string) {
 describe('a database copied back by hand', () => {
   it('is noticed on a hub: a new incarnation gets back from its desks what it lost, with fresh numbers and no re-pairing', async () => {
     const hubDir = folder('hub');
-    let { node: hub, port } = await listening('hub', 1, hubDir);
+    const first = await listening('hub', 1, hubDir);
+    const port = first.port;
+    let hub = first.node;
     const productCode = (await hub.call('POST', '/v1/products', aProduct())).body.product.productCode as string;
     expect((await hub.call('POST', '/v1/availability', aSession(productCode, { seats: 500, startTimeLocal: '2030-06-01 09:00:00' }))).status).toBe(200);
     const desks: SyncNode[] = [];
