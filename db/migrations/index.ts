@@ -27,6 +27,7 @@ import * as m20261202_41 from './20261202_41_checkin_signed_by';
 import * as m20261202_43 from './20261202_43_sync_incarnations';
 import * as m20261202_45 from './20261202_45_payment_taken_by';
 import * as m20261203_41 from './20261203_41_notified_tables';
+import * as m20261203_43 from './20261203_43_write_turn';
 import * as pg from '../postgres/migrations';
 
 export interface Migration {
@@ -71,4 +72,5 @@ export const migrations: Migration[] = [
   { name: '20261202_43_sync_incarnations', up: m20261202_43.up },
   { name: '20261202_45_payment_taken_by', up: m20261202_45.up, postgres: m20261202_45.postgres },
   { name: '20261203_41_notified_tables', up: m20261203_41.up, postgres: m20261203_41.postgres },
+  { name: '20261203_43_write_turn', up: m20261203_43.up, postgres: m20261203_43.postgres },
 ];

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema';
+import { WRITE_TURN_TABLE } from '../migrations/20261203_43_write_turn';
 import { turnHeld } from './writeTurn';
 
 /**
@@ -15,9 +16,12 @@ import { turnHeld } from './writeTurn';
  * too. The price is a retry when two writes collide (the last seats of one session); the work is
  * re-run from the start on a fresh snapshot, so a retried sale sees the seats the other one took.
  *
- * Taking turns: a write waits for a hub-wide advisory lock before BEGIN (so its snapshot is taken
- * after the previous holder committed), and writes queue instead of aborting each other over and
- * over. Every write that changes synced rows updates the one sync_instance row (docs/hub.md), so two
+ * Taking turns: a write locks the turn table (tourdesk_write_turn, migration 20261203_43) right after
+ * BEGIN, in the same round trip, and writes queue there instead of aborting each other over and
+ * over. LOCK TABLE takes no snapshot, so the transaction's snapshot is taken by its first query,
+ * after the previous holder committed; the lock ends with the transaction (COMMIT, ROLLBACK, a failed
+ * COMMIT, a broken connection), after the commit is visible to others, so letting the turn go costs
+ * no round trip either. Every write that changes synced rows updates the one sync_instance row (docs/hub.md), so two
  * such writes that overlap always collide: running them side by side first only made the first
  * attempt of nearly every write a wasted one (the bench measured 0.99 retries per booking with
  * eight clients on eight sessions, each retry re-running the whole booking). A dry run (a quote)
@@ -25,8 +29,12 @@ import { turnHeld } from './writeTurn';
  */
 export const MAX_ATTEMPTS = 50;
 
-/** The advisory lock key that writes take turns on (any fixed number; TourDesk uses no other). */
-const WRITE_TURN = 2_126_022;
+/**
+ * BEGIN and the turn in one simple query (no parameters, so node-postgres sends both statements in
+ * one message). EXCLUSIVE conflicts with itself; reads of the table (there are none) would pass.
+ */
+const BEGIN_IN_TURN = sql.raw(`begin isolation level serializable; lock table ${WRITE_TURN_TABLE} in exclusive mode`);
+const BEGIN_BESIDE = sql.raw('begin isolation level serializable');
 
 export function isRetryableWrite(error: unknown): boolean {
   for (let e = error as { code?: string; retryWrite?: boolean; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
@@ -59,26 +67,21 @@ export async function inPostgresTransaction<T>(db: Kysely<Database>, work: (conn
     try {
       const takingTurns = attempt > 1 || !options.dryRun;
       return await db.connection().execute(async (conn) => {
-        if (takingTurns) await sql`SELECT pg_advisory_lock(${WRITE_TURN})`.execute(conn);
-        const heldSince = performance.now();
+        let heldSince: number | null = null;
         try {
-          await sql`begin isolation level serializable`.execute(conn);
-          try {
-            const result = await work(conn);
-            if (!options.dryRun) await options.beforeCommit?.(conn);
-            await sql.raw(options.dryRun ? 'rollback' : 'commit').execute(conn);
-            if (!options.dryRun) afterCommitHooks.get(db)?.(conn);
-            return result;
-          } catch (error) {
-            await sql`rollback`.execute(conn).catch(() => undefined);
-            throw error;
-          }
+          await (takingTurns ? BEGIN_IN_TURN : BEGIN_BESIDE).execute(conn);
+          heldSince = performance.now();
+          const result = await work(conn);
+          if (!options.dryRun) await options.beforeCommit?.(conn);
+          await sql.raw(options.dryRun ? 'rollback' : 'commit').execute(conn);
+          if (!options.dryRun) afterCommitHooks.get(db)?.(conn);
+          return result;
+        } catch (error) {
+          // Ends the turn too (a BEGIN whose lock failed included); a broken connection lost it with its transaction.
+          await sql`rollback`.execute(conn).catch(() => undefined);
+          throw error;
         } finally {
-          // A connection that broke has lost the lock with its session on the server.
-          if (takingTurns) {
-            await sql`SELECT pg_advisory_unlock(${WRITE_TURN})`.execute(conn).catch(() => undefined);
-            turnHeld(heldSince);
-          }
+          if (takingTurns && heldSince !== null) turnHeld(heldSince);
         }
       });
     } catch (error) {

@@ -61,6 +61,20 @@ describe('the hub-wide write turn', () => {
     expect(after.heldMs - before.heldMs).toBeGreaterThanOrEqual(spans.reduce((sum, [s, e]) => sum + (e - s), 0));
   });
 
+  it('is let go when a write throws and when its COMMIT fails, so the next write gets it', async () => {
+    await sql`CREATE TABLE turn_parent (id int PRIMARY KEY)`.execute(handle.db);
+    await sql`CREATE TABLE turn_child (parent int REFERENCES turn_parent DEFERRABLE INITIALLY DEFERRED)`.execute(handle.db);
+    const held = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'tourdesk_write_turn'::regclass`.execute(handle.db)).rows[0].n;
+    await expect(inWriteTransaction(handle.db, async () => Promise.reject(new Error('the work failed')))).rejects.toThrow('the work failed');
+    expect(await held()).toBe(0);
+    // The dangling key is only checked at COMMIT: the COMMIT itself fails.
+    await expect(inWriteTransaction(handle.db, async (conn) => void (await sql`INSERT INTO turn_child VALUES (1)`.execute(conn)))).rejects.toMatchObject({ code: '23503' });
+    expect(await held()).toBe(0);
+    await inWriteTransaction(handle.db, async (conn) => void (await sql`INSERT INTO turn_parent VALUES (1)`.execute(conn)));
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM turn_parent`.execute(handle.db)).rows[0].n).toBe(1);
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM turn_child`.execute(handle.db)).rows[0].n).toBe(0);
+  });
+
   it('keeps arrival order commit order: a write started while another holds ops uncommitted adds its own only after that one commits', async () => {
     const insertOp = (conn: Parameters<Parameters<typeof inWriteTransaction>[1]>[0], seq: number) =>
       sql`INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema) VALUES ('turntest', ${seq}, ${`00000000000000${seq}-000000-turntest`}, 'customers', ${`[${seq}]`}, 'insert', '{}', 1)`.execute(conn);
@@ -79,7 +93,7 @@ describe('the hub-wide write turn', () => {
     const second = inWriteTransaction(handle.db, (conn) => insertOp(conn, 2)).then(() => void (secondDone = true));
     // The second write is queued for the turn (its lock not granted) rather than adding its op beside the first's.
     for (let i = 0; i < 400 && !secondDone; i++) {
-      const waiting = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`.execute(handle.db);
+      const waiting = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'tourdesk_write_turn'::regclass AND NOT granted`.execute(handle.db);
       if (waiting.rows[0].n > 0) break;
       await sleep(10);
     }
