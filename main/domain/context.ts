@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema';
 import type { DbHandle } from '../../db/connection';
 import type { IdGenerator } from '../../db/sequences';
 import { inWriteTransaction, type BeforeCommit } from '../../db/transaction';
-import { appendJournal } from '../../db/queries/journal';
+import { appendJournal, type JournalEntry } from '../../db/queries/journal';
 import { DomainError } from './errors';
 
 export type { IdGenerator } from '../../db/sequences';
@@ -74,14 +74,18 @@ export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, 
     if (!handle.writable) throw new DomainError('READ_ONLY', 'This database was written by a newer TourDesk; it is open read-only');
     return inWriteTransaction(
       db,
-      (conn) => {
+      async (conn) => {
         const now = clock.now().getTime();
+        // The write's journal entries are written together once its work is done (one statement, not
+        // one per entry: a round trip each on the hub), still inside it and before sync's fold.
+        // Nothing reads the journal inside the write that made it; a dry run keeps nothing, so writes none.
+        const entries: JournalEntry[] = [];
         const tx: Tx = {
           db: conn,
           now,
           actor,
-          journal: (entity, entityId, action, payload) =>
-            appendJournal(conn, {
+          journal: async (entity, entityId, action, payload) =>
+            void entries.push({
               op_id: `${ids.instanceNo}:${ids.nextId()}`,
               at: now,
               actor: actor.keyId === null ? actor.role : `${actor.role}:${actor.keyId}`,
@@ -91,7 +95,9 @@ export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, 
               payload_json: JSON.stringify(payload),
             }),
         };
-        return ids.inWrite ? ids.inWrite(() => work(tx)) : work(tx);
+        const result = await (ids.inWrite ? ids.inWrite(() => work(tx)) : work(tx));
+        if (!dryRun) await appendJournal(conn, entries);
+        return result;
       },
       // The PostgreSQL hub leases ids in blocks; each attempt starts with some in hand.
       { dryRun, beforeAttempt: ids.reserve ? () => ids.reserve!() : undefined, beforeCommit: foldWrite },
