@@ -5,6 +5,7 @@ import { NOTIFIED_SETTING } from '../../migrations/20261203_41_notified_tables';
 import { noteTouchedTables } from '../changes';
 import type { PostgresQuery, SharedSyncState } from './query';
 import type { FoldRowStates } from './rowState';
+import { INSERT_OPS_AND_STATES, OPS_AND_STATES_PARAMS, WITH_OPS_AND_STATES } from './newRows';
 
 type PostgresFold = Pick<SyncStore, 'beginFold' | 'endFold'>;
 
@@ -23,14 +24,19 @@ const BEGIN_FOLD = `SELECT c.id, c.tbl, c.pk, c.old_json, c.new_json, row_to_jso
 /**
  * The fold's end as one statement: the clock, the vector entry, every capture dropped, capture
  * resumed, and the cached tables the write touched (for this process's caches after the commit).
+ * `lead` is what a statement held back puts before it (the write's new rows' ops and states,
+ * newRows.ts), and `p` numbers this statement's own parameters after that one's.
  */
-const END_FOLD = `WITH clock AS (UPDATE sync_instance SET last_seq = $2, last_hlc = $3 WHERE id = 1),
-  vector AS (INSERT INTO sync_vector (origin, seq) SELECT $1::text, $2::bigint WHERE $4::boolean ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq),
+const endFold = (lead: string, p: (n: number) => string) => `${lead} clock AS (UPDATE sync_instance SET last_seq = ${p(2)}, last_hlc = ${p(3)} WHERE id = 1),
+  vector AS (INSERT INTO sync_vector (origin, seq) SELECT ${p(1)}::text, ${p(2)}::bigint WHERE ${p(4)}::boolean ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq),
   dropped AS (DELETE FROM sync_capture WHERE id > 0)
   SELECT set_config('${CAPTURE_PAUSED_SETTING}', 'off', true), current_setting('${NOTIFIED_SETTING}', true) AS notified`;
+const END_FOLD = endFold('WITH', (n) => `$${n}`);
+/** The same, led by the new rows' ops and states: the write's last statement before COMMIT carries them. */
+const END_FOLD_WITH_NEW_ROWS = endFold(WITH_OPS_AND_STATES, (n) => `$${OPS_AND_STATES_PARAMS + n}`);
 
 /** A fold's start and end on PostgreSQL: a round trip each, where the steps one by one were eight. */
-export function postgresFold({ run }: PostgresQuery, shared: SharedSyncState, conn: object, states: FoldRowStates): PostgresFold {
+export function postgresFold({ run, takeDeferred }: PostgresQuery, shared: SharedSyncState, conn: object, states: FoldRowStates): PostgresFold {
   return {
     async beginFold() {
       const rows = await run<CaptureRow & { instance_json: string; had_state: boolean }>(BEGIN_FOLD);
@@ -41,11 +47,16 @@ export function postgresFold({ run }: PostgresQuery, shared: SharedSyncState, co
       // As captures() answers: the key in the compact JSON SQLite writes, not json_agg's spacing.
       const captures = rows.map(({ id, tbl, pk, old_json, new_json }) => ({ id, tbl, pk: JSON.stringify(JSON.parse(pk)), old_json, new_json }));
       states.known = new Map(captures.map((c, i) => [`${c.tbl} ${c.pk}`, rows[i].had_state]));
+      states.folding = true;
       return { captures, instance };
     },
     async endFold(origin, lastSeq, lastHlc, advanced) {
       states.known = null;
-      const [{ notified }] = await run<{ notified: string | null }>(END_FOLD, [origin, lastSeq, lastHlc, advanced]);
+      states.folding = false;
+      const own = [origin, lastSeq, lastHlc, advanced];
+      const held = takeDeferred(INSERT_OPS_AND_STATES);
+      const end = held ? run<{ notified: string | null }>(END_FOLD_WITH_NEW_ROWS, [...held.params, ...own]) : run<{ notified: string | null }>(END_FOLD, own);
+      const [{ notified }] = await end.catch((error: unknown) => Promise.reject(held ? held.mapError(error) : error));
       noteTouchedTables(conn, notified);
     },
   };

@@ -37,7 +37,7 @@ export function postgresSyncStores(handle: DbHandle): SyncStores {
 function postgresSyncStore(conn: Kysely<any>, shared: SharedSyncState): SyncStore {
   const query = postgresQuery(conn);
   const shapes = postgresShapes(query, shared);
-  const states: FoldRowStates = { known: null };
+  const states: FoldRowStates = { known: null, folding: false };
   const store: SyncStore = {
     ...postgresInstance(query, shared),
     ...postgresFold(query, shared, conn, states),

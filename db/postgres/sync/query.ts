@@ -1,15 +1,45 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 
+/** A statement held back to travel with a later one (its error as it would have been thrown alone). */
+export interface DeferredStatement {
+  text: string;
+  params: readonly unknown[];
+  mapError: (error: unknown) => unknown;
+}
+
 /** Raw statements on one connection (a write transaction's, or the pool for reads outside one). */
 export interface PostgresQuery {
   run<R>(text: string, params?: readonly unknown[]): Promise<R[]>;
   first<R>(text: string, params?: readonly unknown[]): Promise<R | undefined>;
+  /**
+   * Holds a statement back, so the one that ends a fold can carry it (a round trip fewer): any other
+   * statement on this connection runs it first, alone, so what follows sees its rows as before.
+   */
+  defer(statement: DeferredStatement): void;
+  /** The statement held back if it is `text`, now the caller's to run (or null; another stays held). */
+  takeDeferred(text?: string): DeferredStatement | null;
 }
 
 export function postgresQuery(conn: Kysely<any>): PostgresQuery {
-  const run = async <R>(text: string, params: readonly unknown[] = []): Promise<R[]> => (await conn.executeQuery<R>(CompiledQuery.raw(text, params as unknown[]))).rows;
+  let deferred: DeferredStatement | null = null;
+  const execute = async <R>(text: string, params: readonly unknown[]): Promise<R[]> => (await conn.executeQuery<R>(CompiledQuery.raw(text, params as unknown[]))).rows;
+  const takeDeferred = (text?: string) => {
+    const held = deferred;
+    if (held === null || (text !== undefined && held.text !== text)) return null;
+    deferred = null;
+    return held;
+  };
+  const run = async <R>(text: string, params: readonly unknown[] = []): Promise<R[]> => {
+    const held = takeDeferred();
+    if (held) await execute(held.text, held.params).catch((error: unknown) => Promise.reject(held.mapError(error)));
+    return execute<R>(text, params);
+  };
   const first = async <R>(text: string, params: readonly unknown[] = []): Promise<R | undefined> => (await run<R>(text, params))[0];
-  return { run, first };
+  const defer = (statement: DeferredStatement) => {
+    if (deferred) throw new Error('postgresQuery: a statement is held back already');
+    deferred = statement;
+  };
+  return { run, first, defer, takeDeferred };
 }
 
 /** What every store of one process shares: what it has read that is committed and never changes, and the hub. */

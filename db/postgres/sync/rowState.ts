@@ -11,6 +11,8 @@ type PostgresRowState = Pick<SyncStore, 'withRowState' | 'withRowStateAmong' | '
  */
 export interface FoldRowStates {
   known: Map<string, boolean> | null;
+  /** Between a fold's first and last statement: its new rows' ops are held back for the last one (newRows.ts). */
+  folding: boolean;
 }
 
 /** Rows' merge states on PostgreSQL: the hub keeps them in sync_rows only (no state ops). */
