@@ -1,6 +1,7 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Compilable, type CompiledQuery, type Insertable } from 'kysely';
 import { PostgresSpellings } from '../postgres/spellings';
 import { heldStatements } from '../heldConnection';
+import { flushInsertBatch, insertBatchOpen, keptInBatch } from './insertBatch';
 import type { Database } from '../schema';
 
 /** A Kysely that compiles and never connects: fixed-shape queries are built on it once. */
@@ -42,6 +43,7 @@ type Shape = { sqlite: Compiled | null; postgres: Compiled | null };
 
 /** Runs `shape`, compiled for the dialect of `db` (by `prepare`, on the compile-only Kysely of that dialect), with `args` in its argument slots. */
 async function runShape<O>(db: Kysely<Database>, shape: Shape, prepare: (on: Kysely<Database>) => Compiled, args: readonly unknown[]): Promise<O[]> {
+  if (insertBatchOpen(db)) await flushInsertBatch(db);
   const { compiled, slots } = db.getExecutor().adapter instanceof PostgresAdapter ? (shape.postgres ??= prepare(compileOnlyPostgres)) : (shape.sqlite ??= prepare(compileOnly));
   return execute<O>(db, compiled, slots.map((slot, i) => (slot === -1 ? compiled.parameters[i] : args[slot])));
 }
@@ -115,6 +117,8 @@ export function fixedInsert<T extends keyof Database & string>(table: T): (db: K
         values.push(value);
       }
     }
+    // A new booking's rows on the hub travel together (insertBatch.ts).
+    if (keptInBatch(db, table, columns, rows as readonly Record<string, unknown>[])) return;
     const key = `${rows.length}:${columns.join(',')}`;
     let shape = shapes.get(key);
     if (!shape) shapes.set(key, (shape = { sqlite: null, postgres: null }));
@@ -140,5 +144,6 @@ async function execute<O>(db: Kysely<Database>, compiled: CompiledQuery, paramet
 const isPlain = (value: unknown): boolean => value !== undefined && (typeof value !== 'object' || value === null || value instanceof Uint8Array);
 
 async function builtInsert<T extends keyof Database & string>(db: Kysely<Database>, table: T, rows: readonly Insertable<Database[T]>[]): Promise<void> {
+  if (insertBatchOpen(db)) await flushInsertBatch(db);
   await db.insertInto(table).values(rows as never).execute();
 }

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { BookingsTable } from '../../../db/schema';
 import { insertBooking } from '../../../db/queries/bookings';
+import { flushInsertBatch, openInsertBatch } from '../../../db/queries/insertBatch';
 import { insertBookingItem, insertItemExtras, insertItemQuantities } from '../../../db/queries/bookingRows';
 import { findResellerId } from '../../../db/queries/bookingCatalogue';
 import { findLinkableCustomerId } from '../../../db/queries/customers';
@@ -227,6 +228,7 @@ async function insertItemRows(writer: ItemWriter, item: PlannedItem, commissionM
   await insertItemExtras(tx.db, item.extras.map((e, position) => ({ item_id: itemId, position, extra_id: e.extraId, name: e.name, description: e.description, extra_price_type: e.extraPriceType, price_minor: e.priceMinor, quantity: e.quantity })));
   await insertItemCodesAndParticipants(writer, item, itemId);
   if (item.product.product_type === 'GIFT_CARD' && !options.quote) {
+    await flushInsertBatch(tx.db);
     await insertGiftVoucher(tx.db, { code: options.token(10), value_type: 'VALUE', value_minor: item.amountMinor, value_percent: null, currency: writer.currency, product_code: null, category_id: null, issue_at: tx.now, expiry_at: null, source_order: orderNumber, internal_notes: null, internal_reference: null, created_at: tx.now, updated_at: tx.now, source_item_id: itemId });
   }
 }
@@ -239,7 +241,7 @@ async function insertItemCodesAndParticipants(writer: ItemWriter, item: PlannedI
   const { tx, orderNumber, options } = writer;
   const qrType = options.quote ? null : item.product.qr_code_type;
   const output = item.product.barcode_output_type ?? 'PARTICIPANT';
-  const code = async () => (qrType === 'EXTERNAL' ? takeExternalCode(tx, item.product.product_code, orderNumber) : options.token(10));
+  const code = async () => (qrType === 'EXTERNAL' ? flushInsertBatch(tx.db).then(() => takeExternalCode(tx, item.product.product_code, orderNumber)) : options.token(10));
   const participantRows = [];
   for (const [position, fieldsOfOne] of item.participants.entries()) {
     const barcode = qrType && output === 'PARTICIPANT' ? await code() : null;
@@ -247,6 +249,7 @@ async function insertItemCodesAndParticipants(writer: ItemWriter, item: PlannedI
   }
   await insertParticipants(tx.db, participantRows);
   if (!qrType || output !== 'ORDER') return;
+  await flushInsertBatch(tx.db);
   if (qrType === 'EXTERNAL') await insertOrderBarcode(tx.db, { code: await code(), order_number: orderNumber, item_id: itemId });
   else if (writer.orderCode === null) {
     writer.orderCode = options.token(10);
@@ -268,10 +271,13 @@ export async function createBookingRows(tx: Tx, body: BookingBody, company: Comp
   const payments = planPayments(body, currency, company, tx.now);
 
   const orderNumber = `T${options.instanceNo}-${String(options.nextOrderSeq()).padStart(5, '0')}`;
+  // The booking's rows travel as one statement on the hub until something other than an insert comes.
+  openInsertBatch(tx.db);
   const customerId = await customerOf(tx, body.customer, options.nextId);
   await insertBooking(tx.db, bookingRow(tx, body, { orderNumber, status, customerId, resellerId, currency, totalMinor, fields }, options.nextId()));
   const writer: ItemWriter = { tx, orderNumber, currency, options, orderCode: null };
   for (const item of items) await insertItemRows(writer, item, commissions[item.index]);
+  await flushInsertBatch(tx.db);
   for (const [position, p] of payments.entries()) {
     await insertPayment(tx.db, { id: options.nextId(), order_number: orderNumber, position, type: p.type ?? null, amount_minor: p.amountMinor, currency, recipient: p.recipient ?? null, label: p.label ?? null, paid_at: p.paidAt, is_refund: 0, created_at: tx.now, recorded_by_reseller_id: agentResellerOf(tx), taken_by: tx.actor.name });
   }
