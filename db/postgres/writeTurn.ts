@@ -1,8 +1,8 @@
 import { renameSync, writeFileSync } from 'node:fs';
 
 /**
- * How long this process's writes held a section every hub write takes in turn (today the write-turn
- * advisory lock, db/postgres/transaction.ts): the hub's ceiling is 1 / (that time per write), whatever
+ * How long this process's writes held a section every hub write takes in turn (today the write turn,
+ * a lock on the tourdesk_write_turn table: db/postgres/transaction.ts): the hub's ceiling is 1 / (that time per write), whatever
  * the number of processes, since no two writes of any process are inside it at once.
  */
 export interface TurnStats {
