@@ -44,7 +44,9 @@ export function leasedIds(db: Kysely<Database>, instanceNo: number, options: { g
   if (!Number.isInteger(instanceNo) || instanceNo < 1 || instanceNo > 999) throw new Error('instanceNo must be 1..999');
   const random = options.random ?? randomBytes;
   const leases: Record<'global' | 'order', Lease> = {
-    global: { name: 'global', next: 0, end: 0, block: options.globalBlock ?? 200, leased: options.globalBlock ?? 200 },
+    // 1,000 ids last ~50 bookings, so a lease is a round trip every 50 bookings, not every 9 (ids are internal:
+    // a stopped process's unused block is a gap nobody reads); order numbers are read by people, so their block stays small.
+    global: { name: 'global', next: 0, end: 0, block: options.globalBlock ?? 1000, leased: options.globalBlock ?? 1000 },
     order: { name: 'order', next: 0, end: 0, block: options.orderBlock ?? 20, leased: options.orderBlock ?? 20 },
   };
   let refilling: Promise<void> | null = null;
