@@ -1,3 +1,4 @@
+import { bookingSchema, bookingUpdateSchema } from '../../main/contract/bookings';
 import { aProduct } from '../../test/fixtures/builders';
 import { DAY_MS, inParallel, syncDesk, type SeasonClock, type SeasonNode } from './world';
 
@@ -39,12 +40,12 @@ async function catalogue(hub: SeasonNode, plan: SeasonPlan): Promise<{ productCo
   return { productCode: product.productCode as string, days };
 }
 
-/** A booking's body: a guest of their own (name, email, phone), 1-3 adults and maybe a child. */
+/** A booking's body, as the route validates it: a guest of their own (name, email, phone), 1-3 adults and maybe a child. */
 function bookingBody(productCode: string, day: Day, n: number) {
-  return {
+  return bookingSchema.parse({
     customer: { firstName: `Guest${n}`, lastName: ['Nguyen', 'Smith', 'Okafor', 'Rossi', 'Tanaka'][n % 5], email: `guest${n}@season.example`, phone: `+61 4${String(n).padStart(8, '0')}` },
     items: [{ productCode, startTimeLocal: day.startTimeLocal, quantities: [{ optionLabel: 'Adult', value: 1 + (n % 3) }, ...(n % 4 === 0 ? [{ optionLabel: 'Child', value: 1 }] : [])] }],
-  };
+  });
 }
 
 /**
@@ -70,7 +71,7 @@ export async function simulateSeason(plan: SeasonPlan, clock: SeasonClock, hub: 
         inParallel(
           sales.filter((n) => sellers[n % 10] === node),
           WIDTH,
-          async (n) => sold.push({ at: node, n, orderNumber: (await node.call('POST', '/v1/bookings', bookingBody(productCode, day, n))).booking.orderNumber }),
+          async (n) => sold.push({ at: node, n, orderNumber: (await node.engine.bookings.create(bookingBody(productCode, day, n), node.actor)).booking.orderNumber }),
         ),
       ),
     );
@@ -79,14 +80,14 @@ export async function simulateSeason(plan: SeasonPlan, clock: SeasonClock, hub: 
     if (lateOnline) await syncDesk(late);
     // What the first desk holds now: everything but the late desk's sales while it is offline.
     const known = sold.filter((s) => lateOnline || s.at !== late);
-    const query = (orderNumber: string) => `orderNumber=${orderNumber}&productCode=${productCode}&startTimeLocal=${encodeURIComponent(day.startTimeLocal)}`;
+    const session = { productCode, startTimeLocal: day.startTimeLocal };
     const checkins = known.filter((s) => s.n % 10 < 6);
     const edits = known.filter((s) => s.n % 10 === 6);
     const cancels = known.filter((s) => s.n % 20 === 7);
     await Promise.all([
-      inParallel(checkins, WIDTH, (s) => desk.call('PUT', `/v1/manifest/checkinOrderSession?${query(s.orderNumber)}`)),
-      inParallel(edits, WIDTH, (s) => hub.call('PUT', `/v1/bookings/${s.orderNumber}`, { resellerReference: `AGENT-${s.n}` })),
-      inParallel(cancels, WIDTH, (s) => desk.call('DELETE', `/v1/bookings/${s.orderNumber}`)),
+      inParallel(checkins, WIDTH, (s) => desk.engine.checkin.checkInOrder(desk.actor, s.orderNumber, session)),
+      inParallel(edits, WIDTH, (s) => hub.engine.bookings.update(s.orderNumber, bookingUpdateSchema.parse({ resellerReference: `AGENT-${s.n}` }), hub.actor)),
+      inParallel(cancels, WIDTH, (s) => desk.engine.bookings.cancel(s.orderNumber, desk.actor)),
     ]);
     counts.checkins += checkins.length;
     counts.edits += edits.length;

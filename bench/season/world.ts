@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../../db/connection';
 import { createEngine, type Engine } from '../../main/engine';
 import { createServer, LOOPBACK_NAMES, type TourDeskServer } from '../../main/api/server';
-import type { Clock } from '../../main/domain/context';
+import type { Actor, Clock } from '../../main/domain/context';
 
 export const DAY_MS = 86_400_000;
 /** The season's first day (a Sydney morning): every instance's clock starts here and moves together. */
@@ -28,6 +28,8 @@ export interface SeasonNode {
   dir: string;
   file: string;
   key: string;
+  /** The actor of `key`, as admission finds it: what the season's own writes pass to the engine's services in process. */
+  actor: Actor;
   /** The API through fastify's inject (no socket), with this node's supplier key; throws on anything but 200. */
   call(method: string, url: string, body?: unknown): Promise<any>;
   close(): Promise<void>;
@@ -39,7 +41,8 @@ export async function aSeasonNode(root: string, name: string, instanceNo: number
   const handle = await openDatabase(file, { migrate: true, checkpointInBackground: true });
   const engine = createEngine({ db: handle, clock, config: { dataDir: dir, instanceNo } });
   if (instanceNo === 1) await engine.companies.configure({ companyName: 'Season Tours', alias: 'season', currency: 'AUD', timezone: 'Australia/Sydney', locale: 'en_AU', email: 'office@season.example' });
-  const { key } = await engine.apiKeys.create({ role: 'supplier', name: `${name} desk` });
+  const { id, key } = await engine.apiKeys.create({ role: 'supplier', name: `${name} desk` });
+  const actor: Actor = { keyId: id, role: 'supplier', resellerId: null, name: `${name} desk` };
   const app = await createServer({ engine, allowedHosts: LOOPBACK_NAMES });
   await app.ready();
   return {
@@ -49,6 +52,7 @@ export async function aSeasonNode(root: string, name: string, instanceNo: number
     dir,
     file,
     key,
+    actor,
     async call(method, url, body) {
       const response = await app.inject({ method: method as 'GET', url, headers: { host: '127.0.0.1', apikey: key }, ...(body === undefined ? {} : { payload: body as object }) });
       if (response.statusCode !== 200) throw new Error(`${name}: ${method} ${url} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
