@@ -3,22 +3,46 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aSeasonNode, DAY_MS, listen, seasonClock, syncDesk, type SeasonNode } from '../season/world';
 import { simulateSeason } from '../season/simulate';
-import { mb, opLogShare, syncTableSizes, vacuumedCopy, withoutSyncData } from '../season/sizes';
+import { mb, opLogShare, rowsIn, syncTableSizes, vacuumedCopy, withoutSyncData, withSyncTablesOnly } from '../season/sizes';
 import type { BenchRow } from '../types';
 
-const BOOKINGS = Number(process.env.BENCH_SEASON_BOOKINGS ?? 10_000);
+const BOOKINGS = Number(process.env.BENCH_SEASON_BOOKINGS ?? 50_000);
 const DAYS = 60;
 const HORIZON_DAYS = 30;
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
 
-/** The database file of each instance, vacuumed, against the same rows without sync data; the op log's share that is insert content its rows still hold. */
-function sizeRows(nodes: SeasonNode[], scratch: string, when: string): BenchRow[] {
-  return nodes.map((node) => {
+/** A part of sync measured on its own: the rows with only this sync table beside them. */
+interface Floor {
+  table: string;
+  /** "merge states alone" */
+  words: string;
+  /** "states" */
+  unit: string;
+}
+const MERGE_STATES: Floor = { table: 'sync_rows', words: 'merge states alone', unit: 'states' };
+const OPS: Floor = { table: 'sync_ops', words: "the op log's ops alone", unit: 'ops' };
+
+/**
+ * The database file of each instance, vacuumed, against the same rows without sync data; then each
+ * floor (the rows with only one sync table kept), so the table shows which part stands between the
+ * file and 1.5×, with its bytes a row (table and indexes, as vacuumed).
+ */
+function sizeRows(nodes: SeasonNode[], scratch: string, when: string, floors: readonly Floor[]): BenchRow[] {
+  return nodes.flatMap((node) => {
     const copy = join(scratch, `${node.name}-${when}.sqlite`);
     const size = vacuumedCopy(node.engine.ctx.handle.sqlite, copy);
     const tables = syncTableSizes(copy);
+    const parts = floors.map((floor) => {
+      const floorCopy = join(scratch, `${node.name}-${when}-${floor.table}-copy.sqlite`);
+      copyFileSync(copy, floorCopy);
+      const rows = rowsIn(copy, floor.table);
+      const bytes = tables.find((t) => t.table === floor.table)?.bytes ?? 0;
+      const floorSize = withSyncTablesOnly(floorCopy, join(scratch, `${node.name}-${when}-${floor.table}.sqlite`), [floor.table]);
+      rmSync(floorCopy);
+      return { floor, rows, bytesEach: rows ? bytes / rows : 0, floorSize };
+    });
     const bare = withoutSyncData(copy, join(scratch, `${node.name}-${when}-bare.sqlite`));
     const log = opLogShare(node.engine.ctx.handle.sqlite);
     say(
@@ -26,14 +50,26 @@ function sizeRows(nodes: SeasonNode[], scratch: string, when: string): BenchRow[
         `of which ${log.unchangedInserts} inserts whose row has not changed since: ${mb(log.insertChangeBytes)} (${((100 * log.insertChangeBytes) / size).toFixed(1)}% of the file; by reference the file would be ~${((size - log.insertChangeBytes) / bare).toFixed(2)}×)`,
     );
     say(`  its sync tables: ${tables.slice(0, 5).map((t) => `${t.table} ${mb(t.bytes)}`).join(', ')}`);
-    return { name: `season ${when}: ${node.name}'s database (vacuumed)`, unit: 'bytes', subject: size, baseline: bare, baselineName: 'the same file without sync tables, vacuumed', higherIsBetter: false, goal: 1.5 };
+    const bareName = 'the same file without sync tables, vacuumed';
+    return [
+      { name: `season ${when}: ${node.name}'s database (vacuumed, ${BOOKINGS.toLocaleString('en-AU')} bookings)`, unit: 'bytes', subject: size, baseline: bare, baselineName: bareName, higherIsBetter: false, goal: 1.5 },
+      ...parts.map(({ floor, rows, bytesEach, floorSize }) => ({
+        name: `season ${when}: ${node.name}'s floor: ${floor.words} (${rows.toLocaleString('en-AU')} ${floor.unit}, ${bytesEach.toFixed(0)} bytes each)`,
+        unit: 'bytes',
+        subject: floorSize,
+        baseline: bare,
+        baselineName: bareName,
+        higherIsBetter: false,
+      })),
+    ];
   });
 }
 
 /**
  * A simulated season (issue 38): a hub and two desks, real engines on real SQLite files, desks paired
  * with the hub over loopback HTTP and exchanging as `serve` does; BENCH_SEASON_BOOKINGS bookings
- * (10,000 by default: a whole season of 100,000 takes over an hour of a 2-core machine) over 60
+ * (50,000 by default: the season's writes go to the engine's services in process, ~7 ms a booking with
+ * its edits, check-ins and syncs, so a whole season of 100,000 takes ~17 minutes of a quiet 2-core machine) over 60
  * days with edits, cancels and check-ins, all synced; the late desk
  * offline for the last 30 days and catching up; every instance compacted with the 30-day horizon
  * (in season: the last 30 days' ops stay) and again a horizon after the season (everything goes).
@@ -69,12 +105,12 @@ export default async function (): Promise<BenchRow[]> {
     // Twice round, so the hub has heard every desk's vector and each desk the hub's; then compaction in season.
     for (let round = 0; round < 2; round++) for (const d of [desk, late]) await syncDesk(d);
     for (const node of nodes) say(`season: ${node.name} compacted in season: removed ${(await node.engine.sync.compact(HORIZON_DAYS * DAY_MS)).removed} ops`);
-    const inSeason = sizeRows(nodes, scratch, 'in season');
+    const inSeason = sizeRows(nodes, scratch, 'in season', [OPS, MERGE_STATES]);
 
     clock.advance((HORIZON_DAYS + 1) * DAY_MS);
     for (let round = 0; round < 2; round++) for (const d of [desk, late]) await syncDesk(d);
     for (const node of nodes) say(`season: ${node.name} compacted after the season: removed ${(await node.engine.sync.compact(HORIZON_DAYS * DAY_MS)).removed} ops`);
-    const after = sizeRows(nodes, scratch, 'after');
+    const after = sizeRows(nodes, scratch, 'after', [MERGE_STATES]);
 
     // A new desk joins (the hub's snapshot over HTTP) against copying the hub's vacuumed file and syncing it to disk.
     const fresh = await aSeasonNode(root, 'new desk', 4, clock);

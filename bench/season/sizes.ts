@@ -15,17 +15,36 @@ export function vacuumedCopy(sqlite: BetterSqlite3.Database, to: string): number
  * (it is a scratch copy); the answer is the size of `to`.
  */
 export function withoutSyncData(copy: string, to: string): number {
+  return withSyncTablesOnly(copy, to, []);
+}
+
+/**
+ * A floor: the same rows with only `keep` of the sync tables beside them (e.g. `sync_rows`, the merge
+ * states), the rest dropped as `withoutSyncData` drops them, vacuumed. Against the bare file it shows
+ * what that one part of sync costs on its own.
+ */
+export function withSyncTablesOnly(copy: string, to: string, keep: readonly string[]): number {
   const db = new Database(copy);
   try {
     const drop = db.prepare("SELECT type, name FROM sqlite_master WHERE (type = 'table' AND name LIKE 'sync\\_%' ESCAPE '\\') OR (type = 'trigger' AND sql LIKE '%sync\\_%' ESCAPE '\\')").all() as { type: string; name: string }[];
     db.pragma('foreign_keys = OFF');
     for (const { name } of drop.filter((d) => d.type === 'trigger')) db.exec(`DROP TRIGGER IF EXISTS "${name}"`);
-    for (const { name } of drop.filter((d) => d.type === 'table')) db.exec(`DROP TABLE IF EXISTS "${name}"`);
+    for (const { name } of drop.filter((d) => d.type === 'table' && !keep.includes(d.name))) db.exec(`DROP TABLE IF EXISTS "${name}"`);
     db.prepare('VACUUM INTO ?').run(to);
   } finally {
     db.close();
   }
   return statSync(to).size;
+}
+
+/** How many rows `table` holds in a (copied) database file. */
+export function rowsIn(file: string, table: string): number {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
 }
 
 export interface OpLogShare {
