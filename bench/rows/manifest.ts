@@ -10,11 +10,8 @@ import { createServer, LOOPBACK_NAMES } from '../../main/api/server';
 import { aBookingRow, aSessionRow } from '../../test/fixtures/bookingRows';
 import type { BenchRow } from '../types';
 import { afterPoll } from '../harness';
+import { percentile } from '../percentile';
 
-const percentile = (samples: number[], p: number) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 const time = (fn: () => unknown) => {
   const start = process.hrtime.bigint();
   fn();

@@ -6,12 +6,10 @@ import { createEngine } from '../../main/engine';
 import { createServer, LOOPBACK_NAMES } from '../../main/api/server';
 import { aBookingRow, aSessionRow } from '../../test/fixtures/bookingRows';
 import { ensureWebBuild, launchChromium } from '../../test/fixtures/browser';
+import { percentile } from '../percentile';
 import type { BenchRow } from '../types';
+import { timeWedgeScans } from '../wedgeScans';
 
-const percentile = (samples: number[], p: number) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 /**
  * The guide's scanner in Chromium: a wedge scan to its verdict on screen, decided from the
@@ -48,22 +46,8 @@ export default async function (): Promise<BenchRow[]> {
     await page.waitForFunction(`Number(document.querySelector('.served')?.textContent?.match(/of (\\d+)/)?.[1]) === ${codes.length}`, undefined, { timeout: 60_000 });
 
     const SCANS = 100;
+    const local = await timeWedgeScans(page, codes.slice(0, SCANS));
     // In-page code as text: tsx's helpers (__name) do not exist in the page.
-    const local: number[] = await page.evaluate(`(async (list) => {
-      const samples = [];
-      for (const code of list) {
-        const started = performance.now();
-        const shown = new Promise((resolve) => {
-          const observer = new MutationObserver(() => { if (document.querySelector('.verdict[data-code="' + code + '"]')) { observer.disconnect(); resolve(); } });
-          observer.observe(document.body, { subtree: true, childList: true, attributes: true });
-        });
-        for (const key of [...code, 'Enter']) document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
-        await shown;
-        await new Promise((r) => requestAnimationFrame(() => r())); // until the frame with the verdict is painted
-        samples.push(performance.now() - started);
-      }
-      return samples;
-    })(${JSON.stringify(codes.slice(0, SCANS))})`);
     const online: number[] = await page.evaluate(`(async (list, apiKey, sessionId) => {
       const samples = [];
       for (const code of list) {
