@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
 import { SYSTEM_ACTOR } from '../../main/domain/context';
 import { SCHEMA_VERSION } from '../../main/sync/core';
-import { aSyncNode, exchange, type SyncNode } from './nodes';
+import { exchange, nodesClosedAfterEach, type SyncNode } from './nodes';
 
 /**
  * Issue 38: ops held back (a newer schema's, kept in sync_held until an upgrade) are copies of what
@@ -11,15 +11,7 @@ import { aSyncNode, exchange, type SyncNode } from './nodes';
  * sync_held must then hold none of their name, email or phone. And a held op that arrives after the
  * erasure is held without them.
  */
-const nodes: SyncNode[] = [];
-afterEach(async () => {
-  while (nodes.length) await nodes.pop()!.close();
-});
-const node = async (...args: Parameters<typeof aSyncNode>) => {
-  const n = await aSyncNode(...args);
-  nodes.push(n);
-  return n;
-};
+const { node } = nodesClosedAfterEach();
 
 const GUEST = { firstName: 'Heldana', lastName: 'Scrubworthy', email: 'heldana.scrub@example.test', phone: '+61 499 123450' };
 const EDITS = [

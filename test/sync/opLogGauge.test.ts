@@ -1,28 +1,24 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
 import { fixedClock } from '../fixtures/app';
 import type { Database } from '../../db/schema';
 import { opLogSize } from '../../db/queries/syncCompaction';
 import { opLogGauge } from '../../main/sync/opLogGauge';
-import { aSyncNode, type SyncNode } from './nodes';
+import { listen, nodesClosedAfterEach, syncOk, type SyncNode } from './nodes';
 
 /**
  * GET /v1/sync/status answers the op log's size from a kept measure (main/sync/opLogGauge.ts): the
  * walk of sync_ops' pages is not repeated per call, yet the ops it answers are the ops held after
  * writes and after a compaction, made here or by another process (a second gauge stands for one).
  */
-const nodes: SyncNode[] = [];
-afterEach(async () => {
-  while (nodes.length) await nodes.pop()!.close();
-});
+const { node } = nodesClosedAfterEach();
 
 const DAY = 86_400_000;
 
 async function hubSelling() {
   const clock = fixedClock('2030-01-15T00:00:00Z');
-  const hub = await aSyncNode('hub', { instanceNo: 1, clock });
-  nodes.push(hub);
+  const hub = await node('hub', { instanceNo: 1, clock });
   const product = (await hub.call('POST', '/v1/products', aProduct())).body.product;
   expect((await hub.call('POST', '/v1/availability', aSession(product.productCode, { seats: 500, startTimeLocal: '2030-06-01 09:00:00' }))).status).toBe(200);
   const sell = async (n: number) => {
@@ -78,12 +74,10 @@ describe('the op log’s size in the status', () => {
     expect((await elsewhere.read()).ops).toBe(before.ops);
 
     // A desk holds every op (the hub hears so from its pulls), and the season passes the horizon.
-    await hub.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = hub.app.server.address();
-    const desk = await aSyncNode('desk', { instanceNo: 2, clock, dialect: 'sqlite' });
-    nodes.push(desk);
-    await desk.engine.sync.addPeer(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`, hub.key);
-    for (let i = 0; i < 2; i++) for (const r of await desk.engine.sync.syncAll()) expect(r.error).toBeNull();
+    const { url } = await listen(hub);
+    const desk = await node('desk', { instanceNo: 2, clock, dialect: 'sqlite' });
+    await desk.engine.sync.addPeer(url, hub.key);
+    for (let i = 0; i < 2; i++) await syncOk(desk);
     clock.advance(31 * DAY);
     await sell(1);
     expect((await elsewhere.read()).ops).toBe(opsHeld(hub));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
 import { fixedClock } from '../fixtures/app';
 import { FOLDER_MARK_FILE, readFolderMark } from '../../main/sync/incarnationMark';
-import { aSyncNode, type SyncNode } from './nodes';
+import { listen, nodesClosedAfterEach, syncOk, type SyncNode } from './nodes';
 
 /**
  * A database copied back by hand (docs/sync.md, "restored backup"): the operator stops the instance,
@@ -14,12 +14,12 @@ import { aSyncNode, type SyncNode } from './nodes';
  * incarnation like a restore, gets back what it lost, issues no number twice, and nobody re-pairs.
  * Real servers on loopback, real file copies.
  */
-const nodes: SyncNode[] = [];
 const folders: string[] = [];
-afterEach(async () => {
-  while (nodes.length) await nodes.pop()!.close();
+// Registered before the nodes' hook: after-hooks run last-registered first, so nodes close before their folders go.
+afterEach(() => {
   while (folders.length) rmSync(folders.pop()!, { recursive: true, force: true });
 });
+const { nodes, node } = nodesClosedAfterEach();
 
 const folder = (name: string) => {
   const dir = mkdtempSync(join(tmpdir(), `tourdesk-handcopy-${name}-`));
@@ -28,20 +28,13 @@ const folder = (name: string) => {
 };
 
 async function listening(name: string, instanceNo: number, dir: string, port = 0, hub?: SyncNode) {
-  const n = await aSyncNode(name, { instanceNo, clock: fixedClock('2030-01-15T00:00:00Z'), dir, dialect: 'sqlite', ...(hub ? { hub } : {}) });
-  nodes.push(n);
-  await n.app.listen({ port, host: '127.0.0.1' });
-  const address = n.app.server.address();
-  return { node: n, port: typeof address === 'object' && address ? address.port : 0 };
+  const n = await node(name, { instanceNo, clock: fixedClock('2030-01-15T00:00:00Z'), dir, dialect: 'sqlite', ...(hub ? { hub } : {}) });
+  return { node: n, port: (await listen(n, port)).port };
 }
 
 async function stop(n: SyncNode) {
   await n.close();
   nodes.splice(nodes.indexOf(n), 1);
-}
-
-async function syncOk(n: SyncNode) {
-  for (const r of await n.engine.sync.syncAll()) expect(r.error).toBeNull();
 }
 
 async function sell(n: SyncNode, productCode: string): Promise<string> {
