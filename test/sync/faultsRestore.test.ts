@@ -2,8 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../fixtures/cli';
-import { startFaultyProxy } from '../fixtures/faultyProxy';
-import { aFolder, catalogue, cleanup, expectSameSales, holdings, pair, restart, runCleanup, sell, startNode, stop, syncUntilClean, type Sale } from './faultsServe';
+import { aFolder, aHubAndTwoDesks, expectSameSales, holdings, restart, runCleanup, sell, stop, syncUntilClean, type Sale } from './faultsServe';
 
 /**
  * Restores in the middle of a partitioned workload (issue 38), on real `tourdesk serve` processes: a
@@ -16,12 +15,7 @@ afterAll(runCleanup);
 
 describe('restores in a partitioned workload', () => {
   it('a hub copied back by hand and a desk restored from its backup rejoin: nothing a survivor held is lost, no number re-issued, no re-pairing', { timeout: 300_000 }, async () => {
-    const hub = await startNode(1);
-    const [deskA, deskB] = [await startNode(2), await startNode(3)];
-    const proxy = await startFaultyProxy(hub.server.baseUrl);
-    cleanup.push(() => proxy.close());
-    const productCode = await catalogue(hub);
-    for (const desk of [deskA, deskB]) await pair(desk, proxy.url, hub);
+    const { hub, deskA, deskB, proxy, productCode } = await aHubAndTwoDesks();
     for (const desk of [deskA, deskB]) await syncUntilClean(desk);
     const sales: Sale[] = [];
     for (const n of [hub, deskA, deskB]) sales.push(await sell(n, productCode));

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../fixtures/cli';
 import { startFaultyProxy, type ProxyFault } from '../fixtures/faultyProxy';
-import { catalogue, cleanup, expectSameSales, pair, runCleanup, sell, startNode, stop, restart, syncProcess, syncUntilClean, type Sale } from './faultsServe';
+import { aHubAndTwoDesks, catalogue, cleanup, expectSameSales, pair, runCleanup, sell, startNode, stop, restart, syncProcess, syncUntilClean, type Sale } from './faultsServe';
 
 /**
  * A season's faults (issue 38) on real `tourdesk serve` processes syncing with the CLI through a
@@ -51,12 +51,7 @@ describe('a season of faults between real serve processes', () => {
   });
 
   it('compaction while desks sync through faults and are killed: a desk left behind what was compacted rejoins by itself, nothing lost or doubled', { timeout: 300_000 }, async () => {
-    const hub = await startNode(1);
-    const [deskA, deskB] = [await startNode(2), await startNode(3)];
-    const proxy = await startFaultyProxy(hub.server.baseUrl);
-    cleanup.push(() => proxy.close());
-    const productCode = await catalogue(hub);
-    for (const desk of [deskA, deskB]) await pair(desk, proxy.url, hub);
+    const { hub, deskA, deskB, proxy, productCode } = await aHubAndTwoDesks();
     // One request in three meets a fault: drops, cuts and resets before and part-way through an answer.
     const cycle: ProxyFault[] = ['drop', 'pass', 'pass', 'cut', 'pass', 'pass', 'reset', 'pass', 'pass', 'resetPartway', 'pass', 'pass'];
     proxy.decide = (n) => cycle[n % cycle.length];

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
 import { BIN, runCli, startServe, type RunningServer } from '../fixtures/cli';
+import { startFaultyProxy } from '../fixtures/faultyProxy';
 
 /*
  * What the season's fault tests (test/sync/faults*.test.ts) share: real `tourdesk serve` processes
@@ -82,6 +83,17 @@ export async function catalogue(hub: ServeNode, seats = 500): Promise<string> {
 export async function pair(desk: ServeNode, url: string, hub: ServeNode): Promise<void> {
   const paired = await runCli(['peer', 'add', url, '--key', hub.key, '--data-dir', desk.dir]);
   expect(paired.code, paired.out).toBe(0);
+}
+
+/** A hub and two desks paired with it through a faulty proxy (passing everything until a test says otherwise), with a product to sell. */
+export async function aHubAndTwoDesks() {
+  const hub = await startNode(1);
+  const [deskA, deskB] = [await startNode(2), await startNode(3)];
+  const proxy = await startFaultyProxy(hub.server.baseUrl);
+  cleanup.push(() => proxy.close());
+  const productCode = await catalogue(hub);
+  for (const desk of [deskA, deskB]) await pair(desk, proxy.url, hub);
+  return { hub, deskA, deskB, proxy, productCode };
 }
 
 /** `tourdesk sync` until it succeeds (faults make some attempts fail, which must be harmless); answers every attempt's output. */
