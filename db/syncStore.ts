@@ -204,11 +204,23 @@ export interface SyncStoreOf<Later> {
   deleteRow(table: string, pk: readonly string[], key: readonly unknown[]): Answer<Later, void>;
   /** A page of a table's rows in key order (a snapshot for a joining instance). */
   rowsPage(table: string, pk: readonly string[], limit: number, offset: number): Answer<Later, Record<string, unknown>[]>;
+  /**
+   * A page of a table's rows in key order after the row whose key is `after` (null: from the first),
+   * a snapshot's page by key: a row deleted between pages cannot shift the next page past rows.
+   */
+  rowsAfter(table: string, pk: readonly string[], limit: number, after: readonly unknown[] | null): Answer<Later, Record<string, unknown>[]>;
+  /** The snapshot join this instance has under way, as its JSON (main/sync/snapshotJoin.ts), or null. */
+  joinProgress(): Answer<Later, string | null>;
+  /** Records the join's progress (in the transaction of the page it follows), or clears it (null). */
+  saveJoinProgress(json: string | null): Answer<Later, void>;
   /** Every row of a table in key order (canonical dumps, snapshots). */
   allRows(table: string, pk: readonly string[]): Answer<Later, Record<string, unknown>[]>;
   /** Foreign keys are checked at commit, not per statement, for the rest of this transaction. */
   deferForeignKeys(): Answer<Later, void>;
 }
+
+/** The settings key of a snapshot join under way (settings never syncs: the progress is this instance's). */
+export const JOIN_PROGRESS_KEY = 'sync_snapshot_join';
 
 /** The store as the replica uses it on either dialect. */
 export type SyncStore = SyncStoreOf<unknown>;

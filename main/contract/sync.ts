@@ -194,10 +194,16 @@ export type PullRequest = z.infer<typeof pullRequestSchema>;
 /** One page of the caller's ops, applied by the receiver in one transaction. */
 export const pushRequestSchema = helloSchema.extend({ ops: z.array(opSchema).max(5000) });
 
-/** A page of the receiver's synced rows with their merge states: `table` (index) and `offset` say where it starts. */
+/**
+ * A page of the receiver's synced rows with their merge states: `table` (index) and `after` (the key
+ * of the last row the previous page took from that table) say where it starts. `offset` is the older
+ * builds' cursor, used only without `after`: rows deleted between pages shift offsets past rows the
+ * caller never got, where a key cannot shift.
+ */
 export const snapshotRequestSchema = helloSchema.extend({
   table: z.number().int().min(0).default(0),
   offset: z.number().int().min(0).default(0),
+  after: z.array(z.union([z.string(), z.number()])).min(1).max(4).optional(),
   limit: z.number().int().min(1).max(5000).default(SNAPSHOT_PAGE_ROWS),
 });
 export type SnapshotRequest = z.infer<typeof snapshotRequestSchema>;

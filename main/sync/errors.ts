@@ -21,6 +21,8 @@ export const SYNC_REFUSALS = {
   PEER_ADDRESS: 'VALIDATION_ERROR',
   /** A pushed page this instance cannot take as it is; nothing of it is applied. */
   PAGE_REFUSED: 'VALIDATION_ERROR',
+  /** A snapshot page asked for from a place that is not one: no such table, or a key that is not one of it. */
+  SNAPSHOT_CURSOR: 'VALIDATION_ERROR',
 } as const satisfies Record<string, ErrorCode>;
 
 export type SyncRefusal = keyof typeof SYNC_REFUSALS;

@@ -1,10 +1,10 @@
-import { PAGE_LIMIT, PAGE_MAX_BYTES, SNAPSHOT_PAGE_ROWS, type PullRequest, type SnapshotRequest } from '../contract/sync';
+import { PAGE_LIMIT, PAGE_MAX_BYTES, type PullRequest, type SnapshotRequest } from '../contract/sync';
 import { measureSkew } from './hlc';
 import { advanceVector, missingCount, type Vector } from './vector';
-import { SCHEMA_VERSION } from './core';
 import { SyncError } from './errors';
 import { checkPeer, helloOf, type LocalSide } from './peers';
 import type { MediaFetchReport } from './media';
+import { joinFromSnapshot } from './snapshotJoin';
 import { pullOps, WIRE_VALUES, type CompactPullResponse, type Hello, type PullResponse, type PushRequest, type PushResponse, type SnapshotResponse } from './wire';
 
 /**
@@ -58,23 +58,23 @@ const callerOf = (me: Hello) => ({ origin: me.origin, instanceNo: me.instanceNo,
 export async function exchangeWith(side: LocalSide, transport: PeerTransport, onProgress: Progress = () => {}, onCounts: (counts: ExchangeCounts) => void = () => {}): Promise<ExchangeReport> {
   const counts: ExchangeCounts = { snapshotRows: 0, received: 0, remaining: null, sent: 0 };
   const report = () => onCounts({ ...counts });
-  if (transport.snapshot && side.replica.followsHub() && (await side.replica.isFresh())) {
-    const rows = await joinFromSnapshot(side, transport, onProgress, (taken) => {
+  const join = () =>
+    joinFromSnapshot(side, { snapshot: transport.snapshot! }, callerOf(helloOf(side)), onProgress, (taken) => {
       counts.snapshotRows = taken;
       report();
     });
+  if (transport.snapshot && side.replica.followsHub() && (await side.replica.isFresh())) {
+    const rows = await join();
     if (rows > 0) onProgress(`joined from a snapshot of ${rows} rows`);
   }
   let { response, skewMs } = await pullAll(side, transport, onProgress, counts, report);
-  if (response.rejoin === true && transport.snapshot) {
-    // Further behind than the peer's op log reaches (it compacted ops we lack): its snapshot brings
-    // us up to date (a join with what we hold), then the ops after it.
+  // Further behind than the peer's op log reaches (it compacted ops we lack): its snapshot brings us
+  // up to date (a join with what we hold), then the ops after it. Twice at most: a join resumed from
+  // an earlier attempt can itself be older than what the peer compacted since; the next starts over.
+  for (let tries = 0; response.rejoin === true && transport.snapshot && tries < 2; tries++) {
     onProgress('behind the peer\u2019s op log: rejoining from its snapshot');
-    const rows = await joinFromSnapshot(side, transport, onProgress, (taken) => {
-      counts.snapshotRows = taken;
-      report();
-    });
-    if (rows > 0) ({ response, skewMs } = await pullAll(side, transport, onProgress, counts, report));
+    if ((await join()) === 0) break;
+    ({ response, skewMs } = await pullAll(side, transport, onProgress, counts, report));
   }
   if (response.rejoin === true) throw new SyncError('GAP', `${response.origin} no longer holds ops this instance lacks (its op log was compacted) and this instance cannot take its snapshot; pair it with its hub, which sends one`);
   const theirs = await pushAll(side, transport, response.vector, onProgress, counts, report);
@@ -148,32 +148,5 @@ async function pushAll(side: LocalSide, transport: PeerTransport, theirs: Vector
     if (page.hasMore) onProgress(`sent ${counts.sent} ops`);
     if (!page.hasMore) return theirs;
     cursor = page.cursor;
-  }
-}
-
-/**
- * A fresh or wiped instance joins from the peer's snapshot: rows and merge states page by page,
- * then the vector of the first page (ops after it come with the normal exchange). Answers the rows taken.
- */
-async function joinFromSnapshot(side: LocalSide, transport: PeerTransport, onProgress: Progress, onRows: (rows: number) => void): Promise<number> {
-  const me = helloOf(side);
-  let cursor = { table: 0, offset: 0 };
-  let vector: Vector | null = null;
-  let rows = 0;
-  for (;;) {
-    const page = await transport.snapshot!({ ...callerOf(me), table: cursor.table, offset: cursor.offset, limit: SNAPSHOT_PAGE_ROWS });
-    checkPeer(side, page);
-    await side.onPeerHello?.(page);
-    // Only the hub's snapshot is taken: a hub (or a desk) never takes a desk's rows whole.
-    if (page.origin !== side.replica.catalogueOwner()) return rows;
-    // A newer schema's rows cannot be taken whole: fall back to the op log, which holds what it cannot apply.
-    if (page.schema.max > SCHEMA_VERSION) return rows;
-    vector ??= page.vector;
-    await side.replica.applySnapshot(page.rows, page.next === null ? vector : null);
-    rows += page.rows.length;
-    onRows(rows);
-    if (page.next === null) return rows;
-    onProgress(`snapshot: ${rows} rows taken`);
-    cursor = page.next;
   }
 }

@@ -5,7 +5,7 @@ import type { Vector } from './vector';
 import { createReplicaCore } from './core';
 import { fold } from './fold';
 import { applyPage, releaseHeld } from './apply';
-import { applySnapshotPage, type SnapshotRow } from './snapshot';
+import { applySnapshotPage, type SnapshotCursor, type SnapshotRow } from './snapshot';
 import { snapshotPageWithTombstones } from './snapshotTombstones';
 import { opOfRow, pageRowsFor } from './paging';
 
@@ -54,8 +54,21 @@ export function createReplica(handle: DbHandle, now: () => number, options: { ma
     /** The same page as stored rows (the HTTP answer splices their change text as it is). */
     pageRowsFor: (theirs: Vector, limit: number, maxBytes: number, after?: number) => pageRowsFor(outside, theirs, limit, maxBytes, after),
     /** A page of the synced rows with their states, then of the tombstones (snapshotTombstones.ts). */
-    snapshotPage: (tableIndex: number, offset: number, limit: number) => snapshotPageWithTombstones(handle.db, outside, tableIndex, offset, limit),
-    applySnapshot: (rows: readonly SnapshotRow[], vector: Vector | null) => core.inWrite((q) => applySnapshotPage(core, q, rows, vector)),
+    snapshotPage: (from: SnapshotCursor, limit: number) => snapshotPageWithTombstones(handle.db, outside, from, limit),
+    /**
+     * Applies a snapshot page in one transaction, with the join's progress after it (`progress`, its
+     * JSON: snapshotJoin.ts) or, on the last page (`vector`), the progress cleared: a join cut off
+     * resumes after the last page that committed, never after one that did not.
+     */
+    applySnapshot: (rows: readonly SnapshotRow[], vector: Vector | null, progress: string | null = null) =>
+      core.inWrite(async (q) => {
+        await applySnapshotPage(core, q, rows, vector);
+        await q.saveJoinProgress(vector ? null : progress);
+      }),
+    /** The snapshot join under way (its JSON), or null. */
+    joinProgress: async () => outside.joinProgress(),
+    /** Forgets a join under way (its peer is another now, or its rows cannot be taken). */
+    forgetJoin: () => core.inWrite(async (q) => q.saveJoinProgress(null)),
     /** A fresh or wiped instance: nothing from any other origin yet (it joins from a snapshot). */
     isFresh: async () => Object.keys(await outside.vector()).every((o) => o === origin),
     /** Every synced row, in key order, as one text: equal on every instance after a full exchange. */

@@ -5,7 +5,7 @@ import { isDataRefusal } from '../../db/refusals';
 import { markSeen, recordRefusal } from '../../db/queries/syncPeers';
 import { recordHolderVector } from '../../db/queries/syncCompaction';
 import { isBehindCompaction } from './compaction';
-import { SYNCED_ENTITIES } from './entities';
+import { SYNCED_ENTITIES, SYNCED_TABLES } from './entities';
 import { missingCount } from './vector';
 import { SCHEMA_VERSION } from './core';
 import { SyncError } from './errors';
@@ -109,9 +109,28 @@ export async function answerPullJson(side: LocalSide, request: PullRequest, enve
 
 /** A page of this instance's synced rows and merge states, with the vector they include. */
 export async function answerSnapshot(side: LocalSide, request: SnapshotRequest): Promise<SnapshotResponse> {
+  const { table, offset, after } = checkSnapshotCursor(request);
   const vector = await side.replica.vector(); // taken before the rows: anything newer merges again harmlessly
-  const page = await side.replica.snapshotPage(request.table, request.offset, request.limit);
-  return { ...helloOf(side), now: side.now(), vector, rows: page.rows, next: page.next };
+  try {
+    const page = await side.replica.snapshotPage({ table, offset, ...(after ? { after } : {}) }, request.limit);
+    return { ...helloOf(side), now: side.now(), vector, rows: page.rows, next: page.next };
+  } catch (error) {
+    // A key value of the wrong type for its column (PostgreSQL refuses to compare them).
+    if (isDataRefusal(error)) throw new SyncError('SNAPSHOT_CURSOR', `The snapshot's \`after\` does not fit the keys of ${SYNCED_TABLES[table] ?? 'the tombstones'} (${(error as { code: string }).code}); ask again with the \`next\` of the page before`);
+    throw error;
+  }
+}
+
+/** A snapshot request's cursor names a table (or the tombstones after them) and, with `after`, a whole key of it. */
+function checkSnapshotCursor(request: SnapshotRequest): SnapshotRequest {
+  const tables = SYNCED_TABLES.length;
+  if (request.table > tables) throw new SyncError('SNAPSHOT_CURSOR', `The snapshot has tables 0 to ${tables - 1} and the tombstones (${tables}); there is no table ${request.table}`);
+  const keyLength = request.table < tables ? SYNCED_ENTITIES[SYNCED_TABLES[request.table]].pk.length : 2;
+  if (request.after && request.after.length !== keyLength) {
+    const what = request.table < tables ? `${SYNCED_TABLES[request.table]}'s key (${SYNCED_ENTITIES[SYNCED_TABLES[request.table]].pk.join(', ')})` : 'a tombstone\'s key (entity, entity id)';
+    throw new SyncError('SNAPSHOT_CURSOR', `The snapshot's \`after\` must hold ${keyLength} value(s), ${what}; it holds ${request.after.length}`);
+  }
+  return request;
 }
 
 export async function answerPush(side: LocalSide, request: PushRequest): Promise<PushResponse> {

@@ -16,16 +16,32 @@ export interface SnapshotRow {
   customers?: number[];
 }
 
+/**
+ * Where a snapshot page starts: the table (its index in SYNCED_TABLES; one past the last is the
+ * tombstones) and, in it, the key of the last row taken (`after`), or for an older caller that sends
+ * no key the count of rows taken (`offset`). A key is the safe cursor: rows the peer inserts or
+ * deletes between pages (writes, deletes, compaction dropping tombstones) shift offsets, so a row
+ * that was there before the join's vector could be skipped, and its op is not sent again after the
+ * snapshot. By key, a row that changed meanwhile comes again as an op after the vector.
+ */
+export interface SnapshotCursor {
+  table: number;
+  offset: number;
+  after?: (string | number)[];
+}
+
 /** One page of a snapshot: rows of the synced tables in parent-before-child order, each with its merge state. */
-export async function snapshotPage(q: SyncStore, tableIndex: number, offset: number, limit: number): Promise<{ rows: SnapshotRow[]; next: { table: number; offset: number } | null }> {
+export async function snapshotPage(q: SyncStore, from: SnapshotCursor, limit: number): Promise<{ rows: SnapshotRow[]; next: SnapshotCursor | null }> {
   q.beginWork();
   const rows: SnapshotRow[] = [];
-  let table = tableIndex;
-  let at = offset;
+  let table = from.table;
+  let at = from.offset;
+  let after: (string | number)[] | null = from.after ?? null;
   while (table < SYNCED_TABLES.length && rows.length < limit) {
     const name = SYNCED_TABLES[table];
     const pk = SYNCED_ENTITIES[name].pk;
-    const page = await q.rowsPage(name, pk, limit - rows.length, at);
+    // An older caller's offset, only where it sent no key (its first table); keys from there on.
+    const page = after === null && at > 0 ? await q.rowsPage(name, pk, limit - rows.length, at) : await q.rowsAfter(name, pk, limit - rows.length, after);
     for (const row of page) {
       const entry: SnapshotRow = { table: name, row, state: await q.rowState(name, keyOf(pk.map((c) => row[c]))) };
       // The customers a booking ever held, which its ops (not sent) would tell: erasure needs them.
@@ -36,12 +52,14 @@ export async function snapshotPage(q: SyncStore, tableIndex: number, offset: num
       rows.push(entry);
     }
     at += page.length;
+    if (page.length > 0) after = pk.map((c) => page[page.length - 1][c] as string | number);
     if (rows.length < limit) {
       table++;
       at = 0;
+      after = null;
     }
   }
-  return { rows, next: table < SYNCED_TABLES.length ? { table, offset: at } : null };
+  return { rows, next: table < SYNCED_TABLES.length ? { table, offset: at, ...(after ? { after } : {}) } : null };
 }
 
 /**

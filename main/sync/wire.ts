@@ -2,7 +2,7 @@ import { shortHlc, wholeHlc } from '../../db/syncEncoding';
 import type { OpRow, SyncStore } from '../../db/syncStore';
 import type { PullRequest } from '../contract/sync';
 import type { Op, WireOp } from './op';
-import type { SnapshotRow } from './snapshot';
+import type { SnapshotCursor, SnapshotRow } from './snapshot';
 import type { Vector } from './vector';
 
 /**
@@ -73,7 +73,7 @@ export interface SnapshotResponse extends Hello {
   now: number;
   vector: Vector;
   rows: SnapshotRow[];
-  next: { table: number; offset: number } | null;
+  next: SnapshotCursor | null;
 }
 
 /**

@@ -10,6 +10,7 @@ import { postgresQuery, type SharedSyncState } from './query';
 import { postgresRowState, type FoldRowStates } from './rowState';
 import { postgresRows } from './rows';
 import { postgresShapes } from './shapes';
+import { postgresSnapshotJoin } from './snapshotJoin';
 
 /**
  * The sync store on the PostgreSQL hub: the same calls as SQLite's (db/syncStore.ts), answering with
@@ -46,6 +47,7 @@ function postgresSyncStore(conn: Kysely<any>, shared: SharedSyncState): SyncStor
     ...postgresErasure(query),
     ...postgresRows(query, shared),
     ...postgresNewRows(query, shapes, states),
+    ...postgresSnapshotJoin(query),
     /** The ops and their states in one statement; the rows one at a time (the hub rarely catches up). */
     async insertNewRows(rows) {
       await store.insertOwnNewRows(rows.map((r) => r.op));

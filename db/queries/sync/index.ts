@@ -7,6 +7,7 @@ import { sqliteHeld, sqliteOps } from './ops';
 import { sqliteRowState } from './rowState';
 import { sqliteRows } from './rows';
 import { sqliteShapes } from './shapes';
+import { sqliteSnapshotJoin } from './snapshotJoin';
 
 /**
  * The sync store on SQLite: its statements prepared once on the shared connection, because sync
@@ -24,6 +25,7 @@ export function sqliteSyncStore(sqlite: BetterSqlite3.Database): SqliteSyncStore
     ...sqliteRowState(sqlite, shapes),
     ...sqliteErasure(sqlite),
     ...rows,
+    ...sqliteSnapshotJoin(sqlite),
   };
   return { ...store, ...sqliteFold(store) };
 }
