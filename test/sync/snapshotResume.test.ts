@@ -1,10 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { SnapshotRequest } from '../../main/contract/sync';
 import { SYSTEM_ACTOR } from '../../main/domain/context';
 import { SYNCED_TABLES } from '../../main/sync/entities';
 import { exchangeWith, type PeerTransport } from '../../main/sync/exchange';
 import type { JoinProgress } from '../../main/sync/snapshotJoin';
 import { JOIN_PROGRESS_KEY } from '../../db/syncStore';
+import { startFaultyProxy } from '../fixtures/faultyProxy';
+import { tourdesk } from './cliInProcess';
 import { directTransport, nodesClosedAfterEach, type SyncNode } from './nodes';
 
 /**
@@ -12,13 +17,23 @@ import { directTransport, nodesClosedAfterEach, type SyncNode } from './nodes';
  * with each page it took, so the next attempt resumes there, and the hub pages by key, so rows it
  * deletes or inserts between pages never make a page skip a row the desk was owed.
  */
-const { node } = nodesClosedAfterEach();
+const folders: string[] = [];
+afterEach(() => {
+  while (folders.length) rmSync(folders.pop()!, { recursive: true, force: true });
+});
+// Registered after the folders' hook, so it runs first (a stack): nodes close, then their folders go.
+const { nodes, node, listening } = nodesClosedAfterEach();
+const folder = (name: string) => {
+  const dir = mkdtempSync(join(tmpdir(), `tourdesk-snapshot-${name}-`));
+  folders.push(dir);
+  return dir;
+};
 
 const CUSTOMERS = 5000; // with the company's rows: four pages of SNAPSHOT_PAGE_ROWS, then the tombstones
 
 /** A hub (on the suite's dialect) holding `count` customers made in one write. */
-async function hubWithCustomers(count = CUSTOMERS, dialect?: 'sqlite'): Promise<SyncNode> {
-  const hub = await node('hub', { instanceNo: 1, ...(dialect ? { dialect } : {}) });
+async function hubWithCustomers(count = CUSTOMERS, hub?: SyncNode): Promise<SyncNode> {
+  hub ??= await node('hub', { instanceNo: 1 });
   const insert = hub.sql.prepare('INSERT INTO customers (id, first_name, created_at, updated_at) VALUES (?, ?, 1, 1)');
   await hub.engine.ctx.write(SYSTEM_ACTOR, async () => {
     for (let i = 1; i <= count; i++) insert.run(i * 1000 + 998, `Guest ${i}`); // an instance number nobody here uses
@@ -123,6 +138,42 @@ describe('a snapshot join over a flaky link', () => {
       next = page.next;
     }
     expect(rest).toEqual([4998, 5998, 6998, 7998, 8998]);
+  });
+
+  it('starts the join over when the hub it was joining is restored from a backup meanwhile (a new incarnation): the rows after its cursor are another hub\u2019s', async () => {
+    const hubDir = folder('hub');
+    const opened = await listening('hub', { instanceNo: 1, dir: hubDir, dialect: 'sqlite' });
+    const hub = await hubWithCustomers(CUSTOMERS, opened.node);
+    const backup = join(folder('backups'), 'hub.tdbackup');
+    expect((await tourdesk('backup', backup, '--data-dir', hubDir)).code).toBe(0);
+    const proxy = await startFaultyProxy(opened.url);
+    const desk = await node('desk', { instanceNo: 2, hub });
+    await desk.engine.sync.addPeer(proxy.url, hub.key);
+    // The third snapshot answer is lost: two pages taken and kept, with the hub's origin.
+    let snapshots = 0;
+    proxy.decide = (_n, path) => (path.includes('/snapshot') && ++snapshots === 3 ? 'reset' : 'pass');
+    expect((await desk.engine.sync.syncAll())[0].error).not.toBeNull();
+    expect(progressOf(desk)).toMatchObject({ origin: hub.engine.replica.origin, rows: 4000 });
+
+    // The hub is restored from its backup (a new origin) on the same address.
+    const oldOrigin = hub.engine.replica.origin;
+    await hub.close();
+    nodes.splice(nodes.indexOf(hub), 1);
+    expect((await tourdesk('restore', backup, '--data-dir', hubDir)).code).toBe(0);
+    const restored = (await listening('hub', { instanceNo: 1, dir: hubDir, dialect: 'sqlite' }, opened.port)).node;
+    expect(restored.engine.replica.origin).not.toBe(oldOrigin);
+
+    const lines: string[] = [];
+    const before = snapshots;
+    const [run] = await desk.engine.sync.syncAll((line) => lines.push(line));
+    expect(run.error).toBeNull();
+    expect(lines.some((l) => l.endsWith(`snapshot: ${restored.engine.replica.origin} is not the peer the join began with; starting it over`))).toBe(true);
+    expect(lines.some((l) => /joined from a snapshot of \d+ rows$/.test(l))).toBe(true);
+    // The one page asked at the old cursor, then every page of the restored hub's snapshot: three of 2,000 rows, then the tombstones.
+    expect(snapshots - before).toBe(1 + 4);
+    expect(progressOf(desk)).toBeNull();
+    expect(await desk.dump()).toBe(await restored.dump());
+    await proxy.close();
   });
 
   it('answers a snapshot cursor that names no table or no key of it with 400 and the reason', async () => {
