@@ -190,6 +190,33 @@ describe(`the sync store (${testDialect()})`, () => {
     expect(await read().readRow('customers', ['id'], [403])).toBeNull();
   });
 
+  it('pages a table by key, composite keys too, and keeps a snapshot join\u2019s progress until cleared, undone with its transaction', async () => {
+    await write(async (q) => {
+      for (const id of [503, 501, 502]) await q.upsertRow('customers', ['id'], customerRow(id));
+    });
+    const ids = (rows: Record<string, unknown>[]) => rows.map((r) => r.id);
+    const all = ids(await read().allRows('customers', ['id']));
+    expect(ids(await read().rowsAfter('customers', ['id'], 2, null))).toEqual(all.slice(0, 2));
+    expect(ids(await read().rowsAfter('customers', ['id'], 10, [501]))).toEqual(all.filter((id) => Number(id) > 501));
+    // A composite key walks in its columns' order (rows made and read in one transaction, then rolled back).
+    await expect(write(async (q) => {
+      await q.deferForeignKeys();
+      for (const [session_id, booking_set] of [[2, 'b'], [1, 'z'], [2, 'a'], [1, 'a']]) await q.upsertRow('sync_acknowledgements', ['session_id', 'booking_set'], { session_id, booking_set, acknowledged_at: 1 });
+      const after = await q.rowsAfter('sync_acknowledgements', ['session_id', 'booking_set'], 10, [1, 'z']);
+      expect(after.map((r) => [Number(r.session_id), r.booking_set])).toEqual([[2, 'a'], [2, 'b']]);
+      throw new Error('rolled back');
+    })).rejects.toThrow(/^rolled back$/);
+    expect(await read().joinProgress()).toBeNull();
+    await write(async (q) => void (await q.saveJoinProgress('{"origin":"HUB1"}')));
+    await expect(write(async (q) => {
+      await q.saveJoinProgress('{"origin":"HUB2"}');
+      throw new Error('the page failed');
+    })).rejects.toThrow(/the page failed/);
+    expect(await read().joinProgress()).toBe('{"origin":"HUB1"}');
+    await write(async (q) => void (await q.saveJoinProgress(null)));
+    expect(await read().joinProgress()).toBeNull();
+  });
+
   it('records captured changes unless paused, and drops them', async () => {
     await write(async (q) => void (await q.dropCapturesUpTo(await q.lastCaptureId())));
     await write(async (q) => {
