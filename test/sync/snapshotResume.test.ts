@@ -176,6 +176,24 @@ describe('a snapshot join over a flaky link', () => {
     await proxy.close();
   });
 
+  it('still answers an older desk that sends offsets and no key: every row once, in the same pages', async () => {
+    const hub = await hubWithCustomers(7);
+    const call = (body: object) => hub.call('POST', '/v1/sync/snapshot', { origin: 'DE5CAAAA', instanceNo: 2, schema: { min: 1, max: 999 }, limit: 3, ...body });
+    const walk = async (cursorOf: (next: { table: number; offset: number; after?: unknown[] }) => object) => {
+      const rows: string[] = [];
+      for (let body: object | null = {}; body; ) {
+        const page: { rows: any[]; next: { table: number; offset: number; after?: unknown[] } | null } = (await call(body)).body;
+        rows.push(...page.rows.map((r: any) => JSON.stringify([r.table, r.row])));
+        body = page.next && cursorOf(page.next);
+      }
+      return rows;
+    };
+    const byOffset = await walk(({ table, offset }) => ({ table, offset }));
+    expect(byOffset.filter((r) => r.startsWith('["customers"'))).toHaveLength(7);
+    expect(new Set(byOffset).size).toBe(byOffset.length);
+    expect(byOffset).toEqual(await walk((next) => next));
+  });
+
   it('answers a snapshot cursor that names no table or no key of it with 400 and the reason', async () => {
     const hub = await hubWithCustomers(3);
     const call = (body: object) => hub.call('POST', '/v1/sync/snapshot', { origin: 'DE5CAAAA', instanceNo: 2, schema: { min: 1, max: 999 }, ...body });
