@@ -89,9 +89,20 @@ function instantOf(value: Moment, zone: string): { date: Date; zone: string } | 
 }
 
 const cache = new Map<string, Formats>();
+/**
+ * The same formats by the settings as given, before they are canonicalised: checking a locale and a
+ * zone with Intl (bcp47, zoneOrUtc) costs more than a scan's other work in JavaScript, and every scan
+ * asks twice.
+ */
+const bySettings = new Map<string, Formats>();
 
 /** The formats of a company (cached: lists format thousands of values with the same few formatters). */
 export function formatsFor(settings: FormatSettings): Formats {
+  const locale0 = settings.locale ?? '';
+  // Length-prefixed: no locale and zone pair spells another's key.
+  const given = `${locale0.length}:${locale0}|${settings.timezone ?? ''}`;
+  const known = bySettings.get(given);
+  if (known) return known;
   const locale = bcp47(settings.locale);
   const timeZone = zoneOrUtc(settings.timezone);
   const key = `${locale}|${timeZone}`;
@@ -101,6 +112,8 @@ export function formatsFor(settings: FormatSettings): Formats {
     formats = makeFormats(locale, timeZone);
     cache.set(key, formats);
   }
+  if (bySettings.size > 50) bySettings.clear();
+  bySettings.set(given, formats);
   return formats;
 }
 

@@ -96,6 +96,19 @@ describe('the one format module', () => {
     expect(seatsLeftParts(-1)).toEqual({ count: 1, word: 'over' });
   });
 
+  it('keeps the formats of settings as given, and the same answer for every spelling of one locale and zone', () => {
+    const sydney = formatsFor({ locale: 'en_AU', timezone: 'Australia/Sydney' });
+    expect(formatsFor({ locale: 'en_AU', timezone: 'Australia/Sydney' })).toBe(sydney);
+    expect(formatsFor({ locale: 'en-AU', timezone: 'Australia/Sydney' })).toBe(sydney);
+    expect(formatsFor({ locale: 'en_US', timezone: 'Australia/Sydney' }).locale).toBe('en-US');
+    // A zone Intl refuses falls back to UTC on every call, the kept one too.
+    for (let i = 0; i < 2; i++) expect(formatsFor({ locale: 'en_AU', timezone: 'Not/AZone' }).timeZone).toBe('UTC');
+    // No pair of settings is taken for another: the separator inside a locale moves no zone.
+    expect(formatsFor({ locale: 'en_AU|Europe', timezone: 'Berlin' }).timeZone).toBe('UTC');
+    expect(formatsFor({ locale: 'en_AU', timezone: 'Europe|Berlin' }).timeZone).toBe('UTC');
+    expect(formatsFor({ locale: 'en_AU', timezone: 'Europe/Berlin' }).timeZone).toBe('Europe/Berlin');
+  });
+
   it('imports nothing, so the renderer bundles it as it is', () => {
     const source = readFileSync(resolve(import.meta.dirname, '../../main/domain/format.ts'), 'utf8');
     expect(source).not.toMatch(/^\s*(import|export\s+\*|export\s+\{[^}]*\}\s+from)\b|\brequire\(|\bimport\(/m);
