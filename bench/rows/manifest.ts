@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { Agent, createServer as createHttpServer, request } from 'node:http';
+import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +9,11 @@ import { createEngine } from '../../main/engine';
 import { createServer, LOOPBACK_NAMES } from '../../main/api/server';
 import { aBookingRow, aSessionRow } from '../../test/fixtures/bookingRows';
 import type { BenchRow } from '../types';
-import { afterPoll } from '../harness';
 import { percentile } from '../percentile';
+import { bareScanServer, rowsOfWrite, scanStorageFloor } from '../scanFloor';
+
+/** The bare servers' lookup of a scanned participant code. */
+const LOOKUP_SQL = 'SELECT p.id, p.fields_json, i.order_number, b.status FROM participants p JOIN booking_items i ON i.id = p.item_id JOIN bookings b ON b.order_number = i.order_number WHERE p.barcode = ?';
 
 const time = (fn: () => unknown) => {
   const start = process.hrtime.bigint();
@@ -40,19 +43,17 @@ function roundTripper(url: string, headers: Record<string, string>) {
 }
 
 /**
- * Subject and baseline scans in alternating blocks (50 warm-up round trips each first), so both
- * see the same machine load and the same WAL (they write the same file): on a shared 2-core
- * machine the load moves within seconds, and a p99 measured minutes apart compares two machines.
+ * Subject, baseline and floor scans in alternating blocks (50 warm-up round trips each first), so
+ * all see the same machine load and the same WAL sizes (each writes its own copy of the file): on a
+ * shared 2-core machine the load moves within seconds, and a p99 measured minutes apart compares two machines.
  */
-async function interleavedRoundTrips(subject: ReturnType<typeof roundTripper>, baseline: ReturnType<typeof roundTripper>, bodies: () => string[], block = 100) {
-  const [subjectBodies, baselineBodies] = [bodies(), bodies()];
+async function interleavedRoundTrips(clients: ReturnType<typeof roundTripper>[], bodies: () => string[], block = 100): Promise<number[][]> {
+  const lists = clients.map(() => bodies());
   const warmUp = 50;
-  for (const body of subjectBodies.slice(0, warmUp)) await subject.post(body);
-  for (const body of baselineBodies.slice(0, warmUp)) await baseline.post(body);
-  const samples = { subject: [] as number[], baseline: [] as number[] };
-  for (let i = warmUp; i < subjectBodies.length; i += block) {
-    for (const body of baselineBodies.slice(i, i + block)) samples.baseline.push(await baseline.post(body));
-    for (const body of subjectBodies.slice(i, i + block)) samples.subject.push(await subject.post(body));
+  for (const [c, client] of clients.entries()) for (const body of lists[c].slice(0, warmUp)) await client.post(body);
+  const samples = clients.map(() => [] as number[]);
+  for (let i = warmUp; i < lists[0].length; i += block) {
+    for (const [c, client] of [...clients.entries()].reverse()) for (const body of lists[c].slice(i, i + block)) samples[c].push(await client.post(body));
   }
   return samples;
 }
@@ -96,9 +97,7 @@ export default async function (): Promise<BenchRow[]> {
       const code = codes[(i * 7919) % codes.length];
       scanSamples.push(await timeAsync(() => app.inject({ method: 'POST', url: '/v1/manifest/scan', headers, payload: JSON.stringify({ code, sessionId: session.id, device: 'bench' }) })));
     }
-    const lookup = handle.sqlite.prepare(
-      'SELECT p.id, p.fields_json, i.order_number, b.status FROM participants p JOIN booking_items i ON i.id = p.item_id JOIN bookings b ON b.order_number = i.order_number WHERE p.barcode = ?',
-    );
+    const lookup = handle.sqlite.prepare(LOOKUP_SQL);
     const lookupSamples: number[] = [];
     for (let i = 0; i < SCANS; i++) lookupSamples.push(time(() => lookup.get(codes[(i * 7919) % codes.length])));
 
@@ -110,9 +109,7 @@ export default async function (): Promise<BenchRow[]> {
     const bareFile = join(dir, 'bare.sqlite');
     handle.sqlite.exec(`VACUUM INTO '${bareFile}'`);
     const bareHandle = await openDatabase(bareFile, { migrate: true, checkpointInBackground: true });
-    const bareLookup = bareHandle.sqlite.prepare(
-      'SELECT p.id, p.fields_json, i.order_number, b.status FROM participants p JOIN booking_items i ON i.id = p.item_id JOIN bookings b ON b.order_number = i.order_number WHERE p.barcode = ?',
-    );
+    const bareLookup = bareHandle.sqlite.prepare(LOOKUP_SQL);
     const HTTP_SCANS = Number(process.env.BENCH_MANIFEST_HTTP_SCANS ?? 2_000);
     const scanBodies = () => Array.from({ length: HTTP_SCANS + 50 }, (_, i) => JSON.stringify({ code: codes[(i * 7919) % codes.length], sessionId: session.id, eventId: randomUUID(), device: 'bench' }));
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -126,25 +123,23 @@ export default async function (): Promise<BenchRow[]> {
       insertScan.run(input.eventId, input.sessionId, found.order_number, found.id, input.code, input.device, now, now, answer);
       return answer;
     });
-    const bare = createHttpServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () =>
-        afterPoll(() => {
-          const answer = committedScan.immediate(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(`{"scan":${answer}}`);
-        }),
-      );
-    });
-    await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
-    const subjectClient = roundTripper(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1/manifest/scan`, { apikey: key });
-    const bareClient = roundTripper(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`, {});
-    const { subject: httpScans, baseline: bareScans } = await interleavedRoundTrips(subjectClient, bareClient, scanBodies);
-    subjectClient.close();
-    bareClient.close();
-    await new Promise((r) => bare.close(r));
+    const bare = await bareScanServer(committedScan.immediate);
+    // The floor: the engine's storage for a scan, as raw statements on another copy of the file. What
+    // it writes is read back from two scans of one code through the engine (the first admits, the
+    // second finds the participant in).
+    const floorFile = join(dir, 'floor.sqlite');
+    handle.sqlite.exec(`VACUUM INTO '${floorFile}'`);
+    const floorHandle = await openDatabase(floorFile, { migrate: true, checkpointInBackground: true });
+    const templateScan = () => app.inject({ method: 'POST', url: '/v1/manifest/scan', headers, payload: JSON.stringify({ code: codes[0], sessionId: session.id, eventId: randomUUID(), device: 'bench' }) });
+    const templates = { admitted: await rowsOfWrite(handle.sqlite, templateScan), alreadyIn: await rowsOfWrite(handle.sqlite, templateScan) };
+    const floor = await bareScanServer(scanStorageFloor(floorHandle.sqlite, LOOKUP_SQL, templates));
+    const clients = [roundTripper(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1/manifest/scan`, { apikey: key }), roundTripper(bare.url, {}), roundTripper(floor.url, {})];
+    const [httpScans, bareScans, floorScans] = await interleavedRoundTrips(clients, scanBodies);
+    for (const client of clients) client.close();
+    await bare.close();
+    await floor.close();
     await bareHandle.close();
+    await floorHandle.close();
 
     const ROUNDS = 40;
     const manifestSamples: number[] = [];
@@ -172,6 +167,9 @@ export default async function (): Promise<BenchRow[]> {
     return [
       row(`scan over HTTP p50 (${HTTP_SCANS} scans, keep-alive, one at a time)`, percentile(httpScans, 50), percentile(bareScans, 50), 'bare node:http: same indexed lookup + committed insert, p50'),
       row(`scan over HTTP p99 (${HTTP_SCANS} scans)`, percentile(httpScans, 99), percentile(bareScans, 99), 'bare node:http: same indexed lookup + committed insert, p99', 2),
+      row(`scan over HTTP p50 floor: bare node:http writing the storage the engine keeps for a scan (trend)`, percentile(floorScans, 50), percentile(bareScans, 50), 'bare node:http: same indexed lookup + committed insert, p50'),
+      row(`scan over HTTP p99 floor: the same, p99 (trend)`, percentile(floorScans, 99), percentile(bareScans, 99), 'bare node:http: same indexed lookup + committed insert, p99'),
+      row(`scan over HTTP p99 against its floor (the engine's work beyond its storage; trend)`, percentile(httpScans, 99), percentile(floorScans, 99), 'the floor above, p99'),
       row(`manifest: scan p50 (${SCANS} scans, HTTP inject)`, percentile(scanSamples, 50), percentile(lookupSamples, 50), 'better-sqlite3 indexed barcode lookup p50'),
       row(`manifest: scan p99 (${SCANS} scans, HTTP inject; trend)`, percentile(scanSamples, 99), percentile(lookupSamples, 99), 'better-sqlite3 indexed barcode lookup p99'),
       row('manifest: GET /v1/manifest, 1,000 participants (median)', percentile(manifestSamples, 50), percentile(directSamples, 50), 'one SQLite join of the same rows (median)', 3),
