@@ -107,9 +107,13 @@ export default async function (): Promise<BenchRow[]> {
     for (let n = 0; n < BOOKINGS; n++) one.immediate(body);
     const rawPerSecond = BOOKINGS / ((performance.now() - rawStart) / 1000);
 
-    const floors = await floorsOf(sqlite, rows, one, drive);
+    const floors = await floorsOf(sqlite, rows, drive);
+    const withSync = syncRowsOf(sqlite, rows);
+    const withSyncOps = perSecond(sqlite.transaction(() => withSync(body)));
+    // The same storage as the engine keeps for a booking, over HTTP and grouped as the engine groups:
+    // what is left between this and the API row is the engine's own work (auth, validation, rules, fold, answer).
+    const syncGrouped = (await floorsOf(sqlite, withSync, drive, { each: false })).grouped;
     agent.destroy();
-    const withSyncOps = syncOpsFloor(sqlite, rows, body);
     await engine.close();
     const floorRow = (what: string, perSecond: number): BenchRow => ({
       name: `POST /v1/bookings floor: fastify, the JSON body and the baseline's inserts only, ${what}`,
@@ -120,7 +124,7 @@ export default async function (): Promise<BenchRow[]> {
       higherIsBetter: true,
     });
     return [
-      { name: 'POST /v1/bookings (3 participants)', unit: 'bookings/s', subject: Math.round(apiPerSecond), baseline: Math.round(rawPerSecond), baselineName: 'raw better-sqlite3 inserts of the same rows + op log, one transaction each', higherIsBetter: true, goal: 2 },
+      { name: 'POST /v1/bookings (3 participants)', unit: 'bookings/s', subject: Math.round(apiPerSecond), baseline: Math.round(rawPerSecond), baselineName: 'raw better-sqlite3 inserts of the same rows + op log, one transaction each', higherIsBetter: true, goal: 3 },
       floorRow('one transaction each', floors.each),
       floorRow("a loop turn's bookings under one COMMIT", floors.grouped),
       {
@@ -129,6 +133,22 @@ export default async function (): Promise<BenchRow[]> {
         subject: Math.round(withSyncOps),
         baseline: Math.round(rawPerSecond),
         baselineName: 'the same raw inserts without them, one transaction each',
+        higherIsBetter: true,
+      },
+      {
+        name: "POST /v1/bookings floor: fastify, the JSON body, the raw inserts plus a booking's sync ops and journal entries, a loop turn's bookings under one COMMIT",
+        unit: 'bookings/s',
+        subject: Math.round(syncGrouped),
+        baseline: Math.round(rawPerSecond),
+        baselineName: 'the raw inserts without them, one transaction each',
+        higherIsBetter: true,
+      },
+      {
+        name: "POST /v1/bookings against the floor above (the engine's work beyond HTTP and storage)",
+        unit: 'bookings/s',
+        subject: Math.round(apiPerSecond),
+        baseline: Math.round(syncGrouped),
+        baselineName: 'the floor above',
         higherIsBetter: true,
       },
     ];
@@ -148,9 +168,10 @@ export default async function (): Promise<BenchRow[]> {
 async function floorsOf(
   sqlite: BetterSqlite3.Database,
   rows: (payload: string) => string,
-  one: BetterSqlite3.Transaction<(payload: string) => string>,
   drive: (url: string) => Promise<number>,
+  { each = true } = {},
 ): Promise<{ each: number; grouped: number }> {
+  const one = sqlite.transaction(rows);
   const savepoint = sqlite.prepare('SAVEPOINT booking');
   const release = sqlite.prepare('RELEASE booking');
   const rollbackTo = sqlite.prepare('ROLLBACK TO booking');
@@ -193,16 +214,16 @@ async function floorsOf(
       await app.close();
     }
   };
-  return { each: await measure(false), grouped: await measure(true) };
+  return { each: each ? await measure(false) : NaN, grouped: await measure(true) };
 }
 
 /**
  * The storage the sync issue adds to a booking, with nothing else: the baseline's raw inserts plus,
  * in the same transaction, the sync ops the API stored for the last booking it took (8 for this
  * booking: customer, booking, item, 2 quantities, 3 participants) and the customer's journal entry,
- * each op under a fresh sequence number. Bookings per second, one transaction each.
+ * each op under a fresh sequence number. Answers the row writer (the caller's transaction around it).
  */
-function syncOpsFloor(sqlite: BetterSqlite3.Database, rows: (payload: string) => string, payload: string): number {
+function syncRowsOf(sqlite: BetterSqlite3.Database, rows: (payload: string) => string): (payload: string) => string {
   type Stored = { origin: string; hlc: string; entity: string; entity_id: string; kind: string; change_json: string | null; schema: number; null_columns: number | null; write_continues: number | null; change_shape: number | null; row_state: number | null };
   const last = sqlite.prepare<[], Stored & { arrival: number }>('SELECT * FROM sync_ops ORDER BY arrival DESC LIMIT 64').all();
   // The last write's ops: back from the newest op to the one before the previous write's last (write_continues unset).
@@ -216,11 +237,16 @@ function syncOpsFloor(sqlite: BetterSqlite3.Database, rows: (payload: string) =>
     'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues, change_shape, row_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const journal = sqlite.prepare("INSERT INTO op_log (op_id, at, actor, entity, entity_id, action, payload_json) VALUES (?, ?, 'supplier:1', 'customer', ?, 'create', ?)");
-  const one = sqlite.transaction(() => {
+  return (payload) => {
     const order = rows(payload);
     journal.run(`1:c${seq}`, Date.now(), order, payload);
     for (const o of write) op.run(o.origin, ++seq, o.hlc, o.entity, o.entity_id, o.kind, o.change_json, o.schema, o.null_columns, o.write_continues, o.change_shape, o.row_state);
-  });
+    return order;
+  };
+}
+
+/** Bookings per second of BOOKINGS calls of `one` (each its own IMMEDIATE transaction). */
+function perSecond(one: BetterSqlite3.Transaction<() => void>): number {
   const started = performance.now();
   for (let n = 0; n < BOOKINGS; n++) one.immediate();
   return BOOKINGS / ((performance.now() - started) / 1000);
