@@ -70,14 +70,17 @@ async function scrubHeld(q: SyncStore, entity: string, entityId: string, overwri
  * fold's short path: such a row is in its table exactly as its change has it (nothing merged it), a
  * new booking has had no customer but the one it names (its only op is this insert, and no snapshot
  * linked an order number that had no row here), and a new customer is not erased (an erased one's
- * insert takes the whole path).
+ * insert takes the whole path). A new check-in event's booking, when it keeps an answer, is in its
+ * change too (a scan's SCAN row and its CHECK_IN: not read back from the table).
  */
 export interface WrittenLinks {
   orderOfParticipant: ReadonlyMap<number, string>;
   customersOfBooking: ReadonlyMap<string, readonly number[]>;
   newCustomers: ReadonlySet<number>;
+  /** By the event's key (the op's entity id): its order number when it keeps an answer, else null (as answeredOrderOf). */
+  answeredOrderOfEvent: ReadonlyMap<string, string | null>;
 }
-export const NO_LINKS: WrittenLinks = { orderOfParticipant: new Map(), customersOfBooking: new Map(), newCustomers: new Set() };
+export const NO_LINKS: WrittenLinks = { orderOfParticipant: new Map(), customersOfBooking: new Map(), newCustomers: new Set(), answeredOrderOfEvent: new Map() };
 
 /**
  * Erasure is final for bookings and participants too: a row of an erased customer touched by
@@ -92,7 +95,7 @@ export async function keepErased(q: SyncStore, touched: readonly { entity: strin
     const id = (JSON.parse(entityId) as unknown[])[0];
     const orderNumber =
       entity === 'bookings' ? String(id)
-      : entity === 'checkin_events' ? await answeredOrderOf(q, entityId)
+      : entity === 'checkin_events' ? (known.answeredOrderOfEvent.has(entityId) ? known.answeredOrderOfEvent.get(entityId)! : await answeredOrderOf(q, entityId))
       : (known.orderOfParticipant.get(Number(id)) ?? (await q.bookingOfParticipant(Number(id))));
     if (orderNumber === null) continue;
     let erased = erasedBooking.get(orderNumber);

@@ -117,8 +117,10 @@ function linksOfNewRows(rows: readonly NetChange[]): WrittenLinks {
   const orderOfItem = new Map<number, string>();
   const customersOfBooking = new Map<string, number[]>();
   const newCustomers = new Set<number>();
-  for (const { table, after } of rows) {
+  const answeredOrderOfEvent = new Map<string, string | null>();
+  for (const { table, pk, after } of rows) {
     if (after === null) continue;
+    if (table === 'checkin_events') answeredOrderOfEvent.set(pk, typeof after.answer_json === 'string' && typeof after.order_number === 'string' ? after.order_number : null);
     if (table === 'booking_items') orderOfItem.set(Number(after.id), String(after.order_number));
     else if (table === 'bookings') customersOfBooking.set(String(after.order_number), after.customer_id == null ? [] : [Number(after.customer_id)]);
     else if (table === 'customers') newCustomers.add(Number(after.id));
@@ -128,5 +130,5 @@ function linksOfNewRows(rows: readonly NetChange[]): WrittenLinks {
     const order = table === 'participants' && after !== null ? orderOfItem.get(Number(after.item_id)) : undefined;
     if (order !== undefined) orderOfParticipant.set(Number(after!.id), order);
   }
-  return { orderOfParticipant, customersOfBooking, newCustomers };
+  return { orderOfParticipant, customersOfBooking, newCustomers, answeredOrderOfEvent };
 }
