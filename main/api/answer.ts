@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isSharedAnswer } from '../domain/sharedAnswers';
+import { isSharedAnswer, textOfAnswer } from '../domain/sharedAnswers';
 import { successStatus, toErrorResponse, warningOf } from './envelope';
 
 /** A non-JSON answer (an image, a CSV file, a page). */
@@ -78,7 +78,7 @@ function jsonWithSharedParts(envelope: Record<string, unknown>): string | undefi
   let text = '';
   for (const [key, value] of entries) {
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
-    let json = isSharedAnswer(value) ? sharedJson.get(value) : undefined;
+    let json = isSharedAnswer(value) ? (sharedJson.get(value) ?? textOfAnswer(value)) : undefined;
     if (json === undefined) {
       json = JSON.stringify(value);
       if (isSharedAnswer(value)) sharedJson.set(value, json);

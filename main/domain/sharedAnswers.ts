@@ -5,6 +5,8 @@
  * (main/api/answer.ts). Nothing else about the object changes.
  */
 const shared = new WeakSet<object>();
+/** JSON text the domain made of a shared answer already (a scan's answer, stored for replays). */
+const texts = new WeakMap<object, string>();
 
 function deepFreeze(value: unknown): void {
   if (value === null || typeof value !== 'object') return;
@@ -20,4 +22,19 @@ export function sharedAnswer<T extends object>(answer: T): T {
 
 export function isSharedAnswer(value: unknown): value is object {
   return value !== null && typeof value === 'object' && shared.has(value);
+}
+
+/**
+ * A shared answer whose JSON text the domain has made already (`text` is JSON.stringify(answer)): a
+ * scan stores its answer for replays, and the API sends that text instead of serializing the answer
+ * again. Frozen like any shared answer, so the text stays the answer's.
+ */
+export function answerWithText<T extends object>(answer: T, text: string): T {
+  texts.set(sharedAnswer(answer), text);
+  return answer;
+}
+
+/** The JSON text given with answerWithText, if any. */
+export function textOfAnswer(value: object): string | undefined {
+  return texts.get(value);
 }

@@ -1,6 +1,7 @@
 import type { CheckinEventsTable } from '../../../db/schema';
 import type { ScanAnswer } from '../../contract/manifest';
 import type { Tx } from '../context';
+import { answerWithText } from '../sharedAnswers';
 import { blankEvent, insertEvent, signedEvent, type NewEventRow } from './events';
 
 export interface ScanInput {
@@ -33,10 +34,14 @@ export class ScanRecord {
     return signedEvent(this.tx, { ...this.row, result });
   }
 
-  /** Stores the SCAN row with its answer (a resend answers it again), then the check-ins it made. */
+  /**
+   * Stores the SCAN row with its answer (a resend answers it again), then the check-ins it made.
+   * The answer goes out as the text stored (answerWithText), serialized once.
+   */
   async store<A extends ScanAnswer>(answer: A, children: NewEventRow[] = []): Promise<A> {
-    await insertEvent(this.tx, { ...this.row, result: String(answer.result), answer_json: JSON.stringify(answer) });
+    const text = JSON.stringify(answer);
+    await insertEvent(this.tx, { ...this.row, result: String(answer.result), answer_json: text });
     for (const child of children) await insertEvent(this.tx, child);
-    return answer;
+    return answerWithText(answer, text);
   }
 }
