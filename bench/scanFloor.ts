@@ -24,7 +24,7 @@ export async function rowsOfWrite(sqlite: BetterSqlite3.Database, write: () => P
  * The scan's storage floor: the bare server's lookup, then the rows and bookkeeping the engine
  * stores for a scan, written with raw statements in one IMMEDIATE transaction on a copy of the
  * file (same schema, capture triggers, pragmas): the SCAN event with its stored answer and the
- * CHECK_IN it made (when the code is new to this server), their sync ops and journal entries, the
+ * CHECK_IN it made (when the participant is not checked in yet), their sync ops and journal entries, the
  * sequence, the instance's clock and vector, the capture pause and the captured rows dropped. No
  * engine code runs: what is left between this and the engine is the engine's JavaScript and reads.
  */
@@ -45,13 +45,13 @@ export function scanStorageFloor(sqlite: BetterSqlite3.Database, lookupSql: stri
     clock: sqlite.prepare('UPDATE sync_instance SET last_seq = ?, last_hlc = ? WHERE id = 1'),
     vector: sqlite.prepare('INSERT INTO sync_vector (origin, seq) VALUES (?, ?) ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq'),
   };
-  const seen = new Set<string>();
+  // Admitted when the participant has no check-in yet in this copy, as the engine decides on its own.
+  const checkedIn = sqlite.prepare<[number], { one: number }>("SELECT 1 AS one FROM checkin_events WHERE participant_id = ? AND kind = 'CHECK_IN' LIMIT 1");
   let seq = 1_000_000_000;
   let n = 0;
   const write = sqlite.transaction((code: string, eventId: string) => {
     const found = lookup.get(code);
-    const rows = seen.has(code) ? templates.alreadyIn : templates.admitted;
-    seen.add(code);
+    const rows = found && !checkedIn.get(found.id) ? templates.admitted : templates.alreadyIn;
     const ids = new Map<unknown, string>();
     for (const event of rows.events) ids.set(event.event_id, event.parent_event_id ? `${eventId}.${++n}` : eventId);
     for (const event of rows.events) {
