@@ -24,6 +24,8 @@ export interface ServeNode {
   dir: string;
   key: string;
   server: RunningServer;
+  /** More `serve` arguments, kept for restarts (a hub on PostgreSQL: --database <url>). */
+  args?: string[];
 }
 
 /** Steps run after the file's tests, last first (servers stopped before their folders go). */
@@ -38,8 +40,8 @@ export function aFolder(name: string): string {
   return dir;
 }
 
-export async function startNode(instanceNo: number, dir = aFolder(`i${instanceNo}`)): Promise<ServeNode> {
-  const node: ServeNode = { instanceNo, dir, key: keyOf(instanceNo), server: await startServe(['--data-dir', dir, '--instance', String(instanceNo)], { TOURDESK_API_KEY: keyOf(instanceNo), TZ: ZONE }) };
+export async function startNode(instanceNo: number, dir = aFolder(`i${instanceNo}`), args: string[] = []): Promise<ServeNode> {
+  const node: ServeNode = { instanceNo, dir, key: keyOf(instanceNo), args, server: await startServe(['--data-dir', dir, '--instance', String(instanceNo), ...args], { TOURDESK_API_KEY: keyOf(instanceNo), TZ: ZONE }) };
   cleanup.push(() => stop(node, 'SIGTERM'));
   return node;
 }
@@ -53,7 +55,7 @@ export function stop(node: ServeNode, signal: NodeJS.Signals): Promise<number | 
 
 export async function restart(node: ServeNode): Promise<void> {
   await stop(node, 'SIGTERM');
-  node.server = await startServe(['--data-dir', node.dir, '--instance', String(node.instanceNo)], { TOURDESK_API_KEY: node.key, TZ: ZONE });
+  node.server = await startServe(['--data-dir', node.dir, '--instance', String(node.instanceNo), ...(node.args ?? [])], { TOURDESK_API_KEY: node.key, TZ: ZONE });
 }
 
 export async function api(node: ServeNode, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -86,8 +88,8 @@ export async function pair(desk: ServeNode, url: string, hub: ServeNode): Promis
 }
 
 /** A hub and two desks paired with it through a faulty proxy (passing everything until a test says otherwise), with a product to sell. */
-export async function aHubAndTwoDesks() {
-  const hub = await startNode(1);
+export async function aHubAndTwoDesks(hubArgs: string[] = []) {
+  const hub = await startNode(1, aFolder('i1'), hubArgs);
   const [deskA, deskB] = [await startNode(2), await startNode(3)];
   const proxy = await startFaultyProxy(hub.server.baseUrl);
   cleanup.push(() => proxy.close());
