@@ -82,6 +82,10 @@ async function expectHeldEverywhere(nodes: ServeNode[], held: Held, productCode:
     }
   }
   for (const orderNumber of held.checkedIn) expect(await checkedInOn(nodes, productCode, orderNumber), `${orderNumber} checked in`).toEqual(nodes.map(() => true));
+  // The manifest counts each participant once (a group checked in on two instances too): one per seat.
+  const seatsOf = (sales: Sale[]) => sales.reduce((sum, s) => sum + s.seats, 0);
+  const totals = { booked: seatsOf(held.sales), checkedIn: seatsOf(held.sales.filter((s) => held.checkedIn.has(s.orderNumber))) };
+  for (const n of nodes) expect((await api(n, 'GET', `/v1/manifest?${SESSION.replace('%s', productCode)}`)).body.manifest?.totals, `the manifest on instance ${n.instanceNo}`).toMatchObject(totals);
 }
 
 /** The stopped instances' stores as expectConverged reads them: the hub's PostgreSQL database, the desks' SQLite files. */
@@ -159,6 +163,9 @@ describe('restores in a partitioned workload, the hub on PostgreSQL', () => {
     const fresh = [await sell(hub, productCode), await sell(deskA, productCode), await sell(hub, productCode)];
     for (const sale of fresh) expect(given.has(sale.orderNumber), sale.orderNumber).toBe(false);
     held.sales.push(...fresh);
+    // And the restored hub changes what it lost and a survivor holds: a group desk B checked in, a booking edited since.
+    await checkIn(hub, held, productCode, morning[0]);
+    await edit(hub, held, morning[1], 'AFTER-1');
 
     // Healed: the same pairings as before, only exchanges.
     proxy.onConnection = 'pass';
