@@ -6,7 +6,7 @@
 import type { SettingsTable, SequencesTable, OpLogTable, CompaniesTable, ResellersTable, ApiKeysTable } from './schema/platform';
 import type { PickupListsTable, PickupLocationsTable, ProductsTable, PriceOptionsTable, ExtrasTable, ProductExtrasTable, ProductImagesTable, CategoriesTable, CategoryProductsTable, RatesTable, RateProductsTable, PartnerConnectTable } from './schema/catalogue';
 import type { CustomersTable, SessionsTable, SessionPriceOptionsTable, ResourcesTable, SessionResourcesTable, BookingsTable, BookingItemsTable, BookingItemQuantitiesTable, BookingItemExtrasTable, ParticipantsTable, OrderBarcodesTable, ExternalCodesTable, PaymentsTable, VouchersTable, VoucherRedemptionsTable, CheckinEventsTable, SessionSeatsHeldTable, RevokedCodesTable } from './schema/bookings';
-import type { SyncInstanceTable, SyncCaptureTable, SyncOpsTable, SyncVectorTable, SyncRowsTable, SyncShapesTable, SyncHeldTable, SyncPeersTable, SyncInstancesTable, SyncRefusalsTable, SyncAcknowledgementsTable, SyncCompactedTable, SyncIncarnationsTable } from './schema/sync';
+import type { SyncInstanceTable, SyncCaptureTable, SyncOpsTable, SyncVectorTable, SyncRowsTable, SyncShapesTable, SyncHeldTable, SyncPeersTable, SyncInstancesTable, SyncRefusalsTable, SyncAcknowledgementsTable, SyncCompactedTable, SyncIncarnationsTable, SyncRowNamesView, SyncEntitiesTable, SyncOriginsTable } from './schema/sync';
 
 export type * from './schema/platform';
 export type * from './schema/catalogue';
@@ -56,6 +56,10 @@ export interface Database {
   sync_ops: SyncOpsTable;
   sync_vector: SyncVectorTable;
   sync_rows: SyncRowsTable;
+  /** SQLite only (20261205_11): sync_rows by name, and the numbers it is keyed by. */
+  sync_row_names: SyncRowNamesView;
+  sync_entities: SyncEntitiesTable;
+  sync_origins: SyncOriginsTable;
   sync_shapes: SyncShapesTable;
   sync_held: SyncHeldTable;
   sync_peers: SyncPeersTable;

@@ -20,8 +20,10 @@ interface Floor {
   words: string;
   /** "states" */
   unit: string;
+  /** Small tables the part needs beside it (SQLite's numbers that key the merge states). */
+  with?: readonly string[];
 }
-const MERGE_STATES: Floor = { table: 'sync_rows', words: 'merge states alone', unit: 'states' };
+const MERGE_STATES: Floor = { table: 'sync_rows', words: 'merge states alone', unit: 'states', with: ['sync_entities', 'sync_origins'] };
 const OPS: Floor = { table: 'sync_ops', words: "the op log's ops alone", unit: 'ops' };
 
 /**
@@ -39,7 +41,7 @@ function sizeRows(nodes: SeasonNode[], scratch: string, when: string, floors: re
       copyFileSync(copy, floorCopy);
       const rows = rowsIn(copy, floor.table);
       const bytes = tables.find((t) => t.table === floor.table)?.bytes ?? 0;
-      const floorSize = withSyncTablesOnly(floorCopy, join(scratch, `${node.name}-${when}-${floor.table}.sqlite`), [floor.table]);
+      const floorSize = withSyncTablesOnly(floorCopy, join(scratch, `${node.name}-${when}-${floor.table}.sqlite`), [floor.table, ...(floor.with ?? [])]);
       rmSync(floorCopy);
       return { floor, rows, bytesEach: rows ? bytes / rows : 0, floorSize };
     });

@@ -26,9 +26,11 @@ export function withoutSyncData(copy: string, to: string): number {
 export function withSyncTablesOnly(copy: string, to: string, keep: readonly string[]): number {
   const db = new Database(copy);
   try {
-    const drop = db.prepare("SELECT type, name FROM sqlite_master WHERE (type = 'table' AND name LIKE 'sync\\_%' ESCAPE '\\') OR (type = 'trigger' AND sql LIKE '%sync\\_%' ESCAPE '\\')").all() as { type: string; name: string }[];
+    const drop = db.prepare("SELECT type, name FROM sqlite_master WHERE (type = 'table' AND name LIKE 'sync\\_%' ESCAPE '\\') OR (type = 'trigger' AND sql LIKE '%sync\\_%' ESCAPE '\\') OR (type = 'view' AND name LIKE 'sync\\_%' ESCAPE '\\')").all() as { type: string; name: string }[];
     db.pragma('foreign_keys = OFF');
     for (const { name } of drop.filter((d) => d.type === 'trigger')) db.exec(`DROP TRIGGER IF EXISTS "${name}"`);
+    // A view of sync tables (sync_row_names) goes with them: it would name tables no longer there.
+    for (const { name } of drop.filter((d) => d.type === 'view')) db.exec(`DROP VIEW IF EXISTS "${name}"`);
     for (const { name } of drop.filter((d) => d.type === 'table' && !keep.includes(d.name))) db.exec(`DROP TABLE IF EXISTS "${name}"`);
     db.prepare('VACUUM INTO ?').run(to);
   } finally {

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema';
 import { isPostgres } from '../dialect';
+import { keyColumnsSql } from './sync/rowKeys';
 
 /*
  * The op log's compaction (main/sync/compaction.ts says what may go): who holds which ops, what was
@@ -64,13 +65,14 @@ export interface CompactRange {
 /** A stamp's leading wall-clock digits (hlc.ts): every stamp of an earlier millisecond sorts before it. */
 const wallPrefix = (wall: number) => String(Math.max(0, Math.floor(wall))).padStart(15, '0');
 
-/** SQLite: rows in the range whose merge state is their insert op (row_state = 1) and nowhere else. */
+/** SQLite: rows in the range whose merge state is their insert op (row_state = 1) and nowhere else (sync_rows keyed as rowKeys.ts keys it). */
 export async function stateOpsIn(conn: Kysely<Database>, range: CompactRange): Promise<{ entity: string; entity_id: string }[]> {
   if (isPostgres(conn)) return []; // the hub on PostgreSQL always writes sync_rows
+  const k = keyColumnsSql('o.entity_id', 'e.key_ints');
   const result = await sql<{ entity: string; entity_id: string }>`
-    SELECT o.entity, o.entity_id FROM sync_ops o
+    SELECT o.entity, o.entity_id FROM sync_ops o LEFT JOIN sync_entities e ON e.name = o.entity
     WHERE o.origin = ${range.origin} AND o.seq <= ${range.maxSeq} AND o.hlc < ${wallPrefix(range.beforeWall)} AND o.row_state = 1
-      AND NOT EXISTS (SELECT 1 FROM sync_rows r WHERE r.entity = o.entity AND r.entity_id = o.entity_id)`.execute(conn);
+      AND NOT EXISTS (SELECT 1 FROM sync_rows r WHERE r.entity = e.no AND r.k1 = ${sql.raw(k.k1)} AND r.k2 = ${sql.raw(k.k2)} AND r.key = ${sql.raw(k.key)})`.execute(conn);
   return result.rows;
 }
 
@@ -112,10 +114,13 @@ export interface Tombstone {
   erased: string | null;
 }
 
+/** Merge states by entity name and key text: PostgreSQL's sync_rows, SQLite's view of its numbered one (migration 20261205_11). */
+export const statesByName = (db: Kysely<Database>) => (isPostgres(db) ? ('sync_rows' as const) : ('sync_row_names' as const));
+
 /** A page of the tombstones of deleted rows, in key order (a snapshot carries them after the rows). */
 export async function tombstonesPage(db: Kysely<Database>, limit: number, offset: number): Promise<Tombstone[]> {
   const rows = await db
-    .selectFrom('sync_rows')
+    .selectFrom(statesByName(db))
     .select(['entity', 'entity_id', 'born', 'deleted', 'erased'])
     .where('deleted', 'is not', null)
     .where((eb) => eb.or([eb('born', 'is', null), eb('born', '<=', eb.ref('deleted'))]))

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema';
-import type { Tombstone } from './syncCompaction';
+import { statesByName, type Tombstone } from './syncCompaction';
 
 /**
  * A page of the tombstones of deleted rows after the one keyed `after` ([entity, entity_id]; null:
@@ -9,7 +9,7 @@ import type { Tombstone } from './syncCompaction';
  */
 export async function tombstonesAfter(db: Kysely<Database>, limit: number, after: readonly [string, string] | null): Promise<Tombstone[]> {
   let query = db
-    .selectFrom('sync_rows')
+    .selectFrom(statesByName(db))
     .select(['entity', 'entity_id', 'born', 'deleted', 'erased'])
     .where('deleted', 'is not', null)
     .where((eb) => eb.or([eb('born', 'is', null), eb('born', '<=', eb.ref('deleted'))]));

@@ -33,6 +33,16 @@ export interface SyncVectorTable { origin: string; seq: number }
  * that one stamp is `born` (a row no one has changed since its insert: most rows, after compaction).
  */
 export interface SyncRowsTable { entity: string; entity_id: string; shape: number; stamps: string; marks: Nullable<string>; born: Nullable<string>; deleted: Nullable<string>; erased: Nullable<string> }
+/**
+ * 20261205_11_sync_row_keys: SQLite's sync_rows is keyed by numbers (db/queries/sync/rowKeys.ts;
+ * SyncRowsTable above is PostgreSQL's layout, which Kysely queries use); this view gives its states
+ * by entity name and key text, with the whole `born` stamp, for readers that are not per op.
+ */
+export interface SyncRowNamesView { entity: string; entity_id: string; shape: number; stamps: string; marks: Nullable<string>; born: Nullable<string>; deleted: Nullable<string>; erased: Nullable<string> }
+/** 20261205_11_sync_row_keys (SQLite): a number per synced entity, and how many integer columns its key has (0: not integers). */
+export interface SyncEntitiesTable { no: number | undefined; name: string; key_ints: number }
+/** 20261205_11_sync_row_keys (SQLite): a number per origin that stamped an insert this file holds a state of. */
+export interface SyncOriginsTable { no: number | undefined; origin: string }
 /** 20261126_92_sync_row_stamps: each distinct comma-separated list of stamped columns, once. */
 export interface SyncShapesTable { id: number | undefined; columns: string }
 export interface SyncHeldTable { origin: string; seq: number; op_json: string; reason: string }

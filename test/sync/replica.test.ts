@@ -115,7 +115,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const inserted = desk.sql.prepare("SELECT entity, entity_id, row_state FROM sync_ops WHERE arrival > ? AND kind = 'insert'").all(before) as { entity: string; entity_id: string; row_state: number | null }[];
     expect(new Set(inserted.map((o) => o.entity))).toEqual(new Set(['customers', 'bookings', 'booking_items', 'booking_item_quantities', 'participants']));
     expect(inserted.filter((o) => o.row_state !== 1)).toEqual([]);
-    const stateRows = desk.sql.prepare('SELECT count(*) AS n FROM sync_rows WHERE entity = ? AND entity_id = ?');
+    const stateRows = desk.sql.prepare('SELECT count(*) AS n FROM sync_row_names WHERE entity = ? AND entity_id = ?');
     for (const o of inserted) expect(stateRows.get(o.entity, o.entity_id)).toEqual({ n: 0 });
     // Read back, the state is what merging the insert gives: every column with its stamp, born then.
     const q = sqliteSyncStore(desk.sql);
@@ -413,7 +413,7 @@ describe('sync between a hub and a desk on real SQLite files', () => {
     const sqlite = desk.sql;
     expect((sqlite.prepare('SELECT count(*) AS n FROM sync_ops').get() as { n: number }).n).toBeLessThan(5);
     // Merge states came along: the erasure stays final, and later changes flow both ways as ops.
-    expect((sqlite.prepare('SELECT erased FROM sync_rows WHERE entity = ? AND entity_id = ?').get('customers', JSON.stringify([erased.customer.id])) as { erased: string | null }).erased).not.toBeNull();
+    expect((sqlite.prepare('SELECT erased FROM sync_row_names WHERE entity = ? AND entity_id = ?').get('customers', JSON.stringify([erased.customer.id])) as { erased: string | null }).erased).not.toBeNull();
     expect((await desk.call('POST', '/v1/bookings', aBooking(productCode, startTime, [{ optionLabel: 'Adult', value: 2 }]))).status).toBe(200);
     expect((await hub.call('DELETE', `/v1/bookings/${erased.orderNumber}`)).status).toBe(200);
     const next = await exchange(desk, hub);

@@ -43,8 +43,8 @@ describe('stored merge states', () => {
     expect(q.rowState('customers', '[9]')).toBeNull();
     // A row no one changed since its insert is its shape and its insert's stamp, once (born); one
     // stamp that is not the insert's is kept in stamps.
-    expect(sqlite.prepare("SELECT stamps, marks, born FROM sync_rows WHERE entity_id = '[1]'").get()).toEqual({ stamps: '', marks: null, born: A });
-    expect(sqlite.prepare("SELECT stamps, marks, born FROM sync_rows WHERE entity_id = '[6]'").get()).toEqual({ stamps: B, marks: null, born: A });
+    expect(sqlite.prepare("SELECT stamps, marks, born FROM sync_row_names WHERE entity_id = '[1]'").get()).toEqual({ stamps: '', marks: null, born: A });
+    expect(sqlite.prepare("SELECT stamps, marks, born FROM sync_row_names WHERE entity_id = '[6]'").get()).toEqual({ stamps: B, marks: null, born: A });
   });
 
   it('keep the state of a row one remote insert made in that op, and in sync_rows from its first later change', async () => {
@@ -53,7 +53,7 @@ describe('stored merge states', () => {
     q.beginWork();
     const op = { origin: 'AAAA', seq: 1, hlc: A, entity: 'customers', entity_id: '[7]', kind: 'insert' as const, change: { id: 7, first_name: 'Ann', created_at: 1, updated_at: 1 }, schema: 1, nulls: ['email'] };
     q.insertNewRows([{ op, table: 'customers', pk: ['id'] }]);
-    expect(sqlite.prepare("SELECT count(*) AS n FROM sync_rows WHERE entity_id = '[7]'").get()).toEqual({ n: 0 });
+    expect(sqlite.prepare("SELECT count(*) AS n FROM sync_row_names WHERE entity_id = '[7]'").get()).toEqual({ n: 0 });
     expect(sqlite.prepare("SELECT first_name, email FROM customers WHERE id = 7").get()).toEqual({ first_name: 'Ann', email: null });
     const fromOp = { clocks: { id: A, first_name: A, created_at: A, updated_at: A, email: A }, born: A, deleted: null, erased: null };
     expect(q.rowState('customers', '[7]')).toEqual(fromOp);

@@ -4,6 +4,7 @@ import { sqliteErasure } from './erasure';
 import { sqliteFold } from './fold';
 import { sqliteInstance } from './instance';
 import { sqliteHeld, sqliteOps } from './ops';
+import { sqliteRowKeys } from './rowKeys';
 import { sqliteRowState } from './rowState';
 import { sqliteRows } from './rows';
 import { sqliteShapes } from './shapes';
@@ -16,13 +17,17 @@ import { sqliteSnapshotJoin } from './snapshotJoin';
  */
 export function sqliteSyncStore(sqlite: BetterSqlite3.Database): SqliteSyncStore {
   const shapes = sqliteShapes(sqlite);
+  const keys = sqliteRowKeys(sqlite);
   const { plans, rows } = sqliteRows(sqlite);
   const store = {
     ...sqliteInstance(sqlite),
-    beginWork: shapes.forgetShapesAddedHere,
+    beginWork() {
+      shapes.forgetShapesAddedHere();
+      keys.forgetAddedHere();
+    },
     ...sqliteOps(sqlite, shapes, plans),
     ...sqliteHeld(sqlite),
-    ...sqliteRowState(sqlite, shapes),
+    ...sqliteRowState(sqlite, shapes, keys),
     ...sqliteErasure(sqlite),
     ...rows,
     ...sqliteSnapshotJoin(sqlite),

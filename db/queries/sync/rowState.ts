@@ -1,54 +1,81 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SyncRowsTable } from '../../schema';
 import type { SqliteSyncStore, StoredRowState } from '../../syncStore';
 import { wholeHlc } from '../../syncEncoding';
+import type { SqliteRowKeys, StateKey } from './rowKeys';
 import type { SqliteShapes } from './shapes';
 
 type SqliteRowState = Pick<SqliteSyncStore, 'withRowState' | 'withRowStateAmong' | 'rowState' | 'saveInsertedRowState' | 'saveRowState'>;
+
+/** A sync_rows entry on SQLite (migration 20261205_11): keyed by numbers, its insert stamp in parts (rowKeys.ts). */
+interface KeyedStateRow {
+  shape: number;
+  stamps: string;
+  marks: string | null;
+  born_at: number | null;
+  born_count: number | null;
+  born_by: number | null;
+  born: string | null;
+  deleted: string | null;
+  erased: string | null;
+}
+
+type KeyArgs = [number, number, number, string];
+const args = (k: StateKey): KeyArgs => [k.entity, k.k1, k.k2, k.key];
+const KEY = 'entity = ? AND k1 = ? AND k2 = ? AND key = ?';
 
 /**
  * Rows' merge states on SQLite: a sync_rows entry, or for a row one remote insert made, that op
  * (row_state = 1, migration 95), which says the same as the entry saveInsertedRowState would write.
  */
-export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteShapes): SqliteRowState {
+export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteShapes, keys: SqliteRowKeys): SqliteRowState {
   const s = {
-    rowState: sqlite.prepare<[string, string], SyncRowsTable>('SELECT * FROM sync_rows WHERE entity = ? AND entity_id = ?'),
+    rowState: sqlite.prepare<KeyArgs, KeyedStateRow>(`SELECT shape, stamps, marks, born_at, born_count, born_by, born, deleted, erased FROM sync_rows WHERE ${KEY}`),
+    hasState: sqlite.prepare<KeyArgs, number>(`SELECT 1 FROM sync_rows WHERE ${KEY}`).pluck(),
     /** The op that is a row's whole merge state, for a row sync_rows lacks (migration 95). */
     stateOp: sqlite.prepare<[string, string], { origin: string; hlc: string; change_json: string | null; null_columns: number | null; change_shape: number | null }>(
       'SELECT origin, hlc, change_json, null_columns, change_shape FROM sync_ops WHERE entity = ? AND entity_id = ? AND row_state = 1',
     ),
-    withRowState: sqlite.prepare<[string, string, string, string], { entity_id: string }>(
-      `SELECT entity_id FROM sync_rows WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?))
-       UNION SELECT entity_id FROM sync_ops WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?)) AND row_state = 1`,
+    stateOpsAmong: sqlite.prepare<[string, string], { entity_id: string }>(
+      'SELECT entity_id FROM sync_ops WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?)) AND row_state = 1',
     ),
-    hasRowState: sqlite
-      .prepare<[string, string, string, string], number>(
-        'SELECT 1 FROM sync_rows WHERE entity = ? AND entity_id = ? UNION ALL SELECT 1 FROM (SELECT 1 FROM sync_ops WHERE entity = ? AND entity_id = ? AND row_state = 1 LIMIT 1)',
-      )
-      .pluck(),
-    saveRowState: sqlite.prepare<[string, string, number, string, string | null, string | null, string | null, string | null]>(
-      `INSERT INTO sync_rows (entity, entity_id, shape, stamps, marks, born, deleted, erased) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (entity, entity_id) DO UPDATE SET shape = excluded.shape, stamps = excluded.stamps, marks = excluded.marks, born = excluded.born, deleted = excluded.deleted, erased = excluded.erased`,
+    hasStateOp: sqlite.prepare<[string, string], number>('SELECT 1 FROM sync_ops WHERE entity = ? AND entity_id = ? AND row_state = 1 LIMIT 1').pluck(),
+    saveRowState: sqlite.prepare<[...KeyArgs, number, string, string | null, number | null, number | null, number | null, string | null, string | null, string | null]>(
+      `INSERT INTO sync_rows (entity, k1, k2, key, shape, stamps, marks, born_at, born_count, born_by, born, deleted, erased) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (entity, k1, k2, key) DO UPDATE SET shape = excluded.shape, stamps = excluded.stamps, marks = excluded.marks, born_at = excluded.born_at,
+         born_count = excluded.born_count, born_by = excluded.born_by, born = excluded.born, deleted = excluded.deleted, erased = excluded.erased`,
     ),
   };
   const { columnsOfShape } = shapes;
+  const hasEntry = (entity: string, entityId: string) => {
+    const key = keys.keyOf(entity, entityId, false);
+    return key !== null && s.hasState.get(...args(key)) !== undefined;
+  };
+  const save = (entity: string, entityId: string, shape: number, stamps: string, marks: string | null, born: string | null, deleted: string | null, erased: string | null) => {
+    const b = keys.packBorn(born);
+    s.saveRowState.run(...args(keys.keyOf(entity, entityId, true)!), shape, stamps, marks, b.at, b.count, b.by, b.text, deleted, erased);
+  };
 
   return {
-    // One statement for a page's rows.
+    // A key lookup per row (each state's key is numbers made here), then one statement for the page's state ops.
     withRowState(entity, entityIds) {
-      const ids = JSON.stringify(entityIds);
-      return new Set(s.withRowState.all(entity, ids, entity, ids).map((r) => r.entity_id));
+      const found = new Set(entityIds.filter((id) => hasEntry(entity, id)));
+      const rest = entityIds.filter((id) => !found.has(id));
+      if (rest.length > 0) for (const r of s.stateOpsAmong.all(entity, JSON.stringify(rest))) found.add(r.entity_id);
+      return found;
     },
     withRowStateAmong(rows) {
-      // A key lookup or two per row: a write has a few rows, and one statement over a JSON list of
-      // them (json_each, a temporary B-tree per side) cost more than these together.
+      // A key lookup or two per row: a write has a few rows.
       const found = new Set<string>();
-      for (const { entity, entityId } of rows) if (s.hasRowState.get(entity, entityId, entity, entityId) !== undefined) found.add(`${entity} ${entityId}`);
+      for (const { entity, entityId } of rows) if (hasEntry(entity, entityId) || s.hasStateOp.get(entity, entityId) !== undefined) found.add(`${entity} ${entityId}`);
       return found;
     },
     rowState(entity, entityId): StoredRowState | null {
-      const row = s.rowState.get(entity, entityId);
-      if (row) return { clocks: shapes.decodeClocks(row.stamps === '' && row.marks === null && row.born !== null ? { ...row, stamps: row.born } : row), born: row.born, deleted: row.deleted, erased: row.erased };
+      const key = keys.keyOf(entity, entityId, false);
+      const row = key === null ? undefined : s.rowState.get(...args(key));
+      if (row) {
+        const born = keys.unpackBorn(row);
+        return { clocks: shapes.decodeClocks(row.stamps === '' && row.marks === null && born !== null ? { ...row, stamps: born } : row), born, deleted: row.deleted, erased: row.erased };
+      }
       // A row one remote insert made: its state is that op (insertNewRows), the same saveInsertedRowState would have written.
       const op = s.stateOp.get(entity, entityId);
       if (!op) return null;
@@ -60,13 +87,13 @@ export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteSha
     },
     // Every column's stamp is the insert's: said once, by `born` (stamps left empty; rowState reads it back).
     saveInsertedRowState(entity, entityId, columns, stamp) {
-      s.saveRowState.run(entity, entityId, shapes.shapeOfStamped(columns), '', null, stamp, null, null);
+      save(entity, entityId, shapes.shapeOfStamped(columns), '', null, stamp, null, null);
     },
     saveRowState(entity, entityId, state) {
       const { shape, stamps, marks } = shapes.encodeClocks(state.clocks);
       // One stamp for every column, the insert's (a row unchanged since, as compaction saves most): born says it.
       const once = marks === null && stamps === state.born;
-      s.saveRowState.run(entity, entityId, shape, once ? '' : stamps, marks, state.born, state.deleted, state.erased);
+      save(entity, entityId, shape, once ? '' : stamps, marks, state.born, state.deleted, state.erased);
     },
   };
 }

@@ -25,7 +25,7 @@ export interface SqliteShapes {
   nullText(id: number): string;
   encodeChange(entity: string, change: Record<string, unknown> | null, knownNulls?: readonly string[]): EncodedChange;
   encodeClocks(clocks: Record<string, string>): { shape: number; stamps: string; marks: string | null };
-  decodeClocks(row: SyncRowsTable): Record<string, string>;
+  decodeClocks(row: Pick<SyncRowsTable, 'shape' | 'stamps' | 'marks'>): Record<string, string>;
   /** Forgets the shapes this connection added (see below); called as each transaction's work begins. */
   forgetShapesAddedHere(): void;
 }

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type DbHandle } from '../../db/connection';
+import { sqliteSyncStore } from '../../db/queries/sync';
+
+const dirs: string[] = [];
+const handles: DbHandle[] = [];
+afterEach(async () => {
+  while (handles.length) await handles.pop()!.close();
+  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+async function aDatabase(): Promise<DbHandle> {
+  const dir = mkdtempSync(join(tmpdir(), 'tourdesk-row-keys-'));
+  dirs.push(dir);
+  const handle = await openDatabase(join(dir, 'db.sqlite'), { migrate: true });
+  handles.push(handle);
+  return handle;
+}
+const A = '001894665600000-000000-AAAA';
+const B = '001894665600999-000002-BBBB';
+const state = (born: string) => ({ clocks: { id: born }, born, deleted: null, erased: null });
+
+describe('merge states keyed by numbers (SQLite)', () => {
+  it('keeps an integer key in integer columns and the insert stamp as numbers: a state is a few dozen bytes', async () => {
+    const { sqlite } = await aDatabase();
+    const q = sqliteSyncStore(sqlite);
+    q.beginWork();
+    for (let id = 100_000; id < 101_000; id++) q.saveRowState('booking_item_quantities', JSON.stringify([id, id % 3]), state(A));
+    const row = sqlite.prepare("SELECT typeof(k1) AS k1, typeof(k2) AS k2, key, typeof(born_at) AS born_at, born FROM sync_rows LIMIT 1").get();
+    expect(row).toEqual({ k1: 'integer', k2: 'integer', key: '', born_at: 'integer', born: null });
+    const bytes = sqlite.prepare("SELECT sum(pgsize) AS b FROM dbstat WHERE name = 'sync_rows'").pluck().get() as number;
+    // Migration 92's layout held such a state in ~80 bytes (the key and the stamp as text).
+    expect(bytes / 1000).toBeLessThan(40);
+    expect(q.rowState('booking_item_quantities', '[100002,0]')).toEqual(state(A));
+    expect(q.rowState('booking_item_quantities', '[100002,1]')).toBeNull();
+  });
+
+  it('forgets a number its rolled-back transaction gave, so the next name that takes it is read right', async () => {
+    const { sqlite } = await aDatabase();
+    const q = sqliteSyncStore(sqlite);
+    q.beginWork();
+    sqlite.exec('BEGIN');
+    q.saveRowState('gizmos', '[1]', state(A)); // a new entity and a new origin, numbered in this transaction
+    sqlite.exec('ROLLBACK');
+    q.beginWork();
+    sqlite.exec('BEGIN');
+    q.saveRowState('widgets', '[1]', state(B)); // takes the number gizmos had
+    sqlite.exec('COMMIT');
+    q.beginWork();
+    expect(q.rowState('gizmos', '[1]')).toBeNull();
+    expect(q.rowState('widgets', '[1]')).toEqual(state(B));
+    expect(sqlite.prepare('SELECT entity, entity_id, born FROM sync_row_names').all()).toEqual([{ entity: 'widgets', entity_id: '[1]', born: B }]);
+  });
+});
