@@ -19,6 +19,8 @@ const OLD_STATES: [string, string, number, string, string | null, string | null,
   ['category_products', '[3,"P1"]', 2, '', null, A, null, null], // mixed: text form
   ['customers', '[ 5]', 1, '', null, A, null, null], // not JSON.stringify's text: text form
   ['customers', '[9007199254740993]', 1, '', null, A, null, null], // beyond JavaScript's integers
+  ['customers', '[-0]', 1, '', null, A, null, null], // not JSON.stringify's either
+  ['customers', '[1.0]', 1, '', null, A, null, null],
   ['customers', '[-7]', 1, B, null, 'not-a-stamp', null, null], // a born not in hlc.ts's form: kept as text
   ['gizmos', '[1]', 1, '', null, A, null, null], // an entity migration 80 never listed
 ];
@@ -40,7 +42,7 @@ describe('20261205_11_sync_row_keys', () => {
     expect(sqlite.prepare(NAMES).all()).toEqual(before);
     const keyOf = sqlite.prepare("SELECT k1, k2, key, born_at, born_count, born, (SELECT origin FROM sync_origins WHERE no = born_by) AS origin FROM sync_rows JOIN sync_entities e ON e.no = entity WHERE e.name = ? ORDER BY k1, key");
     expect(keyOf.all('booking_item_quantities')).toEqual([{ k1: 107001, k2: 0, key: '', born_at: 1894665600999, born_count: 2, born: null, origin: 'BBBB' }]);
-    expect(keyOf.all('customers').map((r: any) => [r.k1, r.key])).toEqual([[-7, ''], [0, '[ 5]'], [0, '[9007199254740993]'], [1, ''], [2, '']]);
+    expect(keyOf.all('customers').map((r: any) => [r.k1, r.key])).toEqual([[-7, ''], [0, '[ 5]'], [0, '[-0]'], [0, '[1.0]'], [0, '[9007199254740993]'], [1, ''], [2, '']]);
     expect(keyOf.all('customers')[0]).toMatchObject({ born_at: null, born: 'not-a-stamp' });
     expect(keyOf.all('category_products').map((r: any) => r.key)).toEqual(['[3,"P1"]']);
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../../db/connection';
 import { sqliteSyncStore } from '../../db/queries/sync';
+import { keyColumnsSql } from '../../db/queries/sync/rowKeys';
 
 const dirs: string[] = [];
 const handles: DbHandle[] = [];
@@ -52,5 +53,27 @@ describe('merge states keyed by numbers (SQLite)', () => {
     expect(q.rowState('gizmos', '[1]')).toBeNull();
     expect(q.rowState('widgets', '[1]')).toEqual(state(B));
     expect(sqlite.prepare('SELECT entity, entity_id, born FROM sync_row_names').all()).toEqual([{ entity: 'widgets', entity_id: '[1]', born: B }]);
+  });
+
+  it('keys an id the same in SQL (compaction, the migration) as in the store, odd ids too', async () => {
+    const { sqlite } = await aDatabase();
+    const q = sqliteSyncStore(sqlite);
+    q.beginWork();
+    const ids: [string, string][] = [
+      ['customers', '[12]'], ['customers', '[-3]'], ['customers', '[0]'], ['customers', '[-0]'], ['customers', '[1.0]'], ['customers', '[ 5]'],
+      ['customers', '[9007199254740991]'], ['customers', '[9007199254740992]'], ['customers', '["12"]'], ['customers', '[1,2]'],
+      ['booking_item_quantities', '[7,0]'], ['booking_item_quantities', '[7]'], ['booking_item_quantities', '[7,1,2]'], ['bookings', '["B1-1"]'],
+    ];
+    for (const [entity, id] of ids) q.saveRowState(entity, id, state(A));
+    const k = keyColumnsSql('i.id', 'e.key_ints');
+    const bySql = sqlite.prepare(`SELECT ${k.k1} AS k1, ${k.k2} AS k2, ${k.key} AS key FROM (SELECT ? AS id, ? AS name) i JOIN sync_entities e ON e.name = i.name`);
+    const rows = sqlite.prepare('SELECT r.k1, r.k2, r.key, e.name FROM sync_rows r JOIN sync_entities e ON e.no = r.entity').all() as { k1: number; k2: number; key: string; name: string }[];
+    expect(rows).toHaveLength(ids.length);
+    for (const [entity, id] of ids) expect(rows).toContainEqual({ ...(bySql.get(id, entity) as object), name: entity });
+    expect(rows.filter((r) => r.key === '').map((r) => [r.name, r.k1, r.k2])).toEqual(
+      expect.arrayContaining([['customers', 12, 0], ['customers', -3, 0], ['customers', 0, 0], ['customers', 9007199254740991, 0], ['booking_item_quantities', 7, 0]]),
+    );
+    expect(rows.filter((r) => r.key === '')).toHaveLength(5);
+    expect((sqlite.prepare('SELECT entity, entity_id FROM sync_row_names ORDER BY entity, entity_id').all() as { entity: string; entity_id: string }[]).map((r) => [r.entity, r.entity_id]).sort()).toEqual([...ids].sort());
   });
 });

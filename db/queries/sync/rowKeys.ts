@@ -28,7 +28,7 @@ export interface SqliteRowKeys {
   forgetAddedHere(): void;
 }
 
-const HLC_FORM = /^(\d{15})-(\d{6})-([A-Za-z0-9]+)$/;
+const ORIGIN_FORM = /^[A-Za-z0-9]+$/;
 
 /**
  * A name -> number table (sync_entities, sync_origins), cached. A number read that this connection
@@ -73,18 +73,53 @@ function numbering<Extra>(get: (name: string) => ({ no: number } & Extra) | unde
   };
 }
 
-/** The integers of an entity id that is exactly JSON.stringify of `n` safe integers; null otherwise. */
-function integersOf(entityId: string, n: number): [number, number] | null {
-  if (n !== 1 && n !== 2) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(entityId);
-  } catch {
-    return null;
+/**
+ * The integer text[from, to) spells exactly as JSON.stringify writes a safe integer (no leading zero,
+ * no "-0", no exponent), or null. By character: this runs per op of a catch-up.
+ */
+function canonicalInteger(text: string, from: number, to: number): number | null {
+  const negative = text.charCodeAt(from) === 45; /* - */
+  const start = negative ? from + 1 : from;
+  if (start >= to || to - start > 16 || (text.charCodeAt(start) === 48 && (to - start > 1 || negative))) return null;
+  let n = 0;
+  for (let i = start; i < to; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return null;
+    n = n * 10 + digit;
   }
-  if (!Array.isArray(parsed) || parsed.length !== n || !parsed.every((v) => Number.isSafeInteger(v))) return null;
-  if (JSON.stringify(parsed) !== entityId) return null;
-  return [parsed[0] as number, n === 2 ? (parsed[1] as number) : 0];
+  return Number.isSafeInteger(n) ? (negative ? -n : n) : null;
+}
+
+/** The integers of an entity id that is exactly JSON.stringify of `n` (1 or 2) safe integers; null otherwise. */
+function integersOf(entityId: string, n: number): [number, number] | null {
+  const last = entityId.length - 1;
+  if ((n !== 1 && n !== 2) || entityId.charCodeAt(0) !== 91 /* [ */ || entityId.charCodeAt(last) !== 93 /* ] */) return null;
+  const comma = entityId.indexOf(',');
+  if ((comma === -1) !== (n === 1)) return null;
+  const a = canonicalInteger(entityId, 1, n === 1 ? last : comma);
+  if (a === null) return null;
+  if (n === 1) return [a, 0];
+  const b = canonicalInteger(entityId, comma + 1, last);
+  return b === null ? null : [a, b];
+}
+
+/** A stamp in hlc.ts's form (15 digits, '-', 6 digits, '-', letters and digits): its wall, counter and origin; null otherwise. */
+function hlcParts(stamp: string): [number, number, string] | null {
+  if (stamp.length < 24 || stamp.charCodeAt(15) !== 45 || stamp.charCodeAt(22) !== 45) return null;
+  const wall = digits(stamp, 0, 15);
+  const counter = digits(stamp, 16, 22);
+  const origin = stamp.slice(23);
+  return wall === null || counter === null || !ORIGIN_FORM.test(origin) ? null : [wall, counter, origin];
+}
+
+function digits(text: string, from: number, to: number): number | null {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return null;
+    n = n * 10 + digit;
+  }
+  return n;
 }
 
 export function sqliteRowKeys(sqlite: BetterSqlite3.Database): SqliteRowKeys {
@@ -107,9 +142,9 @@ export function sqliteRowKeys(sqlite: BetterSqlite3.Database): SqliteRowKeys {
       return ints === null ? { entity: found.no, k1: 0, k2: 0, key: entityId } : { entity: found.no, k1: ints[0], k2: ints[1], key: '' };
     },
     packBorn(stamp) {
-      const m = stamp === null ? null : HLC_FORM.exec(stamp);
-      if (m === null) return { at: null, count: null, by: null, text: stamp };
-      return { at: Number(m[1]), count: Number(m[2]), by: origins.find(m[3], true)!.no, text: null };
+      const parts = stamp === null ? null : hlcParts(stamp);
+      if (parts === null) return { at: null, count: null, by: null, text: stamp };
+      return { at: parts[0], count: parts[1], by: origins.find(parts[2], true)!.no, text: null };
     },
     unpackBorn(row) {
       if (row.born_at === null) return row.born;

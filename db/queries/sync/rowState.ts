@@ -31,6 +31,9 @@ export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteSha
   const s = {
     rowState: sqlite.prepare<KeyArgs, KeyedStateRow>(`SELECT shape, stamps, marks, born_at, born_count, born_by, born, deleted, erased FROM sync_rows WHERE ${KEY}`),
     hasState: sqlite.prepare<KeyArgs, number>(`SELECT 1 FROM sync_rows WHERE ${KEY}`).pluck(),
+    // A page's keys in one statement each form: integer keys by k1 (k2 matched after), text keys by key.
+    intStates: sqlite.prepare<[number, string], { k1: number; k2: number }>("SELECT k1, k2 FROM sync_rows WHERE entity = ? AND k1 IN (SELECT value FROM json_each(?)) AND key = ''"),
+    textStates: sqlite.prepare<[number, string], { key: string }>('SELECT key FROM sync_rows WHERE entity = ? AND k1 = 0 AND k2 = 0 AND key IN (SELECT value FROM json_each(?))'),
     /** The op that is a row's whole merge state, for a row sync_rows lacks (migration 95). */
     stateOp: sqlite.prepare<[string, string], { origin: string; hlc: string; change_json: string | null; null_columns: number | null; change_shape: number | null }>(
       'SELECT origin, hlc, change_json, null_columns, change_shape FROM sync_ops WHERE entity = ? AND entity_id = ? AND row_state = 1',
@@ -56,10 +59,25 @@ export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteSha
   };
 
   return {
-    // A key lookup per row (each state's key is numbers made here), then one statement for the page's state ops.
+    // One statement for a page's integer keys and one for its other keys, then one for its state ops.
     withRowState(entity, entityIds) {
-      const found = new Set(entityIds.filter((id) => hasEntry(entity, id)));
-      const rest = entityIds.filter((id) => !found.has(id));
+      const found = new Set<string>();
+      const ints = new Map<string, string>();
+      const texts: string[] = [];
+      let no = 0;
+      for (const id of entityIds) {
+        const key = keys.keyOf(entity, id, false);
+        if (key === null) break; // an entity this file has no number for has no states here
+        no = key.entity;
+        if (key.key === '') ints.set(`${key.k1},${key.k2}`, id);
+        else texts.push(key.key);
+      }
+      if (ints.size > 0) for (const r of s.intStates.all(no, JSON.stringify([...new Set([...ints.keys()].map((k) => Number(k.split(',')[0])))]))) {
+        const id = ints.get(`${r.k1},${r.k2}`);
+        if (id !== undefined) found.add(id);
+      }
+      if (texts.length > 0) for (const r of s.textStates.all(no, JSON.stringify(texts))) found.add(r.key);
+      const rest = found.size === entityIds.length ? [] : entityIds.filter((id) => !found.has(id));
       if (rest.length > 0) for (const r of s.stateOpsAmong.all(entity, JSON.stringify(rest))) found.add(r.entity_id);
       return found;
     },
