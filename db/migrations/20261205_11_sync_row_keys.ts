@@ -89,3 +89,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .execute(db);
 }
+
+/** The PostgreSQL hub keeps sync_rows by name and key text (db/postgres/sync/rowState.ts): nothing to do there. */
+export async function postgres(): Promise<void> {}

@@ -74,6 +74,5 @@ export const migrations: Migration[] = [
   { name: '20261202_45_payment_taken_by', up: m20261202_45.up, postgres: m20261202_45.postgres },
   { name: '20261203_41_notified_tables', up: m20261203_41.up, postgres: m20261203_41.postgres },
   { name: '20261203_43_write_turn', up: m20261203_43.up, postgres: m20261203_43.postgres },
-  // SQLite only: the PostgreSQL hub keeps sync_rows by name (db/postgres/sync/rowState.ts).
-  { name: '20261205_11_sync_row_keys', up: m20261205_11.up },
+  { name: '20261205_11_sync_row_keys', up: m20261205_11.up, postgres: m20261205_11.postgres },
 ];

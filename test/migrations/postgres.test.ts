@@ -44,7 +44,14 @@ describe('migrations on PostgreSQL (the one ordered list, translated)', () => {
     const pgColumns: Record<string, string[]> = {};
     for (const row of rows.rows) (pgColumns[row.table_name] ??= []).push(row.column_name);
     for (const columns of Object.values(pgColumns)) columns.sort();
-    expect(pgColumns).toEqual(await sqliteColumns());
+    // The one layout that differs on purpose: SQLite keys merge states by numbers (migration
+    // 20261205_11, with its two tables of numbers); the PostgreSQL hub keeps them by name and key text.
+    const { sync_entities: entities, sync_origins: origins, sync_rows: keyedRows, ...shared } = await sqliteColumns();
+    expect([entities, origins]).toEqual([['key_ints', 'name', 'no'], ['no', 'origin']]);
+    expect(keyedRows).toEqual(['born', 'born_at', 'born_by', 'born_count', 'deleted', 'entity', 'erased', 'k1', 'k2', 'key', 'marks', 'shape', 'stamps']);
+    const { sync_rows: namedRows, ...pgShared } = pgColumns;
+    expect(namedRows).toEqual(['born', 'deleted', 'entity', 'entity_id', 'erased', 'marks', 'shape', 'stamps']);
+    expect(pgShared).toEqual(shared);
     await handle.close();
   });
 

@@ -9,6 +9,7 @@ import { exchangeWith, type PeerTransport } from '../../main/sync/exchange';
 import type { JoinProgress } from '../../main/sync/snapshotJoin';
 import { JOIN_PROGRESS_KEY } from '../../db/syncStore';
 import { startFaultyProxy } from '../fixtures/faultyProxy';
+import { testDialect } from '../fixtures/app';
 import { tourdesk } from './cliInProcess';
 import { directTransport, nodesClosedAfterEach, type SyncNode } from './nodes';
 
@@ -130,7 +131,9 @@ describe('a snapshot join over a flaky link', () => {
     const call = (body: object) => hub.call('POST', '/v1/sync/snapshot', { origin: 'DE5CAAAA', instanceNo: 2, schema: { min: 1, max: 999 }, table: SYNCED_TABLES.length, limit: 3, ...body });
     const first = (await call({})).body;
     expect(first.rows.map((r: any) => r.row.id)).toEqual([1998, 2998, 3998]);
-    hub.sql.prepare("DELETE FROM sync_rows WHERE entity = (SELECT no FROM sync_entities WHERE name = 'customers') AND k1 = ? AND key = ''").run(1998);
+    // SQLite keys a state by numbers (migration 20261205_11); the PostgreSQL hub by name and key text.
+    if (testDialect() === 'postgres') hub.sql.prepare('DELETE FROM sync_rows WHERE entity = ? AND entity_id = ?').run('customers', '[1998]');
+    else hub.sql.prepare("DELETE FROM sync_rows WHERE entity = (SELECT no FROM sync_entities WHERE name = 'customers') AND k1 = ? AND key = ''").run(1998);
     const rest: number[] = [];
     for (let next = first.next; next; ) {
       const page = (await call(next)).body;
