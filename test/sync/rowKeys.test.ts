@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../../db/connection';
 import { sqliteSyncStore } from '../../db/queries/sync';
 import { keyColumnsSql } from '../../db/queries/sync/rowKeys';
+import { stateOpsIn } from '../../db/queries/syncCompaction';
 
 const dirs: string[] = [];
 const handles: DbHandle[] = [];
@@ -75,5 +76,18 @@ describe('merge states keyed by numbers (SQLite)', () => {
     );
     expect(rows.filter((r) => r.key === '')).toHaveLength(5);
     expect((sqlite.prepare('SELECT entity, entity_id FROM sync_row_names ORDER BY entity, entity_id').all() as { entity: string; entity_id: string }[]).map((r) => [r.entity, r.entity_id]).sort()).toEqual([...ids].sort());
+  });
+
+  it('lets compaction find the rows whose state is only their insert op, whatever the form of their key', async () => {
+    const { sqlite, db } = await aDatabase();
+    const q = sqliteSyncStore(sqlite);
+    q.beginWork();
+    const op = sqlite.prepare("INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, row_state) VALUES ('AAAA', ?, ?, ?, ?, 'insert', '{}', 1, 1)");
+    const rows: [string, string][] = [['customers', '[1]'], ['customers', '[2]'], ['booking_item_quantities', '[5,1]'], ['booking_item_quantities', '[5,2]'], ['bookings', '["B1"]'], ['bookings', '["B2"]'], ['gizmos', '[1]']];
+    rows.forEach(([entity, id], i) => op.run(i + 1, A.slice(0, 22), entity, id));
+    // A later change wrote these rows' states to sync_rows: compaction has nothing to save for them.
+    for (const [entity, id] of [rows[1], rows[3], rows[5]]) q.saveRowState(entity, id, state(B));
+    const found = await stateOpsIn(db, { origin: 'AAAA', maxSeq: 100, beforeWall: 1894665600001 });
+    expect(found.map((r) => [r.entity, r.entity_id]).sort()).toEqual([rows[0], rows[2], rows[4], rows[6]].sort());
   });
 });
