@@ -106,11 +106,15 @@ describe('a season of faults between real serve processes', () => {
     // tombstones), the other requests meet the cycle above: starting over, every attempt would lose its
     // last page; each resumes after the last page it took, so the rejoin finishes.
     let snapshots = 0;
+    const seenBefore = proxy.seen.length;
     proxy.decide = (n, path) => (path.includes('/snapshot') ? (++snapshots % 2 === 0 ? 'resetPartway' : 'pass') : cycle[n % cycle.length]);
     const log = await syncUntilClean(deskB);
-    expect(proxy.seen.some((s) => s.path.includes('/snapshot') && s.fault === 'resetPartway')).toBe(true);
-    expect(log).toMatch(/rejoining from its snapshot/);
-    expect(log).toMatch(/snapshot: resuming after [1-9]\d* rows taken/);
+    // The rejoin may be begun by the CLI or by desk B's own background sync (every 5 s; it logs only
+    // failures), so what shows the resume is the requests: no two snapshot requests in a row passed, and
+    // the rejoin finished, which it could not have done had any attempt started over from the first page.
+    const snapshotRequests = proxy.seen.slice(seenBefore).filter((s) => s.path.includes('/snapshot'));
+    expect(snapshotRequests.some((s) => s.fault === 'resetPartway')).toBe(true);
+    expect(snapshotRequests.length).toBeGreaterThanOrEqual(3);
     expect(log).toMatch(/received \d+, sent \d+/);
     for (const desk of [deskB, deskA, deskB]) await syncUntilClean(desk);
 
