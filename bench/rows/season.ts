@@ -6,7 +6,7 @@ import { simulateSeason } from '../season/simulate';
 import { mb, opLogShare, rowsIn, syncTableSizes, vacuumedCopy, withoutSyncData, withSyncTablesOnly } from '../season/sizes';
 import type { BenchRow } from '../types';
 
-const BOOKINGS = Number(process.env.BENCH_SEASON_BOOKINGS ?? 50_000);
+const BOOKINGS = Number(process.env.BENCH_SEASON_BOOKINGS ?? 100_000);
 const DAYS = 60;
 const HORIZON_DAYS = 30;
 
@@ -70,8 +70,8 @@ function sizeRows(nodes: SeasonNode[], scratch: string, when: string, floors: re
 /**
  * A simulated season (issue 38): a hub and two desks, real engines on real SQLite files, desks paired
  * with the hub over loopback HTTP and exchanging as `serve` does; BENCH_SEASON_BOOKINGS bookings
- * (50,000 by default: the season's writes go to the engine's services in process, ~7 ms a booking with
- * its edits, check-ins and syncs, so a whole season of 100,000 takes ~17 minutes of a quiet 2-core machine) over 60
+ * (100,000 by default, the issue's season: the season's writes go to the engine's services in process,
+ * ~7 ms a booking with its edits, check-ins and syncs, so it takes 12-14 minutes of this 2-core machine) over 60
  * days with edits, cancels and check-ins, all synced; the late desk
  * offline for the last 30 days and catching up; every instance compacted with the 30-day horizon
  * (in season: the last 30 days' ops stay) and again a horizon after the season (everything goes).
