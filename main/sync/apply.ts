@@ -70,7 +70,7 @@ export async function applyPage(core: ReplicaCore, q: SyncStore, ops: readonly W
     }
     touched.add(rowKey);
     if (stored === null && op.kind === 'insert' && op.change !== null && entity && op.schema <= SCHEMA_VERSION && !(entity.rule === 'catalogue' && !owners.has(op.origin)) && !(entity.rule === 'customer' && op.change?.anonymised_at != null)) {
-      run.push({ op: { ...opRowOf(op), change: op.change }, table: op.entity, pk: entity.pk, stored: op.stored });
+      run.push({ op: opRowOf(op) as NewRowInsert['op'], table: op.entity, pk: entity.pk, stored: op.stored }); // its change is not null (above)
       counts.applied++;
       continue;
     }

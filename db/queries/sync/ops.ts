@@ -57,6 +57,8 @@ export function sqliteOps(sqlite: BetterSqlite3.Database, shapes: SqliteShapes, 
     rewriteChange: sqlite.prepare<[string | null, number | null, number | null, number]>('UPDATE sync_ops SET change_json = ?, null_columns = ?, change_shape = ? WHERE arrival = ?'),
   };
   const { columnsOfShape, keysOf, nullText } = shapes;
+  /** The last null columns' and value array's lists opArgs looked up, and their shapes (see insertNewRows). */
+  let last: { nulls: readonly string[] | null; nullsShape: number; columns: readonly string[] | null; valuesShape: number } = { nulls: null, nullsShape: 0, columns: null, valuesShape: 0 };
 
   /**
    * An op as sync_ops stores it: its change without null columns (which a shape names), its stamp
@@ -65,8 +67,11 @@ export function sqliteOps(sqlite: BetterSqlite3.Database, shapes: SqliteShapes, 
    */
   function opArgs(op: NewOpRow, stored?: NewRowInsert['stored']): OpArgs {
     if (stored !== undefined && op.nulls !== undefined && stored.columns.length > 0 && !CHANGE_READ_IN_SQL.has(op.entity)) {
-      const nulls = shapes.shapeOfNulls(op.nulls as string[]);
-      const shape = shapes.shapeOfValues(stored.columns as string[]);
+      // A page's ops of one shape share its lists (the same arrays): their shapes are looked up once.
+      if (op.nulls !== last.nulls) last.nullsShape = shapes.shapeOfNulls((last.nulls = op.nulls) as string[]);
+      if (stored.columns !== last.columns) last.valuesShape = shapes.shapeOfValues((last.columns = stored.columns) as string[]);
+      const nulls = last.nullsShape;
+      const shape = last.valuesShape;
       return [op.origin, op.seq, shortHlc(op.hlc, op.origin), op.entity, op.entity_id, op.kind, JSON.stringify(stored.values), op.schema, nulls, op.write_continues ?? null, shape];
     }
     const { json, nulls, shape } = shapes.encodeChange(op.entity, op.change, op.change === null ? undefined : op.nulls);
@@ -80,6 +85,8 @@ export function sqliteOps(sqlite: BetterSqlite3.Database, shapes: SqliteShapes, 
     // What saveInsertedRowState would write to sync_rows is said once, by the op (row_state = 1); the
     // rows are written as upsertRow would, in a few multi-row statements.
     insertNewRows(newRows) {
+      // Remembered for one call only: a shape this transaction added is forgotten if it rolls back.
+      last = { nulls: null, nullsShape: 0, columns: null, valuesShape: 0 };
       rows.insertMany('state-ops', stateOpsSql, newRows.map((r) => opArgs(r.op, r.stored)));
       // Consecutive rows of one table and column list share a statement.
       for (let from = 0; from < newRows.length; ) {
