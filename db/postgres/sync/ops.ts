@@ -34,7 +34,14 @@ export function postgresOps({ run, first }: PostgresQuery, shapes: PostgresShape
     changeJsonLengthOf: (row) => storedChangeJsonLength(row, nullText, keysOf),
     nullColumnsOf: (row) => (row.null_columns === null ? [] : columnsOfShape(row.null_columns)),
     opAt: async (origin, seq) => (await opRows('SELECT * FROM sync_ops WHERE origin = $1 AND seq = $2', [origin, seq]))[0],
-    opsAfter: (arrival, limit) => opRows('SELECT * FROM sync_ops WHERE arrival > $1 ORDER BY arrival LIMIT $2', [arrival, limit]),
+    // Only up to the watermark (migration 20261205_21_arrival_floor): no op past one still being
+    // committed. The page must be a later statement than the bound's, with a snapshot taken after it:
+    // pulls read on the pool (main/sync/replica.ts, `outside`), each statement its own snapshot.
+    async opsAfter(arrival, limit) {
+      const bound = (await first<{ bound: string | number | null }>('SELECT tourdesk_arrival_bound() AS bound'))?.bound ?? null;
+      if (bound === null || Number(bound) <= arrival) return [];
+      return opRows('SELECT * FROM sync_ops WHERE arrival > $1 AND arrival <= $2 ORDER BY arrival LIMIT $3', [arrival, bound, limit]);
+    },
     arrivalOf: async (origin, seq) => (await first<{ arrival: number }>('SELECT arrival FROM sync_ops WHERE origin = $1 AND seq = $2', [origin, seq]))?.arrival ?? null,
     opsOfEntity: (entity, entityId) => opRows('SELECT * FROM sync_ops WHERE entity = $1 AND entity_id = $2', [entity, entityId]),
     // The hub writes every change in the object form (change_shape stays NULL), whatever the entity.
