@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../db/connection';
@@ -106,5 +107,49 @@ describe('the arrival watermark of pulls on PostgreSQL', () => {
     expect(await pulled(base)).toEqual([['CLEAR', d.seq]]);
     await elsewhere.query('SELECT pg_advisory_unlock_all()');
     await here.query('SELECT pg_advisory_unlock_all()');
+  });
+
+  it('lets a puller following its cursor miss no committed op while writers commit out of arrival order', async () => {
+    const base = await lastArrival();
+    const committed: string[] = [];
+    let writing = true;
+    const writer = async (w: number) => {
+      const c = await client();
+      for (let round = 0; round < 25; round++) {
+        await c.query('BEGIN');
+        const mine: string[] = [];
+        for (let i = 0; i <= round % 3; i++) mine.push(`W${w}:${(await insertOp(c, `W${w}`)).seq}`);
+        await sleep((round * 7 + w * 3) % 11); // so later arrivals often commit first
+        if ((round + w) % 9 === 0) await c.query('ROLLBACK');
+        else {
+          await c.query('COMMIT');
+          committed.push(...mine);
+        }
+      }
+    };
+    const seen: string[] = [];
+    let cursor = base;
+    const pullOnce = async () => {
+      for (const row of await outside.opsAfter(cursor, 7)) {
+        expect(row.arrival).toBeGreaterThan(cursor);
+        seen.push(`${row.origin}:${row.seq}`);
+        cursor = row.arrival;
+      }
+    };
+    const puller = (async () => {
+      while (writing) {
+        await pullOnce();
+        await sleep(1);
+      }
+    })();
+    await Promise.all([1, 2, 3, 4].map(writer));
+    writing = false;
+    await puller;
+    for (let before = -1; before !== seen.length; ) {
+      before = seen.length;
+      await pullOnce();
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect([...seen].sort()).toEqual([...committed].sort());
   });
 });
