@@ -1,25 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type DbHandle } from '../../db/connection';
+import { describe, expect, it } from 'vitest';
 import { sqliteSyncStore } from '../../db/queries/sync';
+import { migratedDatabases } from '../fixtures/migrations';
 import { keyColumnsSql } from '../../db/queries/sync/rowKeys';
 import { stateOpsIn } from '../../db/queries/syncCompaction';
 
-const dirs: string[] = [];
-const handles: DbHandle[] = [];
-afterEach(async () => {
-  while (handles.length) await handles.pop()!.close();
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-async function aDatabase(): Promise<DbHandle> {
-  const dir = mkdtempSync(join(tmpdir(), 'tourdesk-row-keys-'));
-  dirs.push(dir);
-  const handle = await openDatabase(join(dir, 'db.sqlite'), { migrate: true });
-  handles.push(handle);
-  return handle;
-}
+const { aDatabase } = migratedDatabases('row-keys');
 const A = '001894665600000-000000-AAAA';
 const B = '001894665600999-000002-BBBB';
 const state = (born: string) => ({ clocks: { id: born }, born, deleted: null, erased: null });
