@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../fixtures/cli';
-import { aFolder, aHubAndTwoDesks, expectSameSales, holdings, restart, runCleanup, sell, stop, syncUntilClean, type Sale } from './faultsServe';
+import { aFolder, aHubAndTwoDesks, expectSameSales, holdings, restart, restoreDeskThenSell, runCleanup, sell, stop, syncUntilClean, type Sale } from './faultsServe';
 
 /**
  * Restores in the middle of a partitioned workload (issue 38), on real `tourdesk serve` processes: a
@@ -49,15 +49,8 @@ describe('restores in a partitioned workload', () => {
     await restart(hub);
     expect(hub.server.output()).toMatch(/copied back by hand\): it continues as a new incarnation/);
     proxy.target = hub.server.baseUrl;
-    await stop(deskA, 'SIGTERM');
-    const restored = await runCli(['restore', join(copies, 'deskA.tdbackup'), '--data-dir', deskA.dir]);
-    expect(restored.code, restored.out).toBe(0);
-    await restart(deskA);
-    expect(deskA.server.output()).toMatch(/restored from a backup: it continues as a new incarnation/);
-
     // Both sell before anyone heals: numbers never given out before.
-    const fresh = [await sell(hub, productCode), await sell(deskA, productCode), await sell(hub, productCode)];
-    for (const sale of fresh) expect(given.has(sale.orderNumber), sale.orderNumber).toBe(false);
+    const fresh = await restoreDeskThenSell(deskA, join(copies, 'deskA.tdbackup'), 'SIGTERM', hub, productCode, given);
     sales.push(...fresh);
 
     // Healed: the same pairings as before, only exchanges.

@@ -10,7 +10,7 @@ import { runCli } from '../fixtures/cli';
 import { freshPostgresDatabase } from '../fixtures/postgres';
 import { postgresBinDir } from '../fixtures/postgresCluster';
 import { expectConverged, type Converging } from './nodes';
-import { aFolder, aHubAndTwoDesks, api, cleanup, restart, runCleanup, sell, stop, syncUntilClean, type Sale, type ServeNode } from './faultsServe';
+import { aFolder, aHubAndTwoDesks, api, cleanup, restart, restoreDeskThenSell, runCleanup, sell, stop, syncUntilClean, type Sale, type ServeNode } from './faultsServe';
 
 /**
  * Restores in the middle of a partitioned workload with the hub on PostgreSQL (issue 38): a
@@ -153,15 +153,8 @@ describe('restores in a partitioned workload, the hub on PostgreSQL', () => {
     await restart(hub);
     expect(hub.server.output()).toMatch(/restored from a backup: it continues as a new incarnation/);
     proxy.target = hub.server.baseUrl;
-    await stop(deskA, 'SIGKILL');
-    const restored = await runCli(['restore', join(copies, 'deskA.tdbackup'), '--data-dir', deskA.dir]);
-    expect(restored.code, restored.out).toBe(0);
-    await restart(deskA);
-    expect(deskA.server.output()).toMatch(/restored from a backup: it continues as a new incarnation/);
-
     // Both sell before anyone heals: numbers never given out before.
-    const fresh = [await sell(hub, productCode), await sell(deskA, productCode), await sell(hub, productCode)];
-    for (const sale of fresh) expect(given.has(sale.orderNumber), sale.orderNumber).toBe(false);
+    const fresh = await restoreDeskThenSell(deskA, join(copies, 'deskA.tdbackup'), 'SIGKILL', hub, productCode, given);
     held.sales.push(...fresh);
     // And the restored hub changes what it lost and a survivor holds: a group desk B checked in, a booking edited since.
     await checkIn(hub, held, productCode, morning[0]);

@@ -138,3 +138,19 @@ export function expectSameSales(dirs: readonly string[], sales: readonly Sale[])
   expect(all[0].bookings).toEqual(sales.map((s) => s.orderNumber).sort());
   expect(all[0].seatsHeld).toBe(sales.reduce((sum, s) => sum + s.seats, 0));
 }
+
+/**
+ * A desk put back from its backup (`tourdesk restore`, after a SIGTERM or a power cut) mid-workload:
+ * it says it continues as a new incarnation; then the hub and the desk sell before anyone heals, and no
+ * number is one given out before (`given`). Answers those sales.
+ */
+export async function restoreDeskThenSell(deskA: ServeNode, backup: string, signal: NodeJS.Signals, hub: ServeNode, productCode: string, given: ReadonlySet<string>): Promise<Sale[]> {
+  await stop(deskA, signal);
+  const restored = await runCli(['restore', backup, '--data-dir', deskA.dir]);
+  expect(restored.code, restored.out).toBe(0);
+  await restart(deskA);
+  expect(deskA.server.output()).toMatch(/restored from a backup: it continues as a new incarnation/);
+  const fresh = [await sell(hub, productCode), await sell(deskA, productCode), await sell(hub, productCode)];
+  for (const sale of fresh) expect(given.has(sale.orderNumber), sale.orderNumber).toBe(false);
+  return fresh;
+}
