@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isSharedAnswer, textOfAnswer } from '../domain/sharedAnswers';
+import { isSharedAnswer, jsonOfSharedAnswer } from '../domain/sharedAnswers';
 import { successStatus, toErrorResponse, warningOf } from './envelope';
 
 /** A non-JSON answer (an image, a CSV file, a page). */
@@ -39,9 +39,6 @@ export function sendFailure(request: FastifyRequest, reply: FastifyReply, error:
 /** What fastify sends with a serialized object, so an answer sent as text carries the same header. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** JSON text of shared (frozen, cached) answers, made once per answer object. */
-const sharedJson = new WeakMap<object, string>();
-
 /** The envelope bytes of answers that are one shared part alone, kept with the part (see sharedEnvelopeBytes). */
 const sharedEnvelopes = new WeakMap<object, { key: string; bytes: Buffer }>();
 
@@ -78,11 +75,7 @@ function jsonWithSharedParts(envelope: Record<string, unknown>): string | undefi
   let text = '';
   for (const [key, value] of entries) {
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
-    let json = isSharedAnswer(value) ? (sharedJson.get(value) ?? textOfAnswer(value)) : undefined;
-    if (json === undefined) {
-      json = JSON.stringify(value);
-      if (isSharedAnswer(value)) sharedJson.set(value, json);
-    }
+    const json = isSharedAnswer(value) ? jsonOfSharedAnswer(value) : JSON.stringify(value);
     text += `${text ? ',' : '{'}${JSON.stringify(key)}:${json}`;
   }
   return `${text || '{'}}`;

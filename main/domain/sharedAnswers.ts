@@ -5,7 +5,10 @@
  * (main/api/answer.ts). Nothing else about the object changes.
  */
 const shared = new WeakSet<object>();
-/** JSON text the domain made of a shared answer already (a scan's answer, stored for replays). */
+/**
+ * Each shared answer's JSON text, made once: by the API the first time it sends it, or given by the
+ * domain that made it already (answerWithText: a scan's answer, stored for replays).
+ */
 const texts = new WeakMap<object, string>();
 
 function deepFreeze(value: unknown): void {
@@ -34,7 +37,9 @@ export function answerWithText<T extends object>(answer: T, text: string): T {
   return answer;
 }
 
-/** The JSON text given with answerWithText, if any. */
-export function textOfAnswer(value: object): string | undefined {
-  return texts.get(value);
+/** A shared answer's JSON text: the one kept for it, else made now and kept. */
+export function jsonOfSharedAnswer(value: object): string {
+  let text = texts.get(value);
+  if (text === undefined) texts.set(value, (text = JSON.stringify(value)));
+  return text;
 }
