@@ -1,3 +1,4 @@
+import { subscribe } from 'node:diagnostics_channel';
 import type { PullRequest, SnapshotRequest } from '../contract/sync';
 import type { PeerTransport } from './exchange';
 import { SyncError } from './errors';
@@ -12,10 +13,45 @@ export interface TransportOptions {
   counter?: { sent: number; received: number };
 }
 
+/**
+ * The last error a connection to each host:port met, and when. fetch puts a request back in its queue
+ * when its connection fails before the request was written (a peer that resets every connection as it
+ * accepts it, on a loaded machine), so the request ends at its deadline and the reset that caused it
+ * would be lost; undici's diagnostics channels see each connection, so the deadline's reason can name it.
+ */
+const connectionTrouble = new Map<string, { code: string; at: number }>();
+let watchingConnections = false;
+
+function watchConnections(): void {
+  if (watchingConnections) return;
+  watchingConnections = true;
+  const note = (params: { hostname?: string; port?: string | number } | undefined, error: NodeJS.ErrnoException) => {
+    if (!params?.hostname) return;
+    connectionTrouble.set(`${params.hostname}:${params.port ?? ''}`, { code: error.code ?? error.message, at: Date.now() });
+  };
+  subscribe('undici:client:connected', (message) => {
+    const { connectParams, socket } = message as { connectParams?: { hostname?: string; port?: string | number }; socket?: NodeJS.EventEmitter };
+    socket?.on('error', (error: NodeJS.ErrnoException) => note(connectParams, error));
+  });
+  subscribe('undici:client:connectError', (message) => {
+    const { connectParams, error } = message as { connectParams?: { hostname?: string; port?: string | number }; error: NodeJS.ErrnoException };
+    note(connectParams, error);
+  });
+}
+
+/** host:port as undici's connect parameters name it (the URL's default port is '' there). */
+function hostPortOf(base: string): string {
+  const url = new URL(base);
+  return `${url.hostname}:${url.port}`;
+}
+
 /** Why a request failed, in words a person can act on: fetch's own message is "fetch failed", its cause says why (ECONNREFUSED, ENOTFOUND, a certificate). */
-function reasonOf(error: unknown, timeoutMs: number): string {
+function reasonOf(error: unknown, timeoutMs: number, trouble?: { code: string }): string {
   if (!(error instanceof Error)) return String(error);
-  if (error.name === 'TimeoutError') return `no answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`;
+  if (error.name === 'TimeoutError') {
+    const waited = `no answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`;
+    return trouble ? `${waited}; its connections failed: ${trouble.code}` : waited;
+  }
   const cause = error.cause;
   // https:// to a peer that serves plain HTTP: OpenSSL's words ("ssl3_get_record:wrong version number") say nothing to a person.
   if (cause instanceof Error && ((cause as NodeJS.ErrnoException).code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/.test(cause.message))) return 'it does not answer HTTPS at this address; try http://';
@@ -28,6 +64,13 @@ function reasonOf(error: unknown, timeoutMs: number): string {
 export function httpTransport(baseUrl: string, key: string, options: TransportOptions = {}): PeerTransport {
   const base = baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  const hostPort = hostPortOf(base);
+  watchConnections();
+  /** The connection error met since `since`, if any (for a deadline's reason). */
+  const troubleSince = (since: number) => {
+    const trouble = connectionTrouble.get(hostPort);
+    return trouble && trouble.at >= since ? trouble : undefined;
+  };
   async function call<T>(path: string, body: unknown): Promise<T> {
     const text = JSON.stringify(body);
     let answer: { status: number; body: string };
@@ -35,12 +78,13 @@ export function httpTransport(baseUrl: string, key: string, options: TransportOp
     // connection and closes it at once leaves fetch waiting on nothing: the command line's process
     // would end mid-exchange, silently, with exit code 0. This holds it open until the request settles.
     const holdOpen = setInterval(() => {}, timeoutMs);
+    const started = Date.now();
     try {
       // fetch, a global: the engine imports no HTTP module (the lint rule); node:http measured ~4% less CPU per op of a catch-up, within noise.
       const response = await fetch(`${base}${path}`, { method: 'POST', headers: { apikey: key, 'content-type': 'application/json' }, body: text, signal: AbortSignal.timeout(timeoutMs) });
       answer = { status: response.status, body: await response.text() };
     } catch (error) {
-      throw new SyncError('PEER_UNREACHABLE', `${base} is not reachable (${reasonOf(error, timeoutMs)})`);
+      throw new SyncError('PEER_UNREACHABLE', `${base} is not reachable (${reasonOf(error, timeoutMs, troubleSince(started))})`);
     } finally {
       clearInterval(holdOpen);
     }
@@ -60,6 +104,7 @@ export function httpTransport(baseUrl: string, key: string, options: TransportOp
   /** An image's original by hash: raw bytes, or the peer's refusal in words. */
   async function media(hash: string): Promise<Buffer> {
     const holdOpen = setInterval(() => {}, timeoutMs);
+    const started = Date.now();
     try {
       const response = await fetch(`${base}/v1/sync/media/${encodeURIComponent(hash)}`, { headers: { apikey: key }, signal: AbortSignal.timeout(timeoutMs) });
       const bytes = Buffer.from(await response.arrayBuffer());
@@ -74,7 +119,7 @@ export function httpTransport(baseUrl: string, key: string, options: TransportOp
       throw new SyncError('PEER_UNREACHABLE', `${base} refused the image: ${reason}`);
     } catch (error) {
       if (error instanceof SyncError) throw error;
-      throw new SyncError('PEER_UNREACHABLE', `${base} is not reachable (${reasonOf(error, timeoutMs)})`);
+      throw new SyncError('PEER_UNREACHABLE', `${base} is not reachable (${reasonOf(error, timeoutMs, troubleSince(started))})`);
     } finally {
       clearInterval(holdOpen);
     }

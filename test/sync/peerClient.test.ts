@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { httpTransport } from '../../main/sync/peerClient';
 import type { PushRequest } from '../../main/sync/wire';
@@ -106,6 +106,26 @@ describe('the peer transport (the exchange over HTTP)', () => {
       expect(deadlines.mock.calls).toEqual([[200]]);
     } finally {
       deadlines.mockRestore();
+    }
+  });
+
+  it('names the connection error behind a deadline (fetch puts back a request whose connection was reset before it was written)', async () => {
+    // A peer that resets every connection it accepts, as the fault proxy does.
+    const resetting = createNetServer((socket) => socket.resetAndDestroy());
+    await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(resetting.address() as AddressInfo).port}`;
+    const realFetch = globalThis.fetch;
+    // What fetch does on a loaded machine: the reset reaches the connection, the request waits in
+    // fetch's queue, and the deadline ends it; here the real connection meets the real reset first.
+    vi.stubGlobal('fetch', async (input: string) => {
+      await realFetch(input, { method: 'POST', body: '{}' }).catch(() => undefined);
+      throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+    });
+    try {
+      await expect(httpTransport(url, 'k', { timeoutMs: 200 }).push(push)).rejects.toThrow(`${url} is not reachable (no answer within 200 ms; its connections failed: ECONNRESET)`);
+    } finally {
+      vi.unstubAllGlobals();
+      await new Promise((resolve) => resetting.close(resolve));
     }
   });
 
