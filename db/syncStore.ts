@@ -98,7 +98,7 @@ export interface SyncStoreOf<Later> {
    * order; when there are any, also the instance row, and capture paused (what the fold writes next are
    * its ops already). With none, nothing else is read or changed.
    */
-  beginFold(): Answer<Later, { captures: CaptureRow[]; instance: SyncInstanceTable | null }>;
+  beginFold(): Answer<Later, { captures: CaptureRow[]; instance: SyncInstanceTable | null; rowsStamp?: string | null }>;
   /**
    * A fold's end, one round trip on PostgreSQL: saves the clock, sets `origin`'s vector entry to
    * `lastSeq` when `advanced`, resumes capture and drops every captured change.
@@ -109,7 +109,7 @@ export interface SyncStoreOf<Later> {
    * order; when there are any, also the instance row, and capture paused (what the fold writes next are
    * its ops already). With none, nothing else is read or changed.
    */
-  beginFold(): Answer<Later, { captures: CaptureRow[]; instance: SyncInstanceTable | null }>;
+  beginFold(): Answer<Later, { captures: CaptureRow[]; instance: SyncInstanceTable | null; rowsStamp?: string | null }>;
   /**
    * A fold's end, one round trip on PostgreSQL: saves the clock, sets `origin`'s vector entry to
    * `lastSeq` when `advanced`, resumes capture and drops every captured change.

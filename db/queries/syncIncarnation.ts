@@ -39,6 +39,11 @@ export async function keepTableMark(db: Kysely<Database>, mark: string): Promise
 export async function takeIncarnation(conn: Kysely<Database>, next: { origin: string; at: number; idMargin: number; orderMargin: number; tableMark: string | null }): Promise<string> {
   const { origin: was } = await conn.selectFrom('sync_instance').select('origin').where('id', '=', 1).executeTakeFirstOrThrow();
   await recordSuccession(conn, was, next.origin, next.at);
+  // PostgreSQL: every origin a hub process wrote under goes too (db/postgres/sync/origins.ts), an earlier self like the hub's own.
+  if (isPostgres(conn)) {
+    const { rows } = await sql<{ origin: string }>`DELETE FROM hub_origins RETURNING origin`.execute(conn);
+    for (const { origin } of rows) await recordSuccession(conn, origin, next.origin, next.at);
+  }
   await conn.updateTable('sync_instance').set({ origin: next.origin, last_seq: 0 }).where('id', '=', 1).execute();
   await conn.updateTable('sequences').set({ value: sql<number>`value + ${next.idMargin}` }).where('name', '=', 'global').execute();
   await conn.updateTable('sequences').set({ value: sql<number>`value + ${next.orderMargin}` }).where('name', '=', 'order').execute();

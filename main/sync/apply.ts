@@ -55,7 +55,7 @@ export async function applyPage(core: ReplicaCore, q: SyncStore, ops: readonly W
       counts.duplicates++;
       continue;
     }
-    if (op.origin === core.origin) throw cloneError(op.origin, op.seq);
+    if (op.origin === core.origin || op.origin === instance.origin) throw cloneError(op.origin, op.seq);
     seen[op.origin] = op.seq;
     clock.receive(decodeHlc(op.hlc)); // refuses ops stamped far in the future
     const entity = SYNCED_ENTITIES[op.entity];

@@ -22,8 +22,11 @@ export interface ReplicaCore {
   /** The store for a write transaction's connection. */
   storeAt(conn: unknown): SyncStore;
   now(): number;
-  /** This instance's clock as last saved; `hubAheadMs` widens how far ahead a received stamp may be. */
-  clockFrom(instance: { last_hlc: string | null }, hubAheadMs?: number): HlcClock;
+  /**
+   * This instance's clock as last saved; `hubAheadMs` widens how far ahead a received stamp may be.
+   * Its stamps name `instance.origin` when given: a PostgreSQL hub process writes under an origin of its own (db/postgres/sync/origins.ts).
+   */
+  clockFrom(instance: { last_hlc: string | null; origin?: string }, hubAheadMs?: number): HlcClock;
   /** Runs `work` in one write transaction with the store of its connection. */
   inWrite<T>(work: (q: SyncStore) => Promise<T>): Promise<T>;
 }
@@ -38,7 +41,7 @@ export function createReplicaCore(handle: DbHandle, now: () => number, options: 
     now,
     clockFrom(instance, hubAheadMs = 0) {
       const maxFutureMs = (options.maxFutureMs ?? DEFAULT_MAX_FUTURE_MS) + Math.max(0, hubAheadMs);
-      return createHlcClock({ origin, now, last: instance.last_hlc ? decodeHlc(instance.last_hlc) : null, maxFutureMs });
+      return createHlcClock({ origin: instance.origin ?? origin, now, last: instance.last_hlc ? decodeHlc(instance.last_hlc) : null, maxFutureMs });
     },
     inWrite: (work) => inWriteTransaction(handle.db, (conn) => work(stores.at(conn))),
   };

@@ -1,5 +1,5 @@
 import type { CaptureRow, NewOpRow, SyncStore } from '../../db/syncStore';
-import { encodeHlc } from './hlc';
+import { encodeHlc, maxStamp } from './hlc';
 import { opRowOf, type Op } from './op';
 import { SYNCED_ENTITIES } from './entities';
 import { applyOp, sameValue } from './applyOp';
@@ -24,7 +24,7 @@ export async function fold(core: ReplicaCore, q: SyncStore): Promise<number> {
   q.beginWork();
   // Reads the captures and (when there are any) the instance, and pauses capture: corrections written
   // below are part of these ops already, not captured again.
-  const { captures, instance } = await q.beginFold();
+  const { captures, instance, rowsStamp } = await q.beginFold();
   if (captures.length === 0 || instance === null) return 0;
   const changes = netChanges(captures);
   const owner = instance.hub_origin;
@@ -32,7 +32,10 @@ export async function fold(core: ReplicaCore, q: SyncStore): Promise<number> {
     const catalogue = changes.find((c) => SYNCED_ENTITIES[c.table]?.rule === 'catalogue');
     if (catalogue) throw catalogueOwnedByHub(`catalogue (${catalogue.table.replace(/_/g, ' ')})`);
   }
-  const clock = core.clockFrom(instance);
+  // Later than every stamp in the merge states of the rows it changes (PostgreSQL's beginFold reads
+  // them): another hub process, under another origin, may have written one last with a later stamp
+  // than this clock's, and last-writer-wins on the desks must keep this write, as the hub's rows do.
+  const clock = core.clockFrom({ ...instance, last_hlc: maxStamp(instance.last_hlc, rowsStamp ?? null) });
   let seq = instance.last_seq;
   const ops: { op: Op; change: NetChange; fresh: boolean }[] = [];
   for (const change of changes) {
@@ -48,7 +51,7 @@ export async function fold(core: ReplicaCore, q: SyncStore): Promise<number> {
   const written = await storeOps(q, ops);
   await keepErased(q, changes.map((c) => ({ entity: c.table, entityId: c.pk })), linksOfNewRows(written));
   // The clock, this origin's vector entry, capture resumed and every capture dropped, together.
-  await q.endFold(core.origin, seq, encodeHlc(clock.last()), seq > instance.last_seq);
+  await q.endFold(instance.origin, seq, encodeHlc(clock.last()), seq > instance.last_seq);
   return seq - instance.last_seq;
 }
 

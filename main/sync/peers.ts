@@ -22,6 +22,13 @@ export interface LocalSide {
   media?: MediaSide;
   /** This instance's earlier origins (restored from a backup: incarnation.ts); none when absent. */
   earlierOrigins?(): string[];
+  /**
+   * Called with the vector a pull answer carries, before its hello is made: an origin in it that the
+   * hello would not name (a PostgreSQL hub process's new origin, db/postgres/sync/origins.ts, leased
+   * after this process last read its earlier origins) has them read again, so the page's catalogue
+   * ops never reach a desk before the hello that makes them the hub's.
+   */
+  beforeHello?(vector: Record<string, number>): Promise<void>;
   /** Called with every peer's hello before its page is applied (a peer's new incarnation is followed). */
   onPeerHello?(hello: Hello): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { forgetSeenInstance, insertAcknowledgement } from '../../db/queries/syncPeers';
+import { earlierOrigins } from '../../db/queries/syncIncarnation';
 import type { Actor, EngineContext } from '../domain/context';
 import { DomainError } from '../domain/errors';
 import { toIso, toLocal } from '../domain/time';
@@ -41,6 +42,10 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     now,
     knownInstances: () => known.current,
     earlierOrigins: () => known.earlier,
+    beforeHello: async (vector) => {
+      const named = new Set(known.earlier);
+      if (Object.keys(vector).some((o) => o !== replica.origin && !named.has(o) && !(o in known.current))) known.earlier = await earlierOrigins(db, replica.origin);
+    },
     media,
     onPeerHello: (hello) => followIncarnations(db, hello, hub, now(), recorded),
   };

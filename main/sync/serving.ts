@@ -90,6 +90,7 @@ export function createServing(db: Kysely<Database>, side: LocalSide, known: Know
 export async function answerPull(side: LocalSide, request: PullRequest): Promise<PullResponse> {
   const page = await side.replica.pageFor(request.vector, request.limit, request.maxBytes, request.after);
   const vector = await side.replica.vector();
+  await side.beforeHello?.(vector);
   return { ...helloOf(side), now: side.now(), vector, ops: page.ops, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.ops.length };
 }
 
@@ -103,6 +104,7 @@ async function rejoinAnswer(side: LocalSide, request: PullRequest): Promise<Pull
 export async function answerPullJson(side: LocalSide, request: PullRequest, envelope: Record<string, unknown> = {}): Promise<string> {
   const page = await side.replica.pageRowsFor(request.vector, request.limit, request.maxBytes, request.after);
   const vector = await side.replica.vector();
+  await side.beforeHello?.(vector);
   const head = { ...envelope, ...helloOf(side), now: side.now(), vector, hasMore: page.hasMore, cursor: page.cursor, remaining: missingCount(request.vector, vector) - page.rows.length };
   return pullPageJson(side.replica.store, head, page.rows, request.wire);
 }

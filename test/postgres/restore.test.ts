@@ -112,12 +112,14 @@ async function setUp() {
 describe('a PostgreSQL hub restored with pg_dump and pg_restore rejoins', () => {
   it('notices the restore at boot, issues fresh numbers, gets back what it lost from its desks, and all three converge', async () => {
     const { database, hub, hubDir, twinDir, desks, backupDir, productCode } = await setUp();
-    const made = [await sell(hub, productCode), await sell(desks[0], productCode), await sell(desks[1], productCode)];
+    // A second hub process writes under an origin of its own (db/postgres/sync/origins.ts), before the dump and after it.
+    const second = await openHub(database, twinDir);
+    const made = [await sell(hub, productCode), await sell(second, productCode), await sell(desks[0], productCode), await sell(desks[1], productCode)];
     for (const d of desks) await syncOk(d);
     const backup = join(backupDir, 'hub.pgdump');
     pgTool('pg_dump', ['--format=custom', `--file=${backup}`, `--dbname=${database.url}`]);
     // After the dump: sales everywhere, synced (the desks hold the hub's, the hub acknowledged theirs, relays too).
-    made.push(await sell(hub, productCode), await sell(hub, productCode), await sell(desks[0], productCode), await sell(desks[1], productCode));
+    made.push(await sell(hub, productCode), await sell(second, productCode), await sell(hub, productCode), await sell(desks[0], productCode), await sell(desks[1], productCode));
     for (const d of [...desks, desks[0]]) await syncOk(d);
     // And a desk sale the hub never saw.
     made.push(await sell(desks[1], productCode));
@@ -125,10 +127,13 @@ describe('a PostgreSQL hub restored with pg_dump and pg_restore rejoins', () => 
     const oldOrigin = hub.engine.replica.origin;
     const oldOid = (await hubRows<string>(database, `SELECT 'sync_instance'::regclass::oid::text`))[0];
 
+    const oldOrigins = await hubRows<string>(database, 'SELECT origin FROM hub_origins');
+    expect(oldOrigins).toHaveLength(2);
     await hub.close();
+    await second.close();
     pgTool('pg_restore', ['--clean', '--if-exists', '--no-owner', `--dbname=${database.url}`, backup]);
     // The restore really put the older database back: the hub's later sales are gone, the table is new.
-    expect(await hubRows<string>(database, 'SELECT order_number FROM bookings')).toHaveLength(3);
+    expect(await hubRows<string>(database, 'SELECT order_number FROM bookings')).toHaveLength(4);
     expect((await hubRows<string>(database, `SELECT 'sync_instance'::regclass::oid::text`))[0]).not.toBe(oldOid);
 
     // Two hub processes start on the restored database at once: one takes the new incarnation, and
@@ -137,9 +142,13 @@ describe('a PostgreSQL hub restored with pg_dump and pg_restore rejoins', () => 
     expect(back.engine.replica.origin).not.toBe(oldOrigin);
     expect(twin.engine.replica.origin).toBe(back.engine.replica.origin);
     expect([...back.said, ...twin.said].filter((line) => line.includes('restored from a backup'))).toHaveLength(1);
+    // Every origin a process wrote under before is retired with the hub's own: an earlier self of the new one, never numbered again.
+    const earlier = await hubRows<string>(database, `SELECT origin FROM sync_incarnations WHERE successor = '${back.engine.replica.origin}'`);
+    for (const origin of oldOrigins) expect(earlier).toContain(origin);
     // The restored hub sells before any desk came back: fresh numbers, none given out before.
     const fresh = [await sell(back, productCode), await sell(twin, productCode)];
     for (const number of fresh) expect(given.has(number)).toBe(false);
+    for (const origin of await hubRows<string>(database, 'SELECT origin FROM hub_origins')) expect(oldOrigins).not.toContain(origin);
     made.push(...fresh);
 
     for (const d of [...desks, ...desks]) await syncOk(d);

@@ -22,7 +22,7 @@ import { aSyncNode, type SyncNode } from '../sync/nodes';
  * processes and on the desk, and an exchange (whose pushes the hub processes apply while they fold
  * their own writes; some answers are lost on the way back). After a final exchange the sync property
  * test's invariants must hold: identical dumps, every acknowledged write, seats and conflict flags
- * right, re-applying changes nothing; and the hub's op log is one gapless sequence with rising clock
+ * right, re-applying changes nothing; and the hub's op log is one gapless sequence per process origin with rising clock
  * stamps, whichever process folded each write.
  */
 const KEY = 'td_pgsynctest_0123456789abcdefghijklm';
@@ -161,12 +161,17 @@ async function checkFinalState(world: World): Promise<void> {
         expect(sale.references.has(row!.ref)).toBe(true);
       }
     }
-    // The hub's own ops: one gapless sequence and rising clock stamps, though two processes folded them at once.
-    const ops = (await client.query<{ seq: number; hlc: string }>('SELECT seq::int AS seq, hlc FROM sync_ops WHERE origin = $1 ORDER BY seq', [hubOrigin])).rows;
-    const instance = (await client.query<{ last_seq: number }>('SELECT last_seq::int AS last_seq FROM sync_instance')).rows[0];
-    expect(ops.map((o) => o.seq)).toEqual(Array.from({ length: instance.last_seq }, (_, i) => i + 1));
-    for (let i = 1; i < ops.length; i++) expect(ops[i].hlc > ops[i - 1].hlc, `stamp of seq ${ops[i].seq}`).toBe(true);
-    expect((await checker.replica.vector())[hubOrigin]).toBe(instance.last_seq);
+    // The hub's own ops, under each process's origin (the hub's own and at least one more: db/postgres/sync/origins.ts):
+    // one gapless sequence each and rising clock stamps, though two processes folded them at once.
+    const origins = (await client.query<{ origin: string; last_seq: number }>('SELECT origin, last_seq::int AS last_seq FROM hub_origins')).rows;
+    expect(origins.map((o) => o.origin)).toContain(hubOrigin);
+    expect(origins.filter((o) => o.last_seq > 0).length).toBeGreaterThanOrEqual(2);
+    for (const { origin, last_seq } of origins) {
+      const ops = (await client.query<{ seq: number; hlc: string }>('SELECT seq::int AS seq, hlc FROM sync_ops WHERE origin = $1 ORDER BY seq', [origin])).rows;
+      expect(ops.map((o) => o.seq)).toEqual(Array.from({ length: last_seq }, (_, i) => i + 1));
+      for (let i = 1; i < ops.length; i++) expect(ops[i].hlc > ops[i - 1].hlc, `stamp of seq ${ops[i].seq}`).toBe(true);
+      expect((await checker.replica.vector())[origin] ?? 0, `vector entry of ${origin}`).toBe(last_seq);
+    }
     // Nothing left captured and not folded.
     expect((await client.query('SELECT 1 FROM sync_capture')).rowCount).toBe(0);
   } finally {

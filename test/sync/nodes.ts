@@ -13,6 +13,9 @@ import { answerPull, answerPush, answerSnapshot } from '../../main/sync/serving'
 import type { LocalSide } from '../../main/sync/peers';
 import { fixedClock, TEST_COMPANY, testDialect } from '../fixtures/app';
 import { freshPostgresDatabase } from '../fixtures/postgres';
+import { earlierOrigins } from '../../db/queries/syncIncarnation';
+import { followIncarnations } from '../../main/sync/incarnation';
+import type { Hello } from '../../main/sync/wire';
 import { postgresSyncSql } from '../fixtures/pgSync';
 import { incarnateIfRestored } from '../../main/sync/incarnation';
 
@@ -79,7 +82,15 @@ export async function aSyncNode(
     await app.ready();
     apps.push(app);
   }
-  const sides: LocalSide[] = engines.map((e) => ({ replica: e.replica, instanceNo: options.instanceNo, now: () => clock.now().getTime(), knownInstances: () => ({}) }));
+  // A PostgreSQL hub's engines write under origins of their own, named in the hello and followed from it as the service does (main/sync/service.ts).
+  const sides: LocalSide[] = engines.map((e, i) => {
+    let earlier: string[] = [];
+    const refresh = async () => void (earlier = await earlierOrigins(handles[i].db, e.replica.origin));
+    const hub = { now: () => e.replica.store.hubOriginNow(), set: (origin: string) => e.replica.setHub(origin) };
+    const recorded = new Set<string>();
+    const onPeerHello = (hello: Hello) => followIncarnations(handles[i].db, hello, hub, clock.now().getTime(), recorded);
+    return { replica: e.replica, instanceNo: options.instanceNo, now: () => clock.now().getTime(), knownInstances: () => ({}), earlierOrigins: () => earlier, beforeHello: refresh, onPeerHello };
+  });
   let turn = 0;
   const next = () => turn++ % engines.length;
   return {

@@ -6,6 +6,7 @@ import { noteTouchedTables } from '../changes';
 import type { PostgresQuery, SharedSyncState } from './query';
 import type { FoldRowStates } from './rowState';
 import { INSERT_OPS_AND_STATES, OPS_AND_STATES_PARAMS, WITH_OPS_AND_STATES } from './newRows';
+import { INSTANCE_OF } from './instance';
 
 type PostgresFold = Pick<SyncStore, 'beginFold' | 'endFold'>;
 
@@ -13,13 +14,17 @@ type PostgresFold = Pick<SyncStore, 'beginFold' | 'endFold'>;
 const COMPACT_PK = `('[' || (SELECT string_agg(k.value::text, ',' ORDER BY k.n) FROM json_array_elements(c.pk::json) WITH ORDINALITY AS k(value, n)) || ']')`;
 
 /**
- * The fold's start as one statement: the captures in order, each with the instance row, the pause
- * (set_config runs once per row returned, so with no captures nothing is paused), and whether its
- * row has a merge state already (what withRowStateAmong would ask next, for the write's new rows).
+ * The fold's start as one statement: the captures in order, each with the instance row (the
+ * process's origin, $1: origins.ts), the pause (set_config runs once per row returned, so with no
+ * captures nothing is paused), and its row's latest stamp in its merge state, NULL when it has none
+ * (so also what withRowStateAmong would ask next, for the write's new rows). The stamps: another
+ * process (another origin) may have written the row last, with a stamp later than this process's
+ * clock; the fold's clock receives it (main/sync/fold.ts). Compared as bytes ("C"), as encoded stamps order.
  */
 const BEGIN_FOLD = `SELECT c.id, c.tbl, c.pk, c.old_json, c.new_json, row_to_json(i)::text AS instance_json, set_config('${CAPTURE_PAUSED_SETTING}', 'on', true) AS paused,
-    EXISTS (SELECT 1 FROM sync_rows r WHERE r.entity = c.tbl AND r.entity_id = ${COMPACT_PK}) AS had_state
-  FROM sync_capture c CROSS JOIN sync_instance i WHERE c.id > 0 AND i.id = 1 ORDER BY c.id`;
+    (SELECT max(s COLLATE "C") FROM sync_rows r, regexp_split_to_table(concat_ws(' ', r.stamps, r.born, r.deleted, r.erased), ' ') AS s
+      WHERE r.entity = c.tbl AND r.entity_id = ${COMPACT_PK}) AS row_stamp
+  FROM sync_capture c CROSS JOIN (${INSTANCE_OF('$1')}) i WHERE c.id > 0 ORDER BY c.id`;
 
 /**
  * The fold's end as one statement: the clock, the vector entry, every capture dropped, capture
@@ -27,7 +32,7 @@ const BEGIN_FOLD = `SELECT c.id, c.tbl, c.pk, c.old_json, c.new_json, row_to_jso
  * `lead` is what a statement held back puts before it (the write's new rows' ops and states,
  * newRows.ts), and `p` numbers this statement's own parameters after that one's.
  */
-const endFold = (lead: string, p: (n: number) => string) => `${lead} clock AS (UPDATE sync_instance SET last_seq = ${p(2)}, last_hlc = ${p(3)} WHERE id = 1),
+const endFold = (lead: string, p: (n: number) => string) => `${lead} clock AS (UPDATE hub_origins SET last_seq = ${p(2)}, last_hlc = ${p(3)} WHERE origin = ${p(1)}),
   vector AS (INSERT INTO sync_vector (origin, seq) SELECT ${p(1)}::text, ${p(2)}::bigint WHERE ${p(4)}::boolean ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq),
   dropped AS (DELETE FROM sync_capture WHERE id > 0)
   SELECT set_config('${CAPTURE_PAUSED_SETTING}', 'off', true), current_setting('${NOTIFIED_SETTING}', true) AS notified`;
@@ -39,16 +44,18 @@ const END_FOLD_WITH_NEW_ROWS = endFold(WITH_OPS_AND_STATES, (n) => `$${OPS_AND_S
 export function postgresFold({ run, takeDeferred }: PostgresQuery, shared: SharedSyncState, conn: object, states: FoldRowStates): PostgresFold {
   return {
     async beginFold() {
-      const rows = await run<CaptureRow & { instance_json: string; had_state: boolean }>(BEGIN_FOLD);
+      const rows = await run<CaptureRow & { instance_json: string; row_stamp: string | null }>(BEGIN_FOLD, [await shared.writeOrigin()]);
       states.known = null;
       if (rows.length === 0) return { captures: [], instance: null };
       const instance = JSON.parse(rows[0].instance_json) as SyncInstanceTable;
       shared.hubOrigin = instance.hub_origin;
       // As captures() answers: the key in the compact JSON SQLite writes, not json_agg's spacing.
       const captures = rows.map(({ id, tbl, pk, old_json, new_json }) => ({ id, tbl, pk: JSON.stringify(JSON.parse(pk)), old_json, new_json }));
-      states.known = new Map(captures.map((c, i) => [`${c.tbl} ${c.pk}`, rows[i].had_state]));
+      states.known = new Map(captures.map((c, i) => [`${c.tbl} ${c.pk}`, rows[i].row_stamp !== null]));
       states.folding = true;
-      return { captures, instance };
+      let rowsStamp: string | null = null;
+      for (const { row_stamp } of rows) if (row_stamp && (rowsStamp === null || row_stamp > rowsStamp)) rowsStamp = row_stamp;
+      return { captures, instance, rowsStamp };
     },
     async endFold(origin, lastSeq, lastHlc, advanced) {
       states.known = null;

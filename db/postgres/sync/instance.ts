@@ -9,6 +9,10 @@ type PostgresInstance = Pick<
   | 'dropCapturesAfter' | 'dropCapturesUpTo' | 'vector' | 'setVector' | 'deferForeignKeys' | 'predecessors' | 'raiseSequences'
 >;
 
+/** sync_instance with the leased origin's seq and clock (hub_origins). */
+export const INSTANCE_OF = (origin: string) => `SELECT i.id, o.origin, o.last_seq, o.last_hlc, i.hub_origin FROM sync_instance i JOIN hub_origins o ON o.origin = ${origin} WHERE i.id = 1`;
+const INSTANCE = INSTANCE_OF('$1');
+
 /**
  * The instance's own sync state on PostgreSQL. The capture triggers are paused by a
  * transaction-local setting (set_config(…, true)), not a marker row, so two hub processes never
@@ -17,14 +21,15 @@ type PostgresInstance = Pick<
  */
 export function postgresInstance({ run, first }: PostgresQuery, shared: SharedSyncState): PostgresInstance {
   return {
+    // The process's own origin and its state in place of sync_instance's (origins.ts): what its writes number and stamp from.
     async instance() {
-      const row = (await first<SyncInstanceTable>('SELECT * FROM sync_instance WHERE id = 1'))!;
+      const row = (await first<SyncInstanceTable>(INSTANCE, [await shared.writeOrigin()]))!;
       shared.hubOrigin = row.hub_origin;
       return row;
     },
     // The hub as last read by any statement of this process (pairing sets it; every fold and page reads it).
     hubOriginNow: () => shared.hubOrigin,
-    saveClock: async (lastSeq, lastHlc) => void (await run('UPDATE sync_instance SET last_seq = $1, last_hlc = $2 WHERE id = 1', [lastSeq, lastHlc])),
+    saveClock: async (lastSeq, lastHlc) => void (await run('UPDATE hub_origins SET last_seq = $1, last_hlc = $2 WHERE origin = $3', [lastSeq, lastHlc, await shared.writeOrigin()])),
     setHub: async (origin) => {
       await run('UPDATE sync_instance SET hub_origin = $1 WHERE id = 1', [origin]);
       shared.hubOrigin = origin;
