@@ -49,7 +49,9 @@ describe('migrations on PostgreSQL (the one ordered list, translated)', () => {
     const { sync_entities: entities, sync_origins: origins, sync_rows: keyedRows, ...shared } = await sqliteColumns();
     expect([entities, origins]).toEqual([['key_ints', 'name', 'no'], ['no', 'origin']]);
     expect(keyedRows).toEqual(['born', 'born_at', 'born_by', 'born_count', 'deleted', 'entity', 'erased', 'k1', 'k2', 'key', 'marks', 'shape', 'stamps']);
-    const { sync_rows: namedRows, ...pgShared } = pgColumns;
+    // And the hub's origins, one per hub process (migration 20261206_21): a SQLite file has one writer and one origin.
+    const { sync_rows: namedRows, hub_origins: hubOrigins, ...pgShared } = pgColumns;
+    expect(hubOrigins).toEqual(['last_hlc', 'last_seq', 'origin']);
     expect(namedRows).toEqual(['born', 'deleted', 'entity', 'entity_id', 'erased', 'marks', 'shape', 'stamps']);
     expect(pgShared).toEqual(shared);
     await handle.close();
