@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import type { LocalSide } from '../../main/sync/peers';
 import { httpTransport } from '../../main/sync/peerClient';
 import { advanceVector, type Vector } from '../../main/sync/vector';
 import type { BenchRow } from '../types';
+import { numberedOpLogFloors, OP_LOG_COLUMNS, opLogFloor, pagesFloor, rawDatabase, type FloorRows } from '../syncFloors';
 
 const OPS = Number(process.env.BENCH_SYNC_OPS ?? 100_000);
 
@@ -30,6 +30,7 @@ const customer = (i: number) => ({
   updated_at: 1_894_665_600_000 + i,
 });
 const COLUMNS = Object.keys(customer(0));
+const FLOOR_ROWS: FloorRows = { count: OPS, columns: COLUMNS, argsOf: (i) => Object.values(customer(i)) };
 
 async function anEngine(dir: string, instanceNo: number): Promise<Engine> {
   const handle = await openDatabase(join(dir, 'tourdesk.sqlite'), { migrate: true });
@@ -139,7 +140,7 @@ export default async function (): Promise<BenchRow[]> {
     deskOpen = false;
 
     // Baseline: the same rows, raw better-sqlite3, same table definition and indexes, same pragmas, a transaction per page.
-    const { db: raw, insertRow: rawInsert } = rawDatabase(join(rawDir, 'raw.sqlite'), ddl);
+    const { db: raw, insertRow: rawInsert } = rawDatabase(join(rawDir, 'raw.sqlite'), ddl, FLOOR_ROWS);
     const page = raw.transaction((from: number, to: number) => {
       for (let i = from; i < to; i++) rawInsert.run(...Object.values(customer(i)));
     });
@@ -154,18 +155,25 @@ export default async function (): Promise<BenchRow[]> {
     const byReference = storedOps.map((op) => op.map((value, i) => (OP_LOG_COLUMNS[i] === 'change_json' || OP_LOG_COLUMNS[i] === 'change_shape' || OP_LOG_COLUMNS[i] === 'null_columns' ? null : value)));
     let floorPerSecond = 0;
     let byReferencePerSecond = 0;
+    let numberedPerSecond = 0;
+    let unindexedPerSecond = 0;
     for (let round = 0; round < 2; round++) {
-      floorPerSecond = Math.max(floorPerSecond, opLogFloor(join(rawDir, `floor-${round}.sqlite`), [...ddl, ...opLogDdl], storedOps));
-      byReferencePerSecond = Math.max(byReferencePerSecond, opLogFloor(join(rawDir, `floor-by-reference-${round}.sqlite`), [...ddl, ...opLogDdl], byReference));
+      floorPerSecond = Math.max(floorPerSecond, opLogFloor(join(rawDir, `floor-${round}.sqlite`), [...ddl, ...opLogDdl], FLOOR_ROWS, storedOps));
+      byReferencePerSecond = Math.max(byReferencePerSecond, opLogFloor(join(rawDir, `floor-by-reference-${round}.sqlite`), [...ddl, ...opLogDdl], FLOOR_ROWS, byReference));
+      const [numbered, unindexed] = numberedOpLogFloors((name) => join(rawDir, `floor-${name}-${round}.sqlite`), ddl, FLOOR_ROWS, storedOps);
+      numberedPerSecond = Math.max(numberedPerSecond, numbered);
+      unindexedPerSecond = Math.max(unindexedPerSecond, unindexed);
     }
-    const pagesPerSecond = pagesFloor(join(rawDir, 'floor-pages.sqlite'), ddl, storedOps);
+    const pagesPerSecond = pagesFloor(join(rawDir, 'floor-pages.sqlite'), ddl, FLOOR_ROWS, storedOps);
 
     // The desk's thread does both floors' work, one after the other: receiving a page, then writing it.
     const floorsPerSecond = 1 / (1 / floorPerSecond + 1 / transportPerSecond);
     const opsPerSecond = report.received / syncSeconds;
     const rawPerSecond = OPS / rawSeconds;
     const bytesPerOp = (counter.sent + counter.received) / report.received;
-    process.stderr.write(`sync catch-up: ${report.received} ops in ${syncSeconds.toFixed(1)} s = ${opsPerSecond.toFixed(0)} ops/s; raw inserts ${rawPerSecond.toFixed(0)} rows/s; ratio ${(opsPerSecond / rawPerSecond).toFixed(3)}× (goal ≥ 0.3×; the floors alone ${(floorsPerSecond / rawPerSecond).toFixed(3)}×, with inserts by reference ${(1 / (1 / byReferencePerSecond + 1 / transportPerSecond) / rawPerSecond).toFixed(3)}×, with pages kept whole ${(1 / (1 / pagesPerSecond + 1 / transportPerSecond) / rawPerSecond).toFixed(3)}×); ${bytesPerOp.toFixed(0)} bytes per op; the desk's page applies ${(Number(applyNs) / 1e3 / report.received).toFixed(1)} µs per op (their floor ${(1e6 / floorPerSecond).toFixed(1)}); CPU ${cpuPerOp.toFixed(1)} µs per op (desk and hub threads) against ${((rawCpu.user + rawCpu.system) / OPS).toFixed(1)} µs per raw row\n`);
+    // A floor of the op log's rows with the transport's, as a ratio of the raw inserts (the goal's terms).
+    const withTransport = (perSecond: number) => (1 / (1 / perSecond + 1 / transportPerSecond) / rawPerSecond).toFixed(3);
+    process.stderr.write(`sync catch-up: ${report.received} ops in ${syncSeconds.toFixed(1)} s = ${opsPerSecond.toFixed(0)} ops/s; raw inserts ${rawPerSecond.toFixed(0)} rows/s; ratio ${(opsPerSecond / rawPerSecond).toFixed(3)}× (goal ≥ 0.3×; the floors alone ${(floorsPerSecond / rawPerSecond).toFixed(3)}×, with inserts by reference ${withTransport(byReferencePerSecond)}×, with op rows keyed by numbers ${withTransport(numberedPerSecond)}×, and without their two indexes ${withTransport(unindexedPerSecond)}×, with pages kept whole ${withTransport(pagesPerSecond)}×); ${bytesPerOp.toFixed(0)} bytes per op; the desk's page applies ${(Number(applyNs) / 1e3 / report.received).toFixed(1)} µs per op (their floor ${(1e6 / floorPerSecond).toFixed(1)}); CPU ${cpuPerOp.toFixed(1)} µs per op (desk and hub threads) against ${((rawCpu.user + rawCpu.system) / OPS).toFixed(1)} µs per raw row\n`);
     return [
       { name: `sync: catch up ${OPS} ops over loopback`, unit: 'ops/s', subject: opsPerSecond, baseline: rawPerSecond, baselineName: 'raw better-sqlite3 inserts of the same rows, a transaction per page', higherIsBetter: true, goal: 3.3 },
       {
@@ -180,6 +188,22 @@ export default async function (): Promise<BenchRow[]> {
         name: "sync catch-up floor if an insert's change were read from its row: the raw inserts plus op log rows without their changes",
         unit: 'ops/s',
         subject: byReferencePerSecond,
+        baseline: rawPerSecond,
+        baselineName: 'the raw inserts alone, a transaction per page',
+        higherIsBetter: true,
+      },
+      {
+        name: 'sync catch-up floor if op rows were keyed by numbers (origin, entity, kind; an integer key as k1/k2), their two indexes kept',
+        unit: 'ops/s',
+        subject: numberedPerSecond,
+        baseline: rawPerSecond,
+        baselineName: 'the raw inserts alone, a transaction per page',
+        higherIsBetter: true,
+      },
+      {
+        name: 'sync catch-up floor if op rows were keyed by numbers and had no index but their arrival (the bound of any index work)',
+        unit: 'ops/s',
+        subject: unindexedPerSecond,
         baseline: rawPerSecond,
         baselineName: 'the raw inserts alone, a transaction per page',
         higherIsBetter: true,
@@ -239,62 +263,4 @@ async function transportFloor(transport: ReturnType<typeof httpTransport>, me: {
   }
   const busyMs = performance.eventLoopUtilization(before).active;
   return ops / (busyMs / 1000);
-}
-
-/** The columns of an op as the desk stores it, read back and inserted raw by the floor row. */
-const OP_LOG_COLUMNS = ['origin', 'seq', 'hlc', 'entity', 'entity_id', 'kind', 'change_json', 'schema', 'null_columns', 'row_state', 'write_continues', 'change_shape'];
-
-/** A raw better-sqlite3 file with the engine's pragmas (WAL, synchronous=FULL, foreign keys) and the given tables; the customers insert prepared. */
-function rawDatabase(file: string, ddl: { sql: string }[]): { db: Database.Database; insertRow: Database.Statement } {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  for (const { sql } of ddl) db.exec(sql);
-  return { db, insertRow: db.prepare(`INSERT INTO customers (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`) };
-}
-
-/**
- * What storing a catch-up costs before any of its work: the baseline's rows plus, op for op in the
- * same transaction, the op log rows the desk stored (sync_ops with its indexes, as the engine
- * defines them), a transaction per page, same pragmas. The distance from this floor to the raw
- * baseline is the share of the catch-up goal the op log takes on its own (a trend row).
- */
-function opLogFloor(file: string, ddl: { sql: string }[], ops: unknown[][]): number {
-  const { db, insertRow } = rawDatabase(file, ddl);
-  const insertOp = db.prepare(`INSERT INTO sync_ops (${OP_LOG_COLUMNS.join(', ')}) VALUES (${OP_LOG_COLUMNS.map(() => '?').join(', ')})`);
-  const count = Math.min(OPS, ops.length);
-  const page = db.transaction((from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      insertRow.run(...Object.values(customer(i)));
-      insertOp.run(...ops[i]);
-    }
-  });
-  const started = process.hrtime.bigint();
-  for (let start = 0; start < count; start += PAGE_LIMIT) page(start, Math.min(count, start + PAGE_LIMIT));
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  db.close();
-  return count / seconds;
-}
-
-/**
- * The layout docs/performance.md names for the catch-up goal, as a floor: the baseline's rows plus,
- * per page, one row holding the page's ops as the desk received them (their text made before the
- * clock starts: the desk has it from the wire), keyed by origin and first seq.
- */
-function pagesFloor(file: string, ddl: { sql: string }[], ops: unknown[][]): number {
-  const { db, insertRow } = rawDatabase(file, [...ddl, { sql: 'CREATE TABLE sync_pages (origin TEXT NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL, ops TEXT NOT NULL, PRIMARY KEY (origin, first_seq)) WITHOUT ROWID' }]);
-  const insertPage = db.prepare('INSERT INTO sync_pages (origin, first_seq, last_seq, ops) VALUES (?, ?, ?, ?)');
-  const count = Math.min(OPS, ops.length);
-  const texts: string[] = [];
-  for (let start = 0; start < count; start += PAGE_LIMIT) texts.push(JSON.stringify(ops.slice(start, Math.min(count, start + PAGE_LIMIT))));
-  const page = db.transaction((from: number, to: number, text: string) => {
-    for (let i = from; i < to; i++) insertRow.run(...Object.values(customer(i)));
-    insertPage.run(ops[from][0], ops[from][1], ops[to - 1][1], text);
-  });
-  const started = process.hrtime.bigint();
-  for (let start = 0, n = 0; start < count; start += PAGE_LIMIT, n++) page(start, Math.min(count, start + PAGE_LIMIT), texts[n]);
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  db.close();
-  return count / seconds;
 }
