@@ -13,7 +13,7 @@ export interface ScanRows {
 
 /** The rows the engine's next write adds, read back after `write` ran (by rowid, so exactly that write's). */
 export async function rowsOfWrite(sqlite: BetterSqlite3.Database, write: () => Promise<unknown>): Promise<ScanRows> {
-  const tables = { events: 'checkin_events', ops: 'sync_ops', journal: 'op_log' } as const;
+  const tables = { events: 'checkin_events', ops: 'sync_op_rows', journal: 'op_log' } as const;
   const before = Object.fromEntries(Object.entries(tables).map(([k, t]) => [k, sqlite.prepare<[], { n: number | null }>(`SELECT max(rowid) AS n FROM ${t}`).get()?.n ?? 0]));
   await write();
   const after = (key: keyof typeof tables) => sqlite.prepare<[number], Row>(`SELECT * FROM ${tables[key]} WHERE rowid > ? ORDER BY rowid`).all(before[key]);

@@ -42,52 +42,32 @@ function timedPages(db: Database.Database, insertRow: Database.Statement, rows: 
   return count / seconds;
 }
 
+/** The op log's rows in a floor: the table they go in, its columns, and each op's values in that order. */
+export interface FloorOps {
+  table: string;
+  columns: readonly string[];
+  ops: unknown[][];
+}
+
 /**
- * The baseline's rows plus the op log rows the desk stored (sync_ops with its indexes, as the engine
- * defines them): the distance from this floor to the raw baseline is the op log's share of the goal.
+ * The baseline's rows plus, op for op in the same transaction, op log rows (with the indexes `ddl`
+ * gives their table): the distance from this floor to the raw baseline is the op log's share of the goal.
  */
-export function opLogFloor(file: string, ddl: { sql: string }[], rows: FloorRows, ops: unknown[][]): number {
+export function opLogFloor(file: string, ddl: { sql: string }[], rows: FloorRows, { table, columns, ops }: FloorOps): number {
   const { db, insertRow } = rawDatabase(file, ddl, rows);
-  const insertOp = db.prepare(`INSERT INTO sync_ops (${OP_LOG_COLUMNS.join(', ')}) VALUES (${OP_LOG_COLUMNS.map(() => '?').join(', ')})`);
+  const insertOp = db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
   return timedPages(db, insertRow, rows, Math.min(rows.count, ops.length), (i) => insertOp.run(...ops[i]));
 }
 
-const NUMBERED_OPS = `CREATE TABLE sync_ops (arrival INTEGER PRIMARY KEY, origin INTEGER NOT NULL, seq INTEGER NOT NULL, hlc TEXT NOT NULL,
-  entity INTEGER NOT NULL, k1 INTEGER NOT NULL, k2 INTEGER NOT NULL, key TEXT NOT NULL, kind INTEGER NOT NULL, change_json TEXT, schema INTEGER NOT NULL,
-  null_columns INTEGER, row_state INTEGER, write_continues INTEGER, change_shape INTEGER) STRICT`;
-const NUMBERED_COLUMNS = ['origin', 'seq', 'hlc', 'entity', 'k1', 'k2', 'key', 'kind', 'change_json', 'schema', 'null_columns', 'row_state', 'write_continues', 'change_shape'];
-
-/** The stored ops as the numbered layouts hold them: origin, entity and kind as numbers, an integer key as k1/k2 (as sync_rows, rowKeys.ts). */
-function numbered(ops: unknown[][]): unknown[][] {
-  const numbers = new Map<string, number>();
-  const numberOf = (name: string) => numbers.get(name) ?? numbers.set(name, numbers.size + 1).get(name)!;
-  const at = (column: string) => OP_LOG_COLUMNS.indexOf(column);
-  return ops.map((op) => {
-    const id = JSON.parse(op[at('entity_id')] as string) as unknown[];
-    const ints = id.length <= 2 && id.every((v) => Number.isSafeInteger(v));
-    const [k1, k2, key] = ints ? [id[0], id[1] ?? 0, ''] : [0, 0, op[at('entity_id')]];
-    return [numberOf(op[at('origin')] as string), op[at('seq')], op[at('hlc')], numberOf(op[at('entity')] as string), k1, k2, key, numberOf(op[at('kind')] as string), ...OP_LOG_COLUMNS.slice(at('change_json')).map((c) => op[at(c)])];
-  });
-}
-
-/**
- * Issue 38's option (a), as floors: the op rows keyed by numbers, with the engine's two lookups
- * (a unique (origin, seq) and an (entity, key) index) and, as the bound of any work on the indexes,
- * with none but the arrival order. Answers [with indexes, without].
- */
-export function numberedOpLogFloors(file: (name: string) => string, ddl: { sql: string }[], rows: FloorRows, ops: unknown[][]): [number, number] {
-  const stored = numbered(ops);
-  const count = Math.min(rows.count, ops.length);
-  const floor = (name: string, indexes: string[]) => {
-    const { db, insertRow } = rawDatabase(file(name), [...ddl, { sql: NUMBERED_OPS }, ...indexes.map((sql) => ({ sql }))], rows);
-    const insertOp = db.prepare(`INSERT INTO sync_ops (${NUMBERED_COLUMNS.join(', ')}) VALUES (${NUMBERED_COLUMNS.map(() => '?').join(', ')})`);
-    return timedPages(db, insertRow, rows, count, (i) => insertOp.run(...stored[i]));
-  };
-  return [
-    floor('numbered', ['CREATE UNIQUE INDEX sync_ops_origin ON sync_ops (origin, seq)', 'CREATE INDEX sync_ops_entity ON sync_ops (entity, k1, k2, key)']),
-    floor('numbered-unindexed', []),
-  ];
-}
+/** sync_ops as SQLite kept it before migration 20261206_31 (by names and key text): the layout the numbers replaced, as a floor. */
+export const TEXT_OP_LOG_DDL = [
+  {
+    sql: `CREATE TABLE sync_ops (arrival INTEGER PRIMARY KEY, origin TEXT NOT NULL, seq INTEGER NOT NULL, hlc TEXT NOT NULL, entity TEXT NOT NULL, entity_id TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('insert','update','delete')), change_json TEXT, schema INTEGER NOT NULL, row_state INTEGER, write_continues INTEGER,
+      null_columns INTEGER, change_shape INTEGER, UNIQUE (origin, seq)) STRICT`,
+  },
+  { sql: 'CREATE INDEX sync_ops_entity ON sync_ops(entity, entity_id)' },
+];
 
 /**
  * The layout docs/performance.md names for the catch-up goal: the baseline's rows plus, per page,

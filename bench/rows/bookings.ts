@@ -224,23 +224,24 @@ async function floorsOf(
  * each op under a fresh sequence number. Answers the row writer (the caller's transaction around it).
  */
 function syncRowsOf(sqlite: BetterSqlite3.Database, rows: (payload: string) => string): (payload: string) => string {
-  type Stored = { origin: string; hlc: string; entity: string; entity_id: string; kind: string; change_json: string | null; schema: number; null_columns: number | null; write_continues: number | null; change_shape: number | null; row_state: number | null };
-  const last = sqlite.prepare<[], Stored & { arrival: number }>('SELECT * FROM sync_ops ORDER BY arrival DESC LIMIT 64').all();
+  // As the store writes them (sync_op_rows, keyed by numbers: migration 20261206_31).
+  type Stored = { origin: number; hlc: string; entity: number; k1: number; k2: number; key: string; kind: string; change_json: string | null; schema: number; null_columns: number | null; write_continues: number | null; change_shape: number | null; row_state: number | null };
+  const last = sqlite.prepare<[], Stored & { arrival: number }>('SELECT * FROM sync_op_rows ORDER BY arrival DESC LIMIT 64').all();
   // The last write's ops: back from the newest op to the one before the previous write's last (write_continues unset).
   const write: Stored[] = [last[0]];
   for (const op of last.slice(1)) {
     if (op.write_continues !== 1) break;
     write.unshift(op);
   }
-  let seq = (sqlite.prepare<[], { seq: number }>('SELECT max(seq) AS seq FROM sync_ops').get()?.seq ?? 0) + 1_000_000;
+  let seq = (sqlite.prepare<[], { seq: number }>('SELECT max(seq) AS seq FROM sync_op_rows').get()?.seq ?? 0) + 1_000_000;
   const op = sqlite.prepare(
-    'INSERT INTO sync_ops (origin, seq, hlc, entity, entity_id, kind, change_json, schema, null_columns, write_continues, change_shape, row_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO sync_op_rows (origin, seq, hlc, entity, k1, k2, key, kind, change_json, schema, null_columns, write_continues, change_shape, row_state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const journal = sqlite.prepare("INSERT INTO op_log (op_id, at, actor, entity, entity_id, action, payload_json) VALUES (?, ?, 'supplier:1', 'customer', ?, 'create', ?)");
   return (payload) => {
     const order = rows(payload);
     journal.run(`1:c${seq}`, Date.now(), order, payload);
-    for (const o of write) op.run(o.origin, ++seq, o.hlc, o.entity, o.entity_id, o.kind, o.change_json, o.schema, o.null_columns, o.write_continues, o.change_shape, o.row_state);
+    for (const o of write) op.run(o.origin, ++seq, o.hlc, o.entity, o.k1, o.k2, o.key, o.kind, o.change_json, o.schema, o.null_columns, o.write_continues, o.change_shape, o.row_state);
     return order;
   };
 }

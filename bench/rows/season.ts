@@ -24,7 +24,7 @@ interface Floor {
   with?: readonly string[];
 }
 const MERGE_STATES: Floor = { table: 'sync_rows', words: 'merge states alone', unit: 'states', with: ['sync_entities', 'sync_origins'] };
-const OPS: Floor = { table: 'sync_ops', words: "the op log's ops alone", unit: 'ops' };
+const OPS: Floor = { table: 'sync_op_rows', words: "the op log's ops alone", unit: 'ops', with: ['sync_entities', 'sync_origins'] };
 
 /**
  * The database file of each instance, vacuumed, against the same rows without sync data; then each

@@ -14,7 +14,7 @@ import type { LocalSide } from '../../main/sync/peers';
 import { httpTransport } from '../../main/sync/peerClient';
 import { advanceVector, type Vector } from '../../main/sync/vector';
 import type { BenchRow } from '../types';
-import { numberedOpLogFloors, OP_LOG_COLUMNS, opLogFloor, pagesFloor, rawDatabase, type FloorRows } from '../syncFloors';
+import { OP_LOG_COLUMNS, opLogFloor, pagesFloor, rawDatabase, TEXT_OP_LOG_DDL, type FloorOps, type FloorRows } from '../syncFloors';
 
 const OPS = Number(process.env.BENCH_SYNC_OPS ?? 100_000);
 
@@ -133,9 +133,12 @@ export default async function (): Promise<BenchRow[]> {
     await hubProcess.close();
     hubOpen = false;
     if (report.received < OPS) throw new Error(`caught up only ${report.received} of ${OPS} ops: ${JSON.stringify(report).slice(0, 500)}`);
-    // The op log as the desk stored the catch-up (the floor row below inserts these rows raw).
-    const opLogDdl = desk.ctx.handle.sqlite.prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'sync_ops' AND type IN ('table', 'index') AND sql IS NOT NULL ORDER BY type DESC").all() as { sql: string }[];
-    const storedOps = desk.ctx.handle.sqlite.prepare(`SELECT ${OP_LOG_COLUMNS.join(', ')} FROM sync_ops WHERE origin = ? ORDER BY seq`).raw(true).all(origin) as unknown[][];
+    // The op log as the desk stored the catch-up (sync_op_rows, its table and indexes: the floor rows below insert these rows raw), and by name (the sync_ops view).
+    const sqlite = desk.ctx.handle.sqlite;
+    const opLogDdl = sqlite.prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'sync_op_rows' AND type IN ('table', 'index') AND sql IS NOT NULL ORDER BY type DESC").all() as { sql: string }[];
+    const storedColumns = (sqlite.prepare("SELECT name FROM pragma_table_info('sync_op_rows') WHERE name <> 'arrival'").pluck().all() as string[]);
+    const stored: FloorOps = { table: 'sync_op_rows', columns: storedColumns, ops: sqlite.prepare(`SELECT ${storedColumns.join(', ')} FROM sync_op_rows ORDER BY arrival`).raw(true).all() as unknown[][] };
+    const byName: FloorOps = { table: 'sync_ops', columns: OP_LOG_COLUMNS, ops: sqlite.prepare(`SELECT ${OP_LOG_COLUMNS.join(', ')} FROM sync_ops WHERE origin = ? ORDER BY seq`).raw(true).all(origin) as unknown[][] };
     await desk.close();
     deskOpen = false;
 
@@ -150,21 +153,20 @@ export default async function (): Promise<BenchRow[]> {
     const rawSeconds = Number(process.hrtime.bigint() - rawStarted) / 1e9;
     const rawCpu = process.cpuUsage(rawCpuBefore);
     raw.close();
-    // The op-log floor, and the same with each insert's change left out of its op (read from its row
-    // until the row changes: issue 38); interleaved twice, the better of each, so neither has the cache's favour.
-    const byReference = storedOps.map((op) => op.map((value, i) => (OP_LOG_COLUMNS[i] === 'change_json' || OP_LOG_COLUMNS[i] === 'change_shape' || OP_LOG_COLUMNS[i] === 'null_columns' ? null : value)));
-    let floorPerSecond = 0;
-    let byReferencePerSecond = 0;
-    let numberedPerSecond = 0;
-    let unindexedPerSecond = 0;
+    // The op-log floor, the same with each insert's change left out of its op (read from its row
+    // until the row changes: issue 38), without the op rows' two indexes, and in the text layout the
+    // numbers replaced; interleaved twice, the better of each, so none has the cache's favour.
+    const byReference: FloorOps = { ...stored, ops: stored.ops.map((op) => op.map((value, i) => (['change_json', 'change_shape', 'null_columns'].includes(stored.columns[i]) ? null : value))) };
+    const floors = { stored: 0, byReference: 0, unindexed: 0, text: 0 };
     for (let round = 0; round < 2; round++) {
-      floorPerSecond = Math.max(floorPerSecond, opLogFloor(join(rawDir, `floor-${round}.sqlite`), [...ddl, ...opLogDdl], FLOOR_ROWS, storedOps));
-      byReferencePerSecond = Math.max(byReferencePerSecond, opLogFloor(join(rawDir, `floor-by-reference-${round}.sqlite`), [...ddl, ...opLogDdl], FLOOR_ROWS, byReference));
-      const [numbered, unindexed] = numberedOpLogFloors((name) => join(rawDir, `floor-${name}-${round}.sqlite`), ddl, FLOOR_ROWS, storedOps);
-      numberedPerSecond = Math.max(numberedPerSecond, numbered);
-      unindexedPerSecond = Math.max(unindexedPerSecond, unindexed);
+      const floor = (name: keyof typeof floors, opLog: { sql: string }[], ops: FloorOps) => (floors[name] = Math.max(floors[name], opLogFloor(join(rawDir, `floor-${name}-${round}.sqlite`), [...ddl, ...opLog], FLOOR_ROWS, ops)));
+      floor('stored', opLogDdl, stored);
+      floor('byReference', opLogDdl, byReference);
+      floor('unindexed', opLogDdl.filter((d) => !/^CREATE (UNIQUE )?INDEX/i.test(d.sql)), stored);
+      floor('text', TEXT_OP_LOG_DDL, byName);
     }
-    const pagesPerSecond = pagesFloor(join(rawDir, 'floor-pages.sqlite'), ddl, FLOOR_ROWS, storedOps);
+    const floorPerSecond = floors.stored;
+    const pagesPerSecond = pagesFloor(join(rawDir, 'floor-pages.sqlite'), ddl, FLOOR_ROWS, byName.ops);
 
     // The desk's thread does both floors' work, one after the other: receiving a page, then writing it.
     const floorsPerSecond = 1 / (1 / floorPerSecond + 1 / transportPerSecond);
@@ -173,7 +175,7 @@ export default async function (): Promise<BenchRow[]> {
     const bytesPerOp = (counter.sent + counter.received) / report.received;
     // A floor of the op log's rows with the transport's, as a ratio of the raw inserts (the goal's terms).
     const withTransport = (perSecond: number) => (1 / (1 / perSecond + 1 / transportPerSecond) / rawPerSecond).toFixed(3);
-    process.stderr.write(`sync catch-up: ${report.received} ops in ${syncSeconds.toFixed(1)} s = ${opsPerSecond.toFixed(0)} ops/s; raw inserts ${rawPerSecond.toFixed(0)} rows/s; ratio ${(opsPerSecond / rawPerSecond).toFixed(3)}× (goal ≥ 0.3×; the floors alone ${(floorsPerSecond / rawPerSecond).toFixed(3)}×, with inserts by reference ${withTransport(byReferencePerSecond)}×, with op rows keyed by numbers ${withTransport(numberedPerSecond)}×, and without their two indexes ${withTransport(unindexedPerSecond)}×, with pages kept whole ${withTransport(pagesPerSecond)}×); ${bytesPerOp.toFixed(0)} bytes per op; the desk's page applies ${(Number(applyNs) / 1e3 / report.received).toFixed(1)} µs per op (their floor ${(1e6 / floorPerSecond).toFixed(1)}); CPU ${cpuPerOp.toFixed(1)} µs per op (desk and hub threads) against ${((rawCpu.user + rawCpu.system) / OPS).toFixed(1)} µs per raw row\n`);
+    process.stderr.write(`sync catch-up: ${report.received} ops in ${syncSeconds.toFixed(1)} s = ${opsPerSecond.toFixed(0)} ops/s; raw inserts ${rawPerSecond.toFixed(0)} rows/s; ratio ${(opsPerSecond / rawPerSecond).toFixed(3)}× (goal ≥ 0.3×; the floors alone ${(floorsPerSecond / rawPerSecond).toFixed(3)}×, in the text layout before migration 20261206_31 ${withTransport(floors.text)}×, with inserts by reference ${withTransport(floors.byReference)}×, without the op rows' two indexes ${withTransport(floors.unindexed)}×, with pages kept whole ${withTransport(pagesPerSecond)}×); ${bytesPerOp.toFixed(0)} bytes per op; the desk's page applies ${(Number(applyNs) / 1e3 / report.received).toFixed(1)} µs per op (their floor ${(1e6 / floorPerSecond).toFixed(1)}); CPU ${cpuPerOp.toFixed(1)} µs per op (desk and hub threads) against ${((rawCpu.user + rawCpu.system) / OPS).toFixed(1)} µs per raw row\n`);
     return [
       { name: `sync: catch up ${OPS} ops over loopback`, unit: 'ops/s', subject: opsPerSecond, baseline: rawPerSecond, baselineName: 'raw better-sqlite3 inserts of the same rows, a transaction per page', higherIsBetter: true, goal: 3.3 },
       {
@@ -187,23 +189,23 @@ export default async function (): Promise<BenchRow[]> {
       {
         name: "sync catch-up floor if an insert's change were read from its row: the raw inserts plus op log rows without their changes",
         unit: 'ops/s',
-        subject: byReferencePerSecond,
+        subject: floors.byReference,
         baseline: rawPerSecond,
         baselineName: 'the raw inserts alone, a transaction per page',
         higherIsBetter: true,
       },
       {
-        name: 'sync catch-up floor if op rows were keyed by numbers (origin, entity, kind; an integer key as k1/k2), their two indexes kept',
+        name: 'sync catch-up floor in the op log\'s text layout before migration 20261206_31 (origin, entity and key as text)',
         unit: 'ops/s',
-        subject: numberedPerSecond,
+        subject: floors.text,
         baseline: rawPerSecond,
         baselineName: 'the raw inserts alone, a transaction per page',
         higherIsBetter: true,
       },
       {
-        name: 'sync catch-up floor if op rows were keyed by numbers and had no index but their arrival (the bound of any index work)',
+        name: 'sync catch-up floor if op rows had no index but their arrival (the bound of any work on the two indexes)',
         unit: 'ops/s',
-        subject: unindexedPerSecond,
+        subject: floors.unindexed,
         baseline: rawPerSecond,
         baselineName: 'the raw inserts alone, a transaction per page',
         higherIsBetter: true,

@@ -63,14 +63,17 @@ export interface OpLogShare {
  * What the op log holds, and how much of it is insert content a row still holds: an insert op
  * whose entity has no later op and no merge state of its own (its state is still the insert).
  */
+/** A later op of the same row (sync_op_rows keys rows by numbers, migration 20261206_31). */
+const SAME_ROW = 'later.entity = o.entity AND later.k1 = o.k1 AND later.k2 = o.k2 AND later.key = o.key AND later.arrival > o.arrival';
+
 export function opLogShare(sqlite: BetterSqlite3.Database): OpLogShare {
   const row = sqlite
     .prepare(
       `SELECT count(*) AS ops,
               coalesce(sum(length(change_json)), 0) AS changeBytes,
-              coalesce(sum(CASE WHEN kind = 'insert' AND NOT EXISTS (SELECT 1 FROM sync_ops later WHERE later.entity = o.entity AND later.entity_id = o.entity_id AND later.rowid > o.rowid) THEN 1 ELSE 0 END), 0) AS unchangedInserts,
-              coalesce(sum(CASE WHEN kind = 'insert' AND NOT EXISTS (SELECT 1 FROM sync_ops later WHERE later.entity = o.entity AND later.entity_id = o.entity_id AND later.rowid > o.rowid) THEN length(change_json) ELSE 0 END), 0) AS insertChangeBytes
-         FROM sync_ops o`,
+              coalesce(sum(CASE WHEN kind = 'insert' AND NOT EXISTS (SELECT 1 FROM sync_op_rows later WHERE ${SAME_ROW}) THEN 1 ELSE 0 END), 0) AS unchangedInserts,
+              coalesce(sum(CASE WHEN kind = 'insert' AND NOT EXISTS (SELECT 1 FROM sync_op_rows later WHERE ${SAME_ROW}) THEN length(change_json) ELSE 0 END), 0) AS insertChangeBytes
+         FROM sync_op_rows o`,
     )
     .get() as OpLogShare;
   return row;

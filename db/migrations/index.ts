@@ -31,6 +31,7 @@ import * as m20261203_43 from './20261203_43_write_turn';
 import * as m20261205_11 from './20261205_11_sync_row_keys';
 import * as m20261205_21 from './20261205_21_arrival_floor';
 import * as m20261206_21 from './20261206_21_hub_origins';
+import * as m20261206_31 from './20261206_31_sync_op_keys';
 import * as pg from '../postgres/migrations';
 
 export interface Migration {
@@ -79,4 +80,5 @@ export const migrations: Migration[] = [
   { name: '20261205_11_sync_row_keys', up: m20261205_11.up, postgres: m20261205_11.postgres },
   { name: '20261205_21_arrival_floor', up: m20261205_21.up, postgres: m20261205_21.postgres },
   { name: '20261206_21_hub_origins', up: m20261206_21.up, postgres: m20261206_21.postgres },
+  { name: '20261206_31_sync_op_keys', up: m20261206_31.up, postgres: m20261206_31.postgres },
 ];

@@ -46,13 +46,16 @@ export async function lowestHeld(db: Kysely<Database>): Promise<Record<string, n
   return Object.fromEntries(rows.map((r) => [r.origin, Number(r.seq)]));
 }
 
-/** Ops held and the bytes they take: SQLite's pages of sync_ops and its indexes (dbstat), PostgreSQL's relation size. */
+/** Ops held and the bytes they take: SQLite's pages of sync_op_rows and its indexes (dbstat; sync_ops is its view there), PostgreSQL's relation size. */
 export async function opLogSize(db: Kysely<Database>): Promise<{ ops: number; bytes: number }> {
-  const count = await db.selectFrom('sync_ops').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
-  const bytes = isPostgres(db)
-    ? await sql<{ bytes: string }>`SELECT pg_total_relation_size('sync_ops') AS bytes`.execute(db)
-    : await sql<{ bytes: number | null }>`SELECT sum(pgsize) AS bytes FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name = 'sync_ops')`.execute(db);
-  return { ops: Number(count.n), bytes: Number(bytes.rows[0]?.bytes ?? 0) };
+  if (isPostgres(db)) {
+    const count = await db.selectFrom('sync_ops').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    const bytes = await sql<{ bytes: string }>`SELECT pg_total_relation_size('sync_ops') AS bytes`.execute(db);
+    return { ops: Number(count.n), bytes: Number(bytes.rows[0]?.bytes ?? 0) };
+  }
+  const count = await sql<{ n: number }>`SELECT count(*) AS n FROM sync_op_rows`.execute(db);
+  const bytes = await sql<{ bytes: number | null }>`SELECT sum(pgsize) AS bytes FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name = 'sync_op_rows')`.execute(db);
+  return { ops: Number(count.rows[0]?.n ?? 0), bytes: Number(bytes.rows[0]?.bytes ?? 0) };
 }
 
 /** Which ops of `origin` compaction takes: up to `maxSeq`, stamped before `beforeWall` (ms). */
@@ -96,13 +99,16 @@ export async function removeOps(conn: Kysely<Database>, range: CompactRange): Pr
           SELECT json_extract(entity_id, '$[0]'), json_extract(change_json, '$.customer_id') FROM sync_ops
           WHERE entity = 'bookings' AND origin = ${origin} AND seq <= ${maxSeq} AND hlc < ${before} AND json_extract(change_json, '$.customer_id') IS NOT NULL`
   ).execute(conn);
-  const removed = await conn.deleteFrom('sync_ops').where('origin', '=', origin).where('seq', '<=', maxSeq).where('hlc', '<', before).executeTakeFirst();
+  // On SQLite sync_ops is a view whose deletes a trigger makes (not counted): the rows go from sync_op_rows, by the origin's number.
+  const removed = isPostgres(conn)
+    ? Number((await conn.deleteFrom('sync_ops').where('origin', '=', origin).where('seq', '<=', maxSeq).where('hlc', '<', before).executeTakeFirst()).numDeletedRows)
+    : Number((await sql`DELETE FROM sync_op_rows WHERE origin = (SELECT no FROM sync_origins WHERE origin = ${origin}) AND seq <= ${maxSeq} AND hlc < ${before}`.execute(conn)).numAffectedRows ?? 0);
   await conn
     .insertInto('sync_compacted')
     .values({ origin, seq: Number(top) })
     .onConflict((oc) => oc.column('origin').doUpdateSet({ seq: sql<number>`CASE WHEN excluded.seq > sync_compacted.seq THEN excluded.seq ELSE sync_compacted.seq END` }))
     .execute();
-  return Number(removed.numDeletedRows);
+  return removed;
 }
 
 /** A row deleted for good (its tombstone after its latest insert): its key and its state's stamps. */

@@ -33,6 +33,14 @@ async function sqliteColumns(): Promise<Record<string, string[]>> {
   return out;
 }
 
+/** A SQLite view's columns, sorted. */
+async function sqliteViewColumns(view: string): Promise<string[]> {
+  const handle = await openDatabase(join(dir, `view-${Date.now()}.sqlite`), { migrate: true });
+  const columns = (handle.sqlite.prepare('SELECT name FROM pragma_table_info(?)').all(view) as { name: string }[]).map((c) => c.name).sort();
+  await handle.close();
+  return columns;
+}
+
 describe('migrations on PostgreSQL (the one ordered list, translated)', () => {
   it('migrates an empty database to the latest version with the same tables and columns as SQLite', async () => {
     const database = await fresh();
@@ -46,7 +54,10 @@ describe('migrations on PostgreSQL (the one ordered list, translated)', () => {
     for (const columns of Object.values(pgColumns)) columns.sort();
     // The one layout that differs on purpose: SQLite keys merge states by numbers (migration
     // 20261205_11, with its two tables of numbers); the PostgreSQL hub keeps them by name and key text.
-    const { sync_entities: entities, sync_origins: origins, sync_rows: keyedRows, ...shared } = await sqliteColumns();
+    // So does the op log (migration 20261206_31): SQLite's sync_op_rows by numbers, with a sync_ops view by name that has the hub's columns.
+    const { sync_entities: entities, sync_origins: origins, sync_rows: keyedRows, sync_op_rows: keyedOps, ...shared } = await sqliteColumns();
+    expect(keyedOps).toEqual(['arrival', 'change_json', 'change_shape', 'entity', 'hlc', 'k1', 'k2', 'key', 'kind', 'null_columns', 'origin', 'row_state', 'schema', 'seq', 'write_continues']);
+    shared.sync_ops = await sqliteViewColumns('sync_ops');
     expect([entities, origins]).toEqual([['key_ints', 'name', 'no'], ['no', 'origin']]);
     expect(keyedRows).toEqual(['born', 'born_at', 'born_by', 'born_count', 'deleted', 'entity', 'erased', 'k1', 'k2', 'key', 'marks', 'shape', 'stamps']);
     // And the hub's origins, one per hub process (migration 20261206_21): a SQLite file has one writer and one origin.

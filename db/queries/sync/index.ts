@@ -25,7 +25,7 @@ export function sqliteSyncStore(sqlite: BetterSqlite3.Database): SqliteSyncStore
       shapes.forgetShapesAddedHere();
       keys.forgetAddedHere();
     },
-    ...sqliteOps(sqlite, shapes, plans),
+    ...sqliteOps(sqlite, shapes, plans, keys),
     ...sqliteHeld(sqlite),
     ...sqliteRowState(sqlite, shapes, keys),
     ...sqliteErasure(sqlite),

@@ -24,6 +24,12 @@ export interface SqliteRowKeys {
   keyOf(entity: string, entityId: string, add: boolean): StateKey | null;
   packBorn(stamp: string | null): PackedBorn;
   unpackBorn(row: { born_at: number | null; born_count: number | null; born_by: number | null; born: string | null }): string | null;
+  /** An origin's number (sync_origins); `add`: give it one if it has none (a write), else null (a read finds nothing). */
+  originNo(origin: string, add: boolean): number | null;
+  originName(no: number): string;
+  /** The entity's name and its key's JSON text again, from a key keyOf made (the op log's rows, ops.ts). */
+  entityName(no: number): string;
+  entityIdOf(key: StateKey): string;
   /** Forgets the numbers this connection added; called as each transaction's work begins (see numbering). */
   forgetAddedHere(): void;
 }
@@ -57,7 +63,7 @@ function numbering<Extra>(get: (name: string) => ({ no: number } & Extra) | unde
       let name = names.get(no);
       if (name === undefined) {
         name = byNo(no);
-        if (name === undefined) throw new Error(`sync_rows names number ${no}, which its table lacks`);
+        if (name === undefined) throw new Error(`the sync tables name number ${no}, which its table lacks`);
         names.set(no, name);
       }
       return name;
@@ -126,6 +132,7 @@ export function sqliteRowKeys(sqlite: BetterSqlite3.Database): SqliteRowKeys {
   const s = {
     entity: sqlite.prepare<[string], { no: number; key_ints: number }>('SELECT no, key_ints FROM sync_entities WHERE name = ?'),
     entityName: sqlite.prepare<[number], string>('SELECT name FROM sync_entities WHERE no = ?').pluck(),
+    keyInts: sqlite.prepare<[number], number>('SELECT key_ints FROM sync_entities WHERE no = ?').pluck(),
     // An entity this file's migration did not number (a newer peer's): its keys keep the text form.
     addEntity: sqlite.prepare<[string], { no: number; key_ints: number }>('INSERT INTO sync_entities (name, key_ints) VALUES (?, 0) RETURNING no, key_ints'),
     origin: sqlite.prepare<[string], { no: number }>('SELECT no FROM sync_origins WHERE origin = ?'),
@@ -134,6 +141,8 @@ export function sqliteRowKeys(sqlite: BetterSqlite3.Database): SqliteRowKeys {
   };
   const entities = numbering((name) => s.entity.get(name), (no) => s.entityName.get(no), (name) => s.addEntity.get(name)!);
   const origins = numbering((origin) => s.origin.get(origin), (no) => s.originName.get(no), (origin) => s.addOrigin.get(origin)!);
+  // key_ints by entity number: a number's entity never changes once committed (numbering's rule), nor its key_ints.
+  const keyInts = new Map<number, number>();
   return {
     keyOf(entity, entityId, add) {
       const found = entities.find(entity, add);
@@ -149,6 +158,19 @@ export function sqliteRowKeys(sqlite: BetterSqlite3.Database): SqliteRowKeys {
     unpackBorn(row) {
       if (row.born_at === null) return row.born;
       return `${String(row.born_at).padStart(15, '0')}-${String(row.born_count ?? 0).padStart(6, '0')}-${origins.nameOf(row.born_by!)}`;
+    },
+    originNo: (origin, add) => origins.find(origin, add)?.no ?? null,
+    originName: (no) => origins.nameOf(no),
+    entityName: (no) => entities.nameOf(no),
+    entityIdOf({ entity, k1, k2, key }) {
+      if (key !== '') return key;
+      let n = keyInts.get(entity);
+      if (n === undefined) {
+        n = s.keyInts.get(entity);
+        if (n === undefined) throw new Error(`an op names entity number ${entity}, which sync_entities lacks`);
+        keyInts.set(entity, n);
+      }
+      return n === 1 ? `[${k1}]` : `[${k1},${k2}]`;
     },
     forgetAddedHere() {
       entities.forget();

@@ -34,14 +34,13 @@ export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteSha
     // A page's keys in one statement each form: integer keys by k1 (k2 matched after), text keys by key.
     intStates: sqlite.prepare<[number, string], { k1: number; k2: number }>("SELECT k1, k2 FROM sync_rows WHERE entity = ? AND k1 IN (SELECT value FROM json_each(?)) AND key = ''"),
     textStates: sqlite.prepare<[number, string], { key: string }>('SELECT key FROM sync_rows WHERE entity = ? AND k1 = 0 AND k2 = 0 AND key IN (SELECT value FROM json_each(?))'),
-    /** The op that is a row's whole merge state, for a row sync_rows lacks (migration 95). */
-    stateOp: sqlite.prepare<[string, string], { origin: string; hlc: string; change_json: string | null; null_columns: number | null; change_shape: number | null }>(
-      'SELECT origin, hlc, change_json, null_columns, change_shape FROM sync_ops WHERE entity = ? AND entity_id = ? AND row_state = 1',
+    /** The op that is a row's whole merge state, for a row sync_rows lacks (migration 95); ops keyed as states are (migration 20261206_31). */
+    stateOp: sqlite.prepare<KeyArgs, { origin: number; hlc: string; change_json: string | null; null_columns: number | null; change_shape: number | null }>(
+      `SELECT origin, hlc, change_json, null_columns, change_shape FROM sync_op_rows WHERE ${KEY} AND row_state = 1`,
     ),
-    stateOpsAmong: sqlite.prepare<[string, string], { entity_id: string }>(
-      'SELECT entity_id FROM sync_ops WHERE entity = ? AND entity_id IN (SELECT value FROM json_each(?)) AND row_state = 1',
-    ),
-    hasStateOp: sqlite.prepare<[string, string], number>('SELECT 1 FROM sync_ops WHERE entity = ? AND entity_id = ? AND row_state = 1 LIMIT 1').pluck(),
+    intStateOps: sqlite.prepare<[number, string], { k1: number; k2: number }>("SELECT k1, k2 FROM sync_op_rows WHERE entity = ? AND k1 IN (SELECT value FROM json_each(?)) AND key = '' AND row_state = 1"),
+    textStateOps: sqlite.prepare<[number, string], { key: string }>('SELECT key FROM sync_op_rows WHERE entity = ? AND k1 = 0 AND k2 = 0 AND key IN (SELECT value FROM json_each(?)) AND row_state = 1'),
+    hasStateOp: sqlite.prepare<KeyArgs, number>(`SELECT 1 FROM sync_op_rows WHERE ${KEY} AND row_state = 1 LIMIT 1`).pluck(),
     saveRowState: sqlite.prepare<[...KeyArgs, number, string, string | null, number | null, number | null, number | null, string | null, string | null, string | null]>(
       `INSERT INTO sync_rows (entity, k1, k2, key, shape, stamps, marks, born_at, born_count, born_by, born, deleted, erased) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (entity, k1, k2, key) DO UPDATE SET shape = excluded.shape, stamps = excluded.stamps, marks = excluded.marks, born_at = excluded.born_at,
@@ -49,17 +48,13 @@ export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteSha
     ),
   };
   const { columnsOfShape } = shapes;
-  const hasEntry = (entity: string, entityId: string) => {
-    const key = keys.keyOf(entity, entityId, false);
-    return key !== null && s.hasState.get(...args(key)) !== undefined;
-  };
   const save = (entity: string, entityId: string, shape: number, stamps: string, marks: string | null, born: string | null, deleted: string | null, erased: string | null) => {
     const b = keys.packBorn(born);
     s.saveRowState.run(...args(keys.keyOf(entity, entityId, true)!), shape, stamps, marks, b.at, b.count, b.by, b.text, deleted, erased);
   };
 
   return {
-    // One statement for a page's integer keys and one for its other keys, then one for its state ops.
+    // One statement for a page's integer keys and one for its other keys, in sync_rows, then the same in its state ops.
     withRowState(entity, entityIds) {
       const found = new Set<string>();
       const ints = new Map<string, string>();
@@ -67,24 +62,31 @@ export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteSha
       let no = 0;
       for (const id of entityIds) {
         const key = keys.keyOf(entity, id, false);
-        if (key === null) break; // an entity this file has no number for has no states here
+        if (key === null) return found; // an entity this file has no number for has no states (nor ops) here
         no = key.entity;
         if (key.key === '') ints.set(`${key.k1},${key.k2}`, id);
         else texts.push(key.key);
       }
-      if (ints.size > 0) for (const r of s.intStates.all(no, JSON.stringify([...new Set([...ints.keys()].map((k) => Number(k.split(',')[0])))]))) {
-        const id = ints.get(`${r.k1},${r.k2}`);
-        if (id !== undefined) found.add(id);
-      }
-      if (texts.length > 0) for (const r of s.textStates.all(no, JSON.stringify(texts))) found.add(r.key);
-      const rest = found.size === entityIds.length ? [] : entityIds.filter((id) => !found.has(id));
-      if (rest.length > 0) for (const r of s.stateOpsAmong.all(entity, JSON.stringify(rest))) found.add(r.entity_id);
+      const among = (intRows: BetterSqlite3.Statement<[number, string], { k1: number; k2: number }>, textRows: BetterSqlite3.Statement<[number, string], { key: string }>) => {
+        const left = [...ints].filter(([, id]) => !found.has(id));
+        if (left.length > 0) for (const r of intRows.all(no, JSON.stringify([...new Set(left.map(([k]) => Number(k.split(',')[0])))]))) {
+          const id = ints.get(`${r.k1},${r.k2}`);
+          if (id !== undefined) found.add(id);
+        }
+        const textsLeft = texts.filter((t) => !found.has(t));
+        if (textsLeft.length > 0) for (const r of textRows.all(no, JSON.stringify(textsLeft))) found.add(r.key);
+      };
+      among(s.intStates, s.textStates);
+      if (found.size < entityIds.length) among(s.intStateOps, s.textStateOps);
       return found;
     },
     withRowStateAmong(rows) {
       // A key lookup or two per row: a write has a few rows.
       const found = new Set<string>();
-      for (const { entity, entityId } of rows) if (hasEntry(entity, entityId) || s.hasStateOp.get(entity, entityId) !== undefined) found.add(`${entity} ${entityId}`);
+      for (const { entity, entityId } of rows) {
+        const key = keys.keyOf(entity, entityId, false);
+        if (key !== null && (s.hasState.get(...args(key)) !== undefined || s.hasStateOp.get(...args(key)) !== undefined)) found.add(`${entity} ${entityId}`);
+      }
       return found;
     },
     rowState(entity, entityId): StoredRowState | null {
@@ -95,9 +97,9 @@ export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteSha
         return { clocks: shapes.decodeClocks(row.stamps === '' && row.marks === null && born !== null ? { ...row, stamps: born } : row), born, deleted: row.deleted, erased: row.erased };
       }
       // A row one remote insert made: its state is that op (insertNewRows), the same saveInsertedRowState would have written.
-      const op = s.stateOp.get(entity, entityId);
+      const op = key === null ? undefined : s.stateOp.get(...args(key));
       if (!op) return null;
-      const stamp = wholeHlc(op.hlc, op.origin);
+      const stamp = wholeHlc(op.hlc, keys.originName(op.origin));
       const clocks: Record<string, string> = {};
       if (op.change_json !== null) for (const column of op.change_shape === null ? Object.keys(JSON.parse(op.change_json) as Record<string, unknown>) : columnsOfShape(op.change_shape)) clocks[column] = stamp;
       if (op.null_columns !== null) for (const column of columnsOfShape(op.null_columns)) clocks[column] = stamp;
