@@ -13,8 +13,9 @@ export function sqliteErasure(sqlite: BetterSqlite3.Database): SqliteErasure {
      * snapshot's list of the booking's customers stands for them (sync_booking_customers).
      */
     customersInBookingOps: sqlite.prepare<[string, string], { customer_id: number }>(
-      `SELECT DISTINCT json_extract(change_json, '$.customer_id') AS customer_id FROM sync_ops
-        WHERE entity = 'bookings' AND entity_id = ? AND json_extract(change_json, '$.customer_id') IS NOT NULL
+      // sync_op_rows by its key (migration 20261206_31): a booking's key, an order number, is text, so it is kept whole in `key`.
+      `SELECT DISTINCT json_extract(change_json, '$.customer_id') AS customer_id FROM sync_op_rows
+        WHERE entity = (SELECT no FROM sync_entities WHERE name = 'bookings') AND k1 = 0 AND k2 = 0 AND key = ? AND json_extract(change_json, '$.customer_id') IS NOT NULL
        UNION SELECT customer_id FROM sync_booking_customers WHERE order_number = ?`,
     ),
     linkBookingCustomer: sqlite.prepare<[string, number]>('INSERT OR IGNORE INTO sync_booking_customers (order_number, customer_id) VALUES (?, ?)'),
