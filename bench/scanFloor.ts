@@ -36,7 +36,7 @@ export function scanStorageFloor(sqlite: BetterSqlite3.Database, lookupSql: stri
   };
   const statements = {
     event: insertOf('checkin_events', templates.admitted.events[0]),
-    op: insertOf('sync_ops', Object.fromEntries(Object.entries(templates.admitted.ops[0]).filter(([c]) => c !== 'arrival'))),
+    op: insertOf('sync_op_rows', Object.fromEntries(Object.entries(templates.admitted.ops[0]).filter(([c]) => c !== 'arrival'))),
     journal: insertOf('op_log', Object.fromEntries(Object.entries(templates.admitted.journal[0]).filter(([c]) => c !== 'seq'))),
     sequence: sqlite.prepare("UPDATE sequences SET value = value + 2 WHERE name = 'global'"),
     pause: sqlite.prepare("INSERT INTO sync_capture (id, tbl, pk) VALUES (-1, '', '')"),

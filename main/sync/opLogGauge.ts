@@ -4,8 +4,8 @@ import { opLogSize } from '../../db/queries/syncCompaction';
 import { opLogMarks, opsArrivedAfter } from '../../db/queries/syncOpLogMarks';
 
 /*
- * The op log's size as GET /v1/sync/status answers it. Measuring reads every page of sync_ops and
- * its indexes on SQLite (dbstat) and counts every op: on a season's log that is a walk of hundreds
+ * The op log's size as GET /v1/sync/status answers it. Measuring reads every page of sync_op_rows
+ * and its indexes on SQLite (dbstat) and counts every op: on a season's log that is a walk of hundreds
  * of megabytes per call, and Settings asks every few seconds. So a measure is kept, and what happened
  * since is read from two index lookups: ops appended since are counted exactly (a range of the
  * arrival key) and their bytes estimated at the measured bytes per op; a compaction (here or by
