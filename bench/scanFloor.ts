@@ -45,6 +45,7 @@ export function scanStorageFloor(sqlite: BetterSqlite3.Database, lookupSql: stri
     clock: sqlite.prepare('UPDATE sync_instance SET last_seq = ?, last_hlc = ? WHERE id = 1'),
     vector: sqlite.prepare('INSERT INTO sync_vector (origin, seq) VALUES (?, ?) ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq'),
   };
+  const originName = sqlite.prepare<[number], string>('SELECT origin FROM sync_origins WHERE no = ?').pluck();
   // Admitted when the participant has no check-in yet in this copy, as the engine decides on its own.
   const checkedIn = sqlite.prepare<[number], { one: number }>("SELECT 1 AS one FROM checkin_events WHERE participant_id = ? AND kind = 'CHECK_IN' LIMIT 1");
   let seq = 1_000_000_000;
@@ -60,13 +61,14 @@ export function scanStorageFloor(sqlite: BetterSqlite3.Database, lookupSql: stri
     statements.sequence.run();
     for (const { seq: _seq, ...entry } of rows.journal) statements.journal.run({ ...entry, op_id: `floor:${++n}`, entity_id: ids.get(entry.entity_id) ?? entry.entity_id });
     statements.pause.run();
-    let origin = '';
+    let origin = 0;
+    // sync_op_rows keeps an event's key (its event id, text) whole in `key` and the origin as its number (migration 20261206_31).
     for (const { arrival: _arrival, ...op } of rows.ops) {
-      origin = String(op.origin);
-      statements.op.run({ ...op, seq: ++seq, entity_id: `["${ids.get(JSON.parse(String(op.entity_id))[0]) ?? eventId}"]` });
+      origin = Number(op.origin);
+      statements.op.run({ ...op, seq: ++seq, key: `["${ids.get(JSON.parse(String(op.key))[0]) ?? eventId}"]` });
     }
     statements.clock.run(seq, String(rows.ops.at(-1)?.hlc ?? ''));
-    statements.vector.run(origin, seq);
+    statements.vector.run(originName.get(origin), seq);
     statements.resume.run();
     statements.dropCaptures.run();
     return rows.events[0].answer_json as string;
