@@ -20,21 +20,23 @@ export interface TransportOptions {
  * would be lost; undici's diagnostics channels see each connection, so the deadline's reason can name it.
  */
 const connectionTrouble = new Map<string, { code: string; at: number }>();
+/** What undici's channels say of the connection's target (hostname, and port: '' for the URL's default). */
+type ConnectParams = { hostname?: string; port?: string | number } | undefined;
 let watchingConnections = false;
 
 function watchConnections(): void {
   if (watchingConnections) return;
   watchingConnections = true;
-  const note = (params: { hostname?: string; port?: string | number } | undefined, error: NodeJS.ErrnoException) => {
+  const note = (params: ConnectParams, error: NodeJS.ErrnoException) => {
     if (!params?.hostname) return;
     connectionTrouble.set(`${params.hostname}:${params.port ?? ''}`, { code: error.code ?? error.message, at: Date.now() });
   };
   subscribe('undici:client:connected', (message) => {
-    const { connectParams, socket } = message as { connectParams?: { hostname?: string; port?: string | number }; socket?: NodeJS.EventEmitter };
+    const { connectParams, socket } = message as { connectParams?: ConnectParams; socket?: NodeJS.EventEmitter };
     socket?.on('error', (error: NodeJS.ErrnoException) => note(connectParams, error));
   });
   subscribe('undici:client:connectError', (message) => {
-    const { connectParams, error } = message as { connectParams?: { hostname?: string; port?: string | number }; error: NodeJS.ErrnoException };
+    const { connectParams, error } = message as { connectParams?: ConnectParams; error: NodeJS.ErrnoException };
     note(connectParams, error);
   });
 }

@@ -43,8 +43,8 @@ export function createSyncService(ctx: EngineContext, replica: Replica, instance
     knownInstances: () => known.current,
     earlierOrigins: () => known.earlier,
     beforeHello: async (vector) => {
-      const named = new Set(known.earlier);
-      if (Object.keys(vector).some((o) => o !== replica.origin && !named.has(o) && !(o in known.current))) known.earlier = await earlierOrigins(db, replica.origin);
+      // Every pull answer asks: a vector and a list of earlier origins of a few entries each, so no set is built for it.
+      if (Object.keys(vector).some((o) => o !== replica.origin && !known.earlier.includes(o) && !(o in known.current))) known.earlier = await earlierOrigins(db, replica.origin);
     },
     media,
     onPeerHello: (hello) => followIncarnations(db, hello, hub, now(), recorded),

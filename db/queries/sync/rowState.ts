@@ -20,6 +20,9 @@ interface KeyedStateRow {
 }
 
 type KeyArgs = [number, number, number, string];
+/** A page's rows with a state (or state op) among given keys: integer keys asked by k1, other keys by their text. */
+type IntKeyRows = BetterSqlite3.Statement<[number, string], { k1: number; k2: number }>;
+type TextKeyRows = BetterSqlite3.Statement<[number, string], { key: string }>;
 const args = (k: StateKey): KeyArgs => [k.entity, k.k1, k.k2, k.key];
 const KEY = 'entity = ? AND k1 = ? AND k2 = ? AND key = ?';
 
@@ -57,19 +60,24 @@ export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteSha
     // One statement for a page's integer keys and one for its other keys, in sync_rows, then the same in its state ops.
     withRowState(entity, entityIds) {
       const found = new Set<string>();
+      // Integer keys twice: by "k1,k2" to match the rows a statement returns, and as (k1, id) to ask by k1.
       const ints = new Map<string, string>();
+      const intKeys: { k1: number; id: string }[] = [];
       const texts: string[] = [];
       let no = 0;
       for (const id of entityIds) {
         const key = keys.keyOf(entity, id, false);
         if (key === null) return found; // an entity this file has no number for has no states (nor ops) here
         no = key.entity;
-        if (key.key === '') ints.set(`${key.k1},${key.k2}`, id);
-        else texts.push(key.key);
+        if (key.key === '') {
+          ints.set(`${key.k1},${key.k2}`, id);
+          intKeys.push({ k1: key.k1, id });
+        } else texts.push(key.key);
       }
-      const among = (intRows: BetterSqlite3.Statement<[number, string], { k1: number; k2: number }>, textRows: BetterSqlite3.Statement<[number, string], { key: string }>) => {
-        const left = [...ints].filter(([, id]) => !found.has(id));
-        if (left.length > 0) for (const r of intRows.all(no, JSON.stringify([...new Set(left.map(([k]) => Number(k.split(',')[0])))]))) {
+      const among = (intRows: IntKeyRows, textRows: TextKeyRows) => {
+        const k1s = new Set<number>();
+        for (const { k1, id } of intKeys) if (!found.has(id)) k1s.add(k1);
+        if (k1s.size > 0) for (const r of intRows.all(no, JSON.stringify([...k1s]))) {
           const id = ints.get(`${r.k1},${r.k2}`);
           if (id !== undefined) found.add(id);
         }
