@@ -10,6 +10,12 @@ export type BeforeCommit = (conn: Kysely<Database>) => Promise<void>;
 export interface WriteOptions {
   /** Always roll back, and still return what the work produced (a quote is a booking that is never kept). */
   dryRun?: boolean;
+  /**
+   * On the PostgreSQL hub, the write claims every row its rules read (db/queries/claims.ts) and so runs
+   * beside other such writes instead of in the hub's turn (db/postgres/transaction.ts). SQLite runs
+   * every write alone and ignores it.
+   */
+  sideBySide?: boolean;
   /** Runs before each attempt, outside the transaction (the PostgreSQL hub's id lease tops itself up). */
   beforeAttempt?: () => Promise<void>;
   /**
@@ -30,7 +36,7 @@ export interface WriteOptions {
  * after the COMMIT that made it durable.
  */
 export function inWriteTransaction<T>(db: Kysely<Database>, work: (conn: Kysely<Database>) => Promise<T>, options: WriteOptions = {}): Promise<T> {
-  // The office hub on PostgreSQL: SERIALIZABLE with retry (db/postgres/transaction.ts says why).
+  // The office hub on PostgreSQL: REPEATABLE READ in turn or side by side, with retry (db/postgres/transaction.ts says why).
   if (isPostgres(db)) return inPostgresTransaction(db, work, options);
   return new Promise<T>((resolve, reject) => {
     let queue = writeQueues.get(db);

@@ -32,6 +32,7 @@ import * as m20261205_11 from './20261205_11_sync_row_keys';
 import * as m20261205_21 from './20261205_21_arrival_floor';
 import * as m20261206_21 from './20261206_21_hub_origins';
 import * as m20261206_31 from './20261206_31_sync_op_keys';
+import * as m20261207_21 from './20261207_21_write_origins';
 import * as pg from '../postgres/migrations';
 
 export interface Migration {
@@ -81,4 +82,5 @@ export const migrations: Migration[] = [
   { name: '20261205_21_arrival_floor', up: m20261205_21.up, postgres: m20261205_21.postgres },
   { name: '20261206_21_hub_origins', up: m20261206_21.up, postgres: m20261206_21.postgres },
   { name: '20261206_31_sync_op_keys', up: m20261206_31.up, postgres: m20261206_31.postgres },
+  { name: '20261207_21_write_origins', up: m20261207_21.up, postgres: m20261207_21.postgres },
 ];

@@ -8,7 +8,6 @@ import { migratePostgres, schemaVersion } from './migrate';
 import { PostgresSpellings } from './spellings';
 import { postgresChangeToken, touchedTables } from './changes';
 import { setPostgresAfterCommit } from './transaction';
-import { closeOriginLease } from './sync/origins';
 
 /** pg's type ids: int8 (count(*), BIGINT columns) and numeric (sum of BIGINT). */
 const INT8 = 20;
@@ -77,7 +76,6 @@ export async function openPostgres(url: string, options: PostgresOpenOptions = {
       writable,
       async close() {
         await changes?.close();
-        await closeOriginLease(db);
         await db.destroy();
       },
     };

@@ -1,18 +1,23 @@
 import { renameSync, writeFileSync } from 'node:fs';
 
 /**
- * How long this process's writes held a section every hub write takes in turn (today the write turn,
- * a lock on the tourdesk_write_turn table: db/postgres/transaction.ts): the hub's ceiling is 1 / (that time per write), whatever
- * the number of processes, since no two writes of any process are inside it at once.
+ * How long this process's writes held a section every hub write takes in turn (the write turn, the
+ * tourdesk_write_turn table's EXCLUSIVE lock: db/postgres/transaction.ts): the hub's ceiling is 1 /
+ * (that time per write), whatever the number of processes, since no two writes of any process are
+ * inside it at once. Side-by-side writes (a booking's create) do not take it: they are counted apart,
+ * with the time they ran, which no other write waited for.
  */
 export interface TurnStats {
   /** Turns taken (a retried write takes one per attempt). */
   turns: number;
   /** Milliseconds held, summed over every turn. */
   heldMs: number;
+  /** Attempts run side by side (outside the turn), and their milliseconds from BEGIN to their end. */
+  beside: number;
+  besideMs: number;
 }
 
-const stats: TurnStats = { turns: 0, heldMs: 0 };
+const stats: TurnStats = { turns: 0, heldMs: 0, beside: 0, besideMs: 0 };
 
 export function turnStats(): TurnStats {
   return { ...stats };
@@ -22,6 +27,12 @@ export function turnStats(): TurnStats {
 export function turnHeld(since: number): void {
   stats.turns++;
   stats.heldMs += performance.now() - since;
+}
+
+/** Counts one side-by-side attempt from `since` (its BEGIN answered) to now. */
+export function wroteBeside(since: number): void {
+  stats.beside++;
+  stats.besideMs += performance.now() - since;
 }
 
 /**

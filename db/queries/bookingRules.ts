@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database, ExtrasTable, PriceOptionsTable, ProductsTable, SessionPriceOptionsTable, SessionsTable } from '../schema';
 import { LIVE_STATUSES } from '../../main/contract/enums';
 import { isPostgres } from '../dialect';
+import { CLAIM_ROWS, SESSION_CLAIM } from './claims';
 
 /** What one booking item's rules read: the product, its session, price options, the session's overrides of them, extras and the seats held. */
 export interface ItemRuleRows {
@@ -21,10 +22,14 @@ export interface ItemRuleRows {
  * one statement: on the PostgreSQL hub each statement is a round trip, and a booking made six. Rows
  * come through row_to_json (BIGINT and DOUBLE PRECISION as JSON numbers, the ids below 2^53), in the
  * orders the separate reads ask for. The seats are summed as db/queries/seats.ts sums them there.
+ * The session is claimed in the same statement (db/queries/claims.ts): a booking's create runs beside
+ * other bookings on the hub, and the claim is what keeps two of one session from both counting its
+ * seats from before the other (`sessionClaimed` in main/domain/bookings/create.ts).
  */
 const READ = `
   WITH p AS (SELECT * FROM products WHERE product_code = $1 AND deleted_at IS NULL),
-       s AS (SELECT * FROM sessions WHERE product_code = $1 AND start_at = $2)
+       s AS (SELECT * FROM sessions WHERE product_code = $1 AND start_at = $2),
+       claimed AS (${CLAIM_ROWS(`SELECT '${SESSION_CLAIM}' || id FROM s`)})
   SELECT (SELECT row_to_json(p) FROM p) AS product,
          (SELECT row_to_json(s) FROM s) AS session,
          (SELECT coalesce(json_agg(o ORDER BY o.position), '[]') FROM price_options o WHERE o.product_code = $1) AS options,

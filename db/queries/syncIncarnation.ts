@@ -39,7 +39,7 @@ export async function keepTableMark(db: Kysely<Database>, mark: string): Promise
 export async function takeIncarnation(conn: Kysely<Database>, next: { origin: string; at: number; idMargin: number; orderMargin: number; tableMark: string | null }): Promise<string> {
   const { origin: was } = await conn.selectFrom('sync_instance').select('origin').where('id', '=', 1).executeTakeFirstOrThrow();
   await recordSuccession(conn, was, next.origin, next.at);
-  // PostgreSQL: every origin a hub process wrote under goes too (db/postgres/sync/origins.ts), an earlier self like the hub's own.
+  // PostgreSQL: every origin a hub process wrote under goes too (migration 20261207_21), an earlier self like the hub's own.
   if (isPostgres(conn)) {
     const { rows } = await sql<{ origin: string }>`DELETE FROM hub_origins RETURNING origin`.execute(conn);
     for (const { origin } of rows) await recordSuccession(conn, origin, next.origin, next.at);

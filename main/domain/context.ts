@@ -43,10 +43,14 @@ export interface EngineContext {
   clock: Clock;
   ids: IdGenerator;
   dataDir: string | null;
-  /** One write transaction: commits when `work` resolves, rolls back when it throws. */
-  write<T>(actor: Actor, work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * One write transaction: commits when `work` resolves, rolls back when it throws. `sideBySide`: the
+   * work claims every row its rules read (db/queries/claims.ts), so on the PostgreSQL hub it runs
+   * beside other such writes instead of in turn (db/transaction.ts).
+   */
+  write<T>(actor: Actor, work: (tx: Tx) => Promise<T>, options?: { sideBySide?: boolean }): Promise<T>;
   /** The same transaction as `write`, always rolled back: what the write would answer, nothing kept. */
-  dryRun<T>(actor: Actor, work: (tx: Tx) => Promise<T>): Promise<T>;
+  dryRun<T>(actor: Actor, work: (tx: Tx) => Promise<T>, options?: { sideBySide?: boolean }): Promise<T>;
 }
 
 export function systemClock(): Clock {
@@ -70,7 +74,7 @@ export function observeChanges(ctx: EngineContext): ChangeObservation | undefine
  */
 export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, dataDir: string | null, foldWrite: BeforeCommit): EngineContext {
   const { db } = handle;
-  async function run<T>(actor: Actor, work: (tx: Tx) => Promise<T>, dryRun: boolean): Promise<T> {
+  async function run<T>(actor: Actor, work: (tx: Tx) => Promise<T>, dryRun: boolean, sideBySide = false): Promise<T> {
     if (!handle.writable) throw new DomainError('READ_ONLY', 'This database was written by a newer TourDesk; it is open read-only');
     return inWriteTransaction(
       db,
@@ -100,7 +104,7 @@ export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, 
         return result;
       },
       // The PostgreSQL hub leases ids in blocks; each attempt starts with some in hand.
-      { dryRun, beforeAttempt: ids.reserve ? () => ids.reserve!() : undefined, beforeCommit: foldWrite },
+      { dryRun, sideBySide, beforeAttempt: ids.reserve ? () => ids.reserve!() : undefined, beforeCommit: foldWrite },
     );
   }
   return {
@@ -109,7 +113,7 @@ export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, 
     clock,
     ids,
     dataDir,
-    write: (actor, work) => run(actor, work, false),
-    dryRun: (actor, work) => run(actor, work, true),
+    write: (actor, work, options) => run(actor, work, false, options?.sideBySide),
+    dryRun: (actor, work, options) => run(actor, work, true, options?.sideBySide),
   };
 }

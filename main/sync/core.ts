@@ -24,7 +24,7 @@ export interface ReplicaCore {
   now(): number;
   /**
    * This instance's clock as last saved; `hubAheadMs` widens how far ahead a received stamp may be.
-   * Its stamps name `instance.origin` when given: a PostgreSQL hub process writes under an origin of its own (db/postgres/sync/origins.ts).
+   * Its stamps name `instance.origin` when given: a PostgreSQL hub process writes under an origin of its own (migration 20261207_21).
    */
   clockFrom(instance: { last_hlc: string | null; origin?: string }, hubAheadMs?: number): HlcClock;
   /** Runs `work` in one write transaction with the store of its connection. */

@@ -24,7 +24,7 @@ export interface LocalSide {
   earlierOrigins?(): string[];
   /**
    * Called with the vector a pull answer carries, before its hello is made: an origin in it that the
-   * hello would not name (a PostgreSQL hub process's new origin, db/postgres/sync/origins.ts, leased
+   * hello would not name (a PostgreSQL hub process's new origin, migration 20261207_21, leased
    * after this process last read its earlier origins) has them read again, so the page's catalogue
    * ops never reach a desk before the hello that makes them the hub's.
    */

@@ -61,8 +61,10 @@ describe('migrations on PostgreSQL (the one ordered list, translated)', () => {
     expect([entities, origins]).toEqual([['key_ints', 'name', 'no'], ['no', 'origin']]);
     expect(keyedRows).toEqual(['born', 'born_at', 'born_by', 'born_count', 'deleted', 'entity', 'erased', 'k1', 'k2', 'key', 'marks', 'shape', 'stamps']);
     // And the hub's origins, one per hub process (migration 20261206_21): a SQLite file has one writer and one origin.
-    const { sync_rows: namedRows, hub_origins: hubOrigins, ...pgShared } = pgColumns;
+    // The claims of writes that run side by side (migration 20261207_21): SQLite runs its writes one at a time.
+    const { sync_rows: namedRows, hub_origins: hubOrigins, tourdesk_claims: claims, ...pgShared } = pgColumns;
     expect(hubOrigins).toEqual(['last_hlc', 'last_seq', 'origin']);
+    expect(claims).toEqual(['key', 'n']);
     expect(namedRows).toEqual(['born', 'deleted', 'entity', 'entity_id', 'erased', 'marks', 'shape', 'stamps']);
     expect(pgShared).toEqual(shared);
     await handle.close();

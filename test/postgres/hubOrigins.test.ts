@@ -1,42 +1,65 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openPostgres } from '../../db/postgres/connection';
-import { originLeaseOf } from '../../db/postgres/sync/origins';
 import { earlierOrigins } from '../../db/queries/syncIncarnation';
 import { aBooking, aProduct, aSession } from '../fixtures/builders';
 import { freshPostgresDatabase } from '../fixtures/postgres';
 import { exchange, nodesClosedAfterEach } from '../sync/nodes';
 
 /**
- * Each PostgreSQL hub process numbers and stamps its ops under an origin of its own
- * (db/postgres/sync/origins.ts), so no row is updated by every write of every process.
+ * Each connection a PostgreSQL hub process writes on numbers and stamps its ops under an origin of its
+ * own (tourdesk_write_origin(), migration 20261207_21), so no row is updated by every write.
  */
 const { node } = nodesClosedAfterEach();
 
 describe('the origins of a PostgreSQL hub’s processes', () => {
-  it('leases one origin per process: the hub’s own first, a new one (an earlier self of the hub’s) beside it, a freed one taken over', async () => {
+  it('leases one origin per writing connection: the hub’s own first, a new one (an earlier self of the hub’s) beside it, a freed one taken over, a rolled-back lease kept', async () => {
     const database = await freshPostgresDatabase('origins');
-    const open = () => openPostgres(database.url, { migrate: true });
-    const [first, second] = [await open(), await open()];
+    const hub = await openPostgres(database.url, { migrate: true });
+    const clients: pg.Client[] = [];
+    const connect = async () => {
+      const c = new pg.Client({ connectionString: database.url });
+      await c.connect();
+      clients.push(c);
+      return c;
+    };
+    // The origin a write on `c` numbers under, in a transaction that commits or rolls back.
+    const lease = async (c: pg.Client, end: 'commit' | 'rollback' = 'commit') => {
+      await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      const { rows } = await c.query<{ origin: string }>('SELECT origin FROM tourdesk_write_origin()');
+      await c.query(end);
+      return rows[0].origin;
+    };
     try {
-      const identity = first.postgres!.syncInstance!.origin;
-      const a = await originLeaseOf(first.db, database.url).origin();
-      const b = await originLeaseOf(second.db, database.url).origin();
-      expect(a).toBe(identity);
+      const identity = hub.postgres!.syncInstance!.origin;
+      const [first, second] = [await connect(), await connect()];
+      expect(await lease(first)).toBe(identity);
+      const b = await lease(second);
       expect(b).not.toBe(identity);
       expect(b).toMatch(/^[0-9a-f]{16}$/);
-      // Named as the hub's before it writes anything: desks take its catalogue ops as the hub's.
-      expect(await earlierOrigins(first.db, identity)).toEqual([b]);
-      // A process that ends lets its origin go; the next one takes it over instead of making another.
-      await second.close();
-      const third = await open();
-      try {
-        expect(await originLeaseOf(third.db, database.url).origin()).toBe(b);
-        expect(await earlierOrigins(first.db, identity)).toEqual([b]);
-      } finally {
-        await third.close();
-      }
+      // Kept for the connection's life: its writes number one origin, one transaction after another.
+      expect(await lease(first)).toBe(identity);
+      expect(await lease(second)).toBe(b);
+      // Named as the hub's in the transaction that made it: desks take its catalogue ops as the hub's.
+      expect(await earlierOrigins(hub.db, identity)).toEqual([b]);
+      // A lease made by a transaction that rolls back goes with it (its row too); the next write leases again.
+      const third = await connect();
+      const lost = await lease(third, 'rollback');
+      expect((await first.query('SELECT count(*)::int AS n FROM hub_origins WHERE origin = $1', [lost])).rows[0].n).toBe(0);
+      const c = await lease(third);
+      expect([identity, b, lost]).not.toContain(c);
+      expect((await earlierOrigins(hub.db, identity)).sort()).toEqual([b, c].sort());
+      // A connection that ends lets its origin go; the next one takes it over instead of making another.
+      await second.end();
+      clients.splice(clients.indexOf(second), 1);
+      const fourth = await connect();
+      // Taken back by a rollback, the same origin again (the connection holds its lock already).
+      expect(await lease(fourth, 'rollback')).toBe(b);
+      expect(await lease(fourth)).toBe(b);
+      expect((await earlierOrigins(hub.db, identity)).sort()).toEqual([b, c].sort());
     } finally {
-      await first.close();
+      await Promise.all(clients.map((c) => c.end()));
+      await hub.close();
       await database.drop();
     }
   });

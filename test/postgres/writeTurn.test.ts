@@ -5,6 +5,7 @@ import type { DbHandle } from '../../db/connection';
 import { openPostgres } from '../../db/postgres/connection';
 import { turnStats } from '../../db/postgres/writeTurn';
 import { inWriteTransaction } from '../../db/transaction';
+import { claimRows } from '../../db/queries/claims';
 import { freshPostgresDatabase, type TestPostgresDatabase } from '../fixtures/postgres';
 
 /**
@@ -103,5 +104,77 @@ describe('the hub-wide write turn', () => {
     release();
     await Promise.all([first, second]);
     expect(await pulled()).toEqual([1, 2]);
+  });
+});
+
+describe('writes side by side (a booking’s create)', () => {
+  const besideWrite = (work: Parameters<typeof inWriteTransaction>[1]) => inWriteTransaction(handle.db, work, { sideBySide: true });
+
+  it('run at once, outside the turn, and are counted apart', async () => {
+    const before = turnStats();
+    const spans: [number, number][] = [];
+    await Promise.all(
+      Array.from({ length: 3 }, () =>
+        besideWrite(async (conn) => {
+          await sql`SELECT 1`.execute(conn);
+          const start = performance.now();
+          await sleep(60);
+          spans.push([start, performance.now()]);
+        }),
+      ),
+    );
+    spans.sort((a, b) => a[0] - b[0]);
+    // Each started before the one before it ended.
+    for (let i = 1; i < spans.length; i++) expect(spans[i][0]).toBeLessThan(spans[i - 1][1]);
+    const after = turnStats();
+    expect(after.turns).toBe(before.turns);
+    expect(after.beside - before.beside).toBe(3);
+  });
+
+  it('wait for a write in turn, and a write in turn waits for them', async () => {
+    const waiting = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'tourdesk_write_turn'::regclass AND NOT granted`.execute(handle.db)).rows[0].n;
+    const untilWaiting = async () => {
+      for (let i = 0; i < 400 && (await waiting()) === 0; i++) await sleep(10);
+    };
+    for (const [first, second] of [
+      [besideWrite, (work: Parameters<typeof inWriteTransaction>[1]) => inWriteTransaction(handle.db, work)],
+      [(work: Parameters<typeof inWriteTransaction>[1]) => inWriteTransaction(handle.db, work), besideWrite],
+    ] as const) {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const order: string[] = [];
+      const one = first(async () => {
+        await gate;
+        order.push('first');
+      });
+      await sleep(20);
+      const two = second(async () => void order.push('second'));
+      await untilWaiting();
+      expect(await waiting()).toBe(1);
+      release();
+      await Promise.all([one, two]);
+      expect(order).toEqual(['first', 'second']);
+    }
+  });
+
+  it('that claim one row never both commit on what they read before the other: the loser is retried on the winner’s rows', async () => {
+    await sql`CREATE TABLE claim_seats (taken_by int)`.execute(handle.db);
+    const before = turnStats();
+    // Each takes the one seat if nobody has, after a pause that lets every other one read too.
+    const takeTheSeat = (who: number, claim: boolean) =>
+      besideWrite(async (conn) => {
+        if (claim) await claimRows(conn, ['session:test-seat']);
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM claim_seats`.execute(conn);
+        await sleep(40);
+        if (rows[0].n === 0) await sql`INSERT INTO claim_seats VALUES (${who})`.execute(conn);
+      });
+    await Promise.all([1, 2, 3, 4].map((who) => takeTheSeat(who, true)));
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM claim_seats`.execute(handle.db)).rows[0].n).toBe(1);
+    const after = turnStats();
+    expect(after.beside + after.turns - before.beside - before.turns).toBeGreaterThan(4);
+    // Without the claim, all four read an empty table and all four take the seat.
+    await sql`DELETE FROM claim_seats`.execute(handle.db);
+    await Promise.all([1, 2, 3, 4].map((who) => takeTheSeat(who, false)));
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM claim_seats`.execute(handle.db)).rows[0].n).toBe(4);
   });
 });

@@ -307,7 +307,7 @@ async function checkFinalState(world: World): Promise<void> {
     // The catalogue is authored by the hub only.
     const catalogueOrigins = sqlite.prepare(`SELECT DISTINCT origin FROM sync_ops WHERE entity IN (${Object.entries(SYNCED_ENTITIES).filter(([, e]) => e.rule === 'catalogue').map(([t]) => `'${t}'`).join(',')})`).all() as { origin: string }[];
     // (a desk that joined from a snapshot holds none of the hub's older ops, only rows)
-    // (a PostgreSQL hub's processes write under origins of their own, each an earlier self of the hub's: db/postgres/sync/origins.ts)
+    // (a PostgreSQL hub's processes write under origins of their own, each an earlier self of the hub's: migration 20261207_21)
     const hubOrigins = [hub.engine.replica.origin, ...(hub.sql.prepare('SELECT origin FROM sync_incarnations WHERE successor = ?').all(hub.engine.replica.origin) as { origin: string }[]).map((r) => r.origin)];
     for (const { origin } of catalogueOrigins) expect(hubOrigins).toContain(origin);
     // An erased customer's personal data is in no stored op (customer, booking or participant).

@@ -6,7 +6,7 @@ import { noteTouchedTables } from '../changes';
 import type { PostgresQuery, SharedSyncState } from './query';
 import type { FoldRowStates } from './rowState';
 import { INSERT_OPS_AND_STATES, OPS_AND_STATES_PARAMS, WITH_OPS_AND_STATES } from './newRows';
-import { INSTANCE_OF } from './instance';
+import { INSTANCE } from './instance';
 
 type PostgresFold = Pick<SyncStore, 'beginFold' | 'endFold'>;
 
@@ -15,7 +15,7 @@ const COMPACT_PK = `('[' || (SELECT string_agg(k.value::text, ',' ORDER BY k.n) 
 
 /**
  * The fold's start as one statement: the captures in order, each with the instance row (the
- * process's origin, $1: origins.ts), the pause (set_config runs once per row returned, so with no
+ * connection's write origin: instance.ts), the pause (set_config runs once per row returned, so with no
  * captures nothing is paused), and its row's stamps in its merge state, NULL when it has none (so
  * also what withRowStateAmong would ask next, for the write's new rows). The stamps: another process
  * (another origin) may have written the row last, with a stamp later than this process's clock; the
@@ -26,7 +26,7 @@ const COMPACT_PK = `('[' || (SELECT string_agg(k.value::text, ',' ORDER BY k.n) 
  */
 const BEGIN_FOLD = `SELECT c.id, c.tbl, c.pk, c.old_json, c.new_json, row_to_json(i)::text AS instance_json, set_config('${CAPTURE_PAUSED_SETTING}', 'on', true) AS paused,
     (SELECT concat_ws(' ', r.stamps, r.born, r.deleted, r.erased) FROM sync_rows r WHERE r.entity = c.tbl AND r.entity_id = ${COMPACT_PK}) AS row_stamps
-  FROM sync_capture c CROSS JOIN (${INSTANCE_OF('$1')}) i WHERE c.id > 0 ORDER BY c.id`;
+  FROM sync_capture c CROSS JOIN (${INSTANCE}) i WHERE c.id > 0 ORDER BY c.id`;
 
 /** The latest of the captured rows' stamps (encoded stamps order as text), or null. */
 function latestStamp(rows: readonly { row_stamps: string | null }[]): string | null {
@@ -56,7 +56,7 @@ const END_FOLD_WITH_NEW_ROWS = endFold(WITH_OPS_AND_STATES, (n) => `$${OPS_AND_S
 export function postgresFold({ run, takeDeferred }: PostgresQuery, shared: SharedSyncState, conn: object, states: FoldRowStates): PostgresFold {
   return {
     async beginFold() {
-      const rows = await run<CaptureRow & { instance_json: string; row_stamps: string | null }>(BEGIN_FOLD, [await shared.writeOrigin()]);
+      const rows = await run<CaptureRow & { instance_json: string; row_stamps: string | null }>(BEGIN_FOLD);
       states.known = null;
       if (rows.length === 0) return { captures: [], instance: null };
       const instance = JSON.parse(rows[0].instance_json) as SyncInstanceTable;

@@ -5,7 +5,6 @@ import { postgresErasure } from './erasure';
 import { postgresFold } from './fold';
 import { postgresInstance } from './instance';
 import { postgresNewRows } from './newRows';
-import { originLeaseOf } from './origins';
 import { postgresOps } from './ops';
 import { postgresQuery, type SharedSyncState } from './query';
 import { postgresRowState, type FoldRowStates } from './rowState';
@@ -21,8 +20,7 @@ import { postgresSnapshotJoin } from './snapshotJoin';
 export function postgresSyncStores(handle: DbHandle): SyncStores {
   const instance = handle.postgres?.syncInstance;
   if (!instance) throw new Error('The PostgreSQL database has no sync_instance yet: open it with migrate first');
-  const lease = originLeaseOf(handle.db, handle.postgres!.url);
-  const shared: SharedSyncState = { hubOrigin: instance.hubOrigin, writeOrigin: () => lease.origin(), shapeIds: new Map(), shapeColumns: new Map(), tableColumns: new Map() };
+  const shared: SharedSyncState = { hubOrigin: instance.hubOrigin, shapeIds: new Map(), shapeColumns: new Map(), tableColumns: new Map() };
   const byConnection = new WeakMap<object, SyncStore>();
   const outside = postgresSyncStore(handle.db, shared);
   return {

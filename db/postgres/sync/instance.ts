@@ -9,9 +9,17 @@ type PostgresInstance = Pick<
   | 'dropCapturesAfter' | 'dropCapturesUpTo' | 'vector' | 'setVector' | 'deferForeignKeys' | 'predecessors' | 'raiseSequences'
 >;
 
-/** sync_instance with the leased origin's seq and clock (hub_origins). */
-export const INSTANCE_OF = (origin: string) => `SELECT i.id, o.origin, o.last_seq, o.last_hlc, i.hub_origin FROM sync_instance i JOIN hub_origins o ON o.origin = ${origin} WHERE i.id = 1`;
-const INSTANCE = INSTANCE_OF('$1');
+/**
+ * The origin this connection writes under, leased at its first write (migration 20261207_21): a
+ * scalar subquery, so the function runs once per statement and the key lookups use their index.
+ */
+const WRITE_ORIGIN = '(SELECT origin FROM tourdesk_write_origin())';
+
+/**
+ * sync_instance with the write origin's seq and clock: its hub_origins row as the function answers it
+ * (a row it makes at a first lease is not visible to the statement that called it otherwise).
+ */
+export const INSTANCE = `SELECT i.id, o.origin, o.last_seq, o.last_hlc, i.hub_origin FROM sync_instance i CROSS JOIN tourdesk_write_origin() o WHERE i.id = 1`;
 
 /**
  * The instance's own sync state on PostgreSQL. The capture triggers are paused by a
@@ -21,15 +29,15 @@ const INSTANCE = INSTANCE_OF('$1');
  */
 export function postgresInstance({ run, first }: PostgresQuery, shared: SharedSyncState): PostgresInstance {
   return {
-    // The process's own origin and its state in place of sync_instance's (origins.ts): what its writes number and stamp from.
+    // The connection's write origin and its state in place of sync_instance's: what its writes number and stamp from.
     async instance() {
-      const row = (await first<SyncInstanceTable>(INSTANCE, [await shared.writeOrigin()]))!;
+      const row = (await first<SyncInstanceTable>(INSTANCE))!;
       shared.hubOrigin = row.hub_origin;
       return row;
     },
     // The hub as last read by any statement of this process (pairing sets it; every fold and page reads it).
     hubOriginNow: () => shared.hubOrigin,
-    saveClock: async (lastSeq, lastHlc) => void (await run('UPDATE hub_origins SET last_seq = $1, last_hlc = $2 WHERE origin = $3', [lastSeq, lastHlc, await shared.writeOrigin()])),
+    saveClock: async (lastSeq, lastHlc) => void (await run(`UPDATE hub_origins SET last_seq = $1, last_hlc = $2 WHERE origin = ${WRITE_ORIGIN}`, [lastSeq, lastHlc])),
     setHub: async (origin) => {
       await run('UPDATE sync_instance SET hub_origin = $1 WHERE id = 1', [origin]);
       shared.hubOrigin = origin;

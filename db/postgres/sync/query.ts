@@ -45,8 +45,6 @@ export function postgresQuery(conn: Kysely<any>): PostgresQuery {
 /** What every store of one process shares: what it has read that is committed and never changes, and the hub. */
 export interface SharedSyncState {
   hubOrigin: string | null;
-  /** The origin this process numbers and stamps its ops under (leased: origins.ts). */
-  writeOrigin(): Promise<string>;
   shapeIds: Map<string, number>;
   shapeColumns: Map<number, string[]>;
   tableColumns: Map<string, Set<string>>;

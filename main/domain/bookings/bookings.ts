@@ -101,10 +101,15 @@ export function createBookings(ctx: EngineContext, deps: { companies: CompaniesS
     async create(body: BookingBody, actor: Actor): Promise<Result> {
       const company = await deps.companies.supplier();
       const { booking, warnings } = await voucherGuessing.guard(actor, body.vouchers, () =>
-        ctx.write(actor, async (tx) => {
-          const created = await createBookingRows(tx, body, company, options(false));
-          return { booking: await readInWrite(tx, created.orderNumber, company), warnings: created.warnings };
-        }),
+        // Side by side on the hub: every row its rules read is claimed (create.ts, voucherRedemption.ts).
+        ctx.write(
+          actor,
+          async (tx) => {
+            const created = await createBookingRows(tx, body, company, options(false));
+            return { booking: await readInWrite(tx, created.orderNumber, company), warnings: created.warnings };
+          },
+          { sideBySide: true },
+        ),
       );
       return { booking: forActor(booking, actor), warnings };
     },

@@ -13,6 +13,7 @@ import type { BookingBody, BookingFieldBody, PaymentBody } from '../../contract/
 import type { Tx } from '../context';
 import type { Company } from '../platform/companies';
 import { seatsHeldBySession, liveBookingCount } from '../../../db/queries/seats';
+import { claimRows, sessionClaim } from '../../../db/queries/claims';
 import { DomainError } from '../errors';
 import { checkFieldValues, requiredFieldProblems } from './fields';
 import { planItem, type PlannedItem } from './plan';
@@ -51,11 +52,16 @@ export function statusFromConfirmMode(items: { product: Pick<PlannedItem['produc
   return pending ? 'PENDING_SUPPLIER' : 'CONFIRMED';
 }
 
-/** Seats and charters, checked on the transaction's own view of the rows (no other write can interleave). */
+/**
+ * Seats and charters, checked on the transaction's own view of the rows: on SQLite no other write
+ * can interleave; on the PostgreSQL hub, where creates run side by side, each session booked is
+ * claimed (db/queries/claims.ts) before its seats count, so no other open write of it can commit too.
+ */
 async function checkSeats(tx: Tx, items: PlannedItem[]): Promise<void> {
   const sessionIds = [...new Set(items.map((i) => i.sessionId).filter((id): id is number => id !== null))];
-  // Read with the item's rules on the hub (one statement for them all); else read here.
+  // Read (and claimed) with the item's rules on the hub (one statement for them all); else claimed and read here.
   const known = new Map(items.filter((i) => i.sessionId !== null && i.sessionHeld !== undefined).map((i) => [i.sessionId!, i.sessionHeld!]));
+  await claimRows(tx.db, sessionIds.filter((id) => !known.has(id)).map(sessionClaim));
   const held = sessionIds.every((id) => known.has(id)) ? known : await seatsHeldBySession(tx.db, sessionIds);
   for (const sessionId of sessionIds) {
     const mine = items.filter((i) => i.sessionId === sessionId);

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema';
 import { findVoucherAnyCase, listCategoryProductCodes, liveRedemptionTotals } from '../../../db/queries/bookingVouchers';
+import { claimRows, voucherClaim } from '../../../db/queries/claims';
 import { DomainError } from '../errors';
 import { roundMinor } from '../money';
 import { spread } from './pricing';
@@ -46,6 +47,8 @@ export async function applyVouchers(db: Kysely<Database>, codes: string[], items
     if (!voucher) throw new VoucherNotUsable(code);
     // The same voucher typed twice in other cases is applied once, as the same code twice is.
     if (uses.some((use) => use.code === voucher.code)) continue;
+    // On the hub, creates run side by side: the claim keeps two of them from both spending one balance.
+    await claimRows(db, [voucherClaim(voucher.code)]);
     const used = await liveRedemptionTotals(db, voucher.code);
     const state = voucherState(voucher, used.minor, used.n, now);
     if (state.status === 'EXPIRED' || state.status === 'REDEEMED') throw new VoucherNotUsable(code);
