@@ -6,6 +6,7 @@ import pg from 'pg';
 import { startPostgresCluster } from '../../test/fixtures/postgresCluster';
 import { startServe, type RunningServer } from '../hubProcess';
 import type { BenchRow } from '../types';
+import { processCpuMs, processTreeCpuMs } from '../officeDay/cpu';
 
 /** Where each server writes its write-turn counts on SIGUSR2 (db/postgres/writeTurn.ts). */
 const turnFiles = new WeakMap<RunningServer, string>();
@@ -57,7 +58,7 @@ async function statementCounter(adminUrl: string, database: string) {
     begins: async () => Number((await admin.query(`SELECT coalesce(sum(calls), 0) AS n ${ofDatabase} AND query ILIKE 'begin%'`, [database])).rows[0].n),
     /** The statements by calls, for BENCH_HUB_STATEMENTS=1: where a booking's round trips go. */
     top: async (per: number) =>
-      (await admin.query(`SELECT calls, query ${ofDatabase} ORDER BY calls DESC LIMIT 40`, [database])).rows.map((r) => `${(Number(r.calls) / per).toFixed(2).padStart(6)}  ${String(r.query).replace(/\s+/g, ' ').slice(0, 160)}`).join('\n'),
+      (await admin.query(`SELECT calls, total_exec_time, query ${ofDatabase} ORDER BY calls DESC LIMIT 40`, [database])).rows.map((r) => `${(Number(r.calls) / per).toFixed(2).padStart(6)} ${(Number(r.total_exec_time) / per).toFixed(2).padStart(8)} ms  ${String(r.query).replace(/\s+/g, ' ').slice(0, 160)}`).join('\n'),
     end: () => admin.end(),
   };
 }
@@ -114,8 +115,12 @@ export default async function (): Promise<BenchRow[]> {
     // taken per booking (a create runs beside the others and takes the turn only on its third attempt).
     const turnMsPerBooking: number[] = [];
     const turnsPerBooking: number[] = [];
+    // CPU per booking of the hub processes booked through and of PostgreSQL (every backend), each run.
+    const postgresPid = Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const cpuPerBooking: { hubMs: number; postgresMs: number }[] = [];
     const bookingsPerSecond = async (through: RunningServer[], oneSession: boolean) => {
       const heldBefore = await heldByAll();
+      const cpuBefore = { hub: through.reduce((sum, s) => sum + processCpuMs(s.child.pid!), 0), postgres: processTreeCpuMs(postgresPid) };
       let sent = 0;
       const start = performance.now();
       await Promise.all(
@@ -127,6 +132,10 @@ export default async function (): Promise<BenchRow[]> {
         }),
       );
       const perSecond = BOOKINGS / ((performance.now() - start) / 1000);
+      cpuPerBooking.push({
+        hubMs: (through.reduce((sum, s) => sum + processCpuMs(s.child.pid!), 0) - cpuBefore.hub) / BOOKINGS,
+        postgresMs: (processTreeCpuMs(postgresPid) - cpuBefore.postgres) / BOOKINGS,
+      });
       const heldAfter = await heldByAll();
       turnMsPerBooking.push((heldAfter.heldMs - heldBefore.heldMs) / BOOKINGS);
       turnsPerBooking.push((heldAfter.turns - heldBefore.turns) / BOOKINGS);
@@ -156,6 +165,7 @@ export default async function (): Promise<BenchRow[]> {
     let id = 9_000_000_000;
     let n = 0;
     await statements.reset();
+    const rawCpuBefore = processTreeCpuMs(postgresPid);
     const rawStart = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -181,6 +191,7 @@ export default async function (): Promise<BenchRow[]> {
       }),
     );
     const raw = BOOKINGS / ((performance.now() - rawStart) / 1000);
+    const rawPostgresMs = (processTreeCpuMs(postgresPid) - rawCpuBefore) / BOOKINGS;
     const rawTrips = (await statements.count()) / BOOKINGS;
     await pool.end();
     await statements.end();
@@ -196,6 +207,10 @@ export default async function (): Promise<BenchRow[]> {
       ...(turnMs > 0 ? [{ name: 'PostgreSQL hub: hub ceiling bookings/s (1 / the ms above)', unit: 'bookings/s', subject: Math.round(1000 / turnMs), baseline: Math.round(spreadTwo), baselineName: 'bookings/s through 2 hub processes, a session per client', higherIsBetter: true }] : []),
       // All on one session, each create claims that session: the losers are retried, from the third attempt in the turn.
       { name: 'PostgreSQL hub: turns taken per booking, 2 processes all on one session (creates retried twice)', unit: 'turns', subject: turnsPerBooking[4], baseline: 1, baselineName: 'one a booking, as when every write took its turn', higherIsBetter: false },
+      // Where a booking's time goes: the hub process's CPU (JavaScript runs on one core) against the time
+      // a booking takes through it, and PostgreSQL's CPU (every backend) against the raw inserts'.
+      { name: 'PostgreSQL hub: hub process CPU ms per booking, 1 hub process, a session per client', unit: 'ms', subject: cpuPerBooking[1].hubMs, baseline: 1000 / spreadOne, baselineName: 'a whole booking through 1 hub process (1 / its bookings/s)', higherIsBetter: false },
+      { name: 'PostgreSQL hub: PostgreSQL CPU ms per booking, 1 hub process, a session per client', unit: 'ms', subject: cpuPerBooking[1].postgresMs, baseline: rawPostgresMs, baselineName: 'PostgreSQL CPU per booking of the raw pg inserts', higherIsBetter: false },
       // Counted on the first row's run (no collisions, so no retries): the issue's goal is 8 at most.
       { name: 'PostgreSQL hub: round trips per write transaction begun (a retry begins again)', unit: 'round trips', subject: hubStatements / hubAttempts, baseline: rawTrips, baselineName: 'the raw pg inserts, counted the same way', higherIsBetter: false },
       { name: 'PostgreSQL hub: round trips to PostgreSQL per booking (1 process)', unit: 'round trips', subject: hubTrips, baseline: rawTrips, baselineName: 'the raw pg inserts, counted the same way', higherIsBetter: false, limit: 8 },

@@ -6,7 +6,9 @@ import { sql, type Kysely } from 'kysely';
  *
  * - `tourdesk_write_origin()`: the origin the calling connection numbers and stamps its ops under,
  *   its `hub_origins` row (a row the function made is not visible to the statement that called it,
- *   so the function answers the row itself)
+ *   so the function answers the row itself). `ROWS 1`: with a set-returning function's default
+ *   estimate (1,000 rows) the fold's first statement was planned at a cost that had PostgreSQL
+ *   compile it (JIT) every time, 180-240 ms a write (auto_explain in the hub bench).
  *   (docs/hub.md, "Two hub processes writing at once"). An origin's seqs must be gapless and commit in
  *   order, and under REPEATABLE READ two open writes that update one origin's `hub_origins` row would
  *   abort each other; so each database connection that writes leases an origin of the hub's for its
@@ -35,7 +37,7 @@ export async function postgres(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE TABLE tourdesk_claims (key TEXT PRIMARY KEY, n BIGINT NOT NULL DEFAULT 0)`.execute(db);
   await sql
     .raw(
-      `CREATE FUNCTION tourdesk_write_origin() RETURNS SETOF hub_origins LANGUAGE plpgsql VOLATILE AS $fn$
+      `CREATE FUNCTION tourdesk_write_origin() RETURNS SETOF hub_origins LANGUAGE plpgsql VOLATILE ROWS 1 AS $fn$
 DECLARE
   mine text := nullif(current_setting('${WRITE_ORIGIN_SETTING}', true), '');
   identity text;
