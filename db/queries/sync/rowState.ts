@@ -23,6 +23,7 @@ type KeyArgs = [number, number, number, string];
 /** A page's rows with a state (or state op) among given keys: integer keys asked by k1, other keys by their text. */
 type IntKeyRows = BetterSqlite3.Statement<[number, string], { k1: number; k2: number }>;
 type TextKeyRows = BetterSqlite3.Statement<[number, string], { key: string }>;
+type RangeKeyRows = BetterSqlite3.Statement<[number, number, number, number], { k1: number; k2: number }>;
 const args = (k: StateKey): KeyArgs => [k.entity, k.k1, k.k2, k.key];
 const KEY = 'entity = ? AND k1 = ? AND k2 = ? AND key = ?';
 
@@ -42,6 +43,9 @@ export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteSha
       `SELECT origin, hlc, change_json, null_columns, change_shape FROM sync_op_rows WHERE ${KEY} AND row_state = 1`,
     ),
     intStateOps: sqlite.prepare<[number, string], { k1: number; k2: number }>("SELECT k1, k2 FROM sync_op_rows WHERE entity = ? AND k1 IN (SELECT value FROM json_each(?)) AND key = '' AND row_state = 1"),
+    // The integer keys in a range, from the index alone (no table row read), at most `limit` of them: see `among` below.
+    intStatesIn: sqlite.prepare<[number, number, number, number], { k1: number; k2: number }>("SELECT k1, k2 FROM sync_rows WHERE entity = ? AND k1 BETWEEN ? AND ? AND key = '' LIMIT ?"),
+    intOpsIn: sqlite.prepare<[number, number, number, number], { k1: number; k2: number }>("SELECT k1, k2 FROM sync_op_rows WHERE entity = ? AND k1 BETWEEN ? AND ? AND key = '' LIMIT ?"),
     textStateOps: sqlite.prepare<[number, string], { key: string }>('SELECT key FROM sync_op_rows WHERE entity = ? AND k1 = 0 AND k2 = 0 AND key IN (SELECT value FROM json_each(?)) AND row_state = 1'),
     hasStateOp: sqlite.prepare<KeyArgs, number>(`SELECT 1 FROM sync_op_rows WHERE ${KEY} AND row_state = 1 LIMIT 1`).pluck(),
     saveRowState: sqlite.prepare<[...KeyArgs, number, string, string | null, number | null, number | null, number | null, string | null, string | null, string | null]>(
@@ -74,18 +78,51 @@ export function sqliteRowState(sqlite: BetterSqlite3.Database, shapes: SqliteSha
           intKeys.push({ k1: key.k1, id });
         } else texts.push(key.key);
       }
-      const among = (intRows: IntKeyRows, textRows: TextKeyRows) => {
+      const add = (r: { k1: number; k2: number }) => {
+        const id = ints.get(`${r.k1},${r.k2}`);
+        if (id !== undefined) found.add(id);
+      };
+      /**
+       * Integer keys are first looked for by their range, in the index alone: a catch-up's page of
+       * new rows finds nothing there in one seek, where asking key by key cost a seek per key. Only
+       * when the range holds more entries than a few per key (rows between them, or many ops each)
+       * is each key asked for; `exact` is the question by key, `inRange` the index's keys in range,
+       * which is the answer itself for sync_rows and, for the op log, the keys that may have a state
+       * op (those alone are then asked by `exact`).
+       */
+      const amongInts = (exact: IntKeyRows, inRange: RangeKeyRows, rangeIsAnswer: boolean) => {
+        let min = Infinity;
+        let max = -Infinity;
         const k1s = new Set<number>();
-        for (const { k1, id } of intKeys) if (!found.has(id)) k1s.add(k1);
-        if (k1s.size > 0) for (const r of intRows.all(no, JSON.stringify([...k1s]))) {
-          const id = ints.get(`${r.k1},${r.k2}`);
-          if (id !== undefined) found.add(id);
+        for (const { k1, id } of intKeys) {
+          if (found.has(id)) continue;
+          k1s.add(k1);
+          if (k1 < min) min = k1;
+          if (k1 > max) max = k1;
         }
+        if (k1s.size === 0) return;
+        const limit = 2 * intKeys.length + 64;
+        const inIndex = inRange.all(no, min, max, limit);
+        if (inIndex.length < limit) {
+          if (rangeIsAnswer) return inIndex.forEach(add);
+          const maybe = new Set<number>();
+          for (const r of inIndex) if (ints.has(`${r.k1},${r.k2}`)) maybe.add(r.k1);
+          if (maybe.size === 0) return;
+          k1s.clear();
+          for (const k1 of maybe) k1s.add(k1);
+        }
+        exact.all(no, JSON.stringify([...k1s])).forEach(add);
+      };
+      const amongTexts = (textRows: TextKeyRows) => {
         const textsLeft = texts.filter((t) => !found.has(t));
         if (textsLeft.length > 0) for (const r of textRows.all(no, JSON.stringify(textsLeft))) found.add(r.key);
       };
-      among(s.intStates, s.textStates);
-      if (found.size < entityIds.length) among(s.intStateOps, s.textStateOps);
+      amongInts(s.intStates, s.intStatesIn, true);
+      amongTexts(s.textStates);
+      if (found.size < entityIds.length) {
+        amongInts(s.intStateOps, s.intOpsIn, false);
+        amongTexts(s.textStateOps);
+      }
       return found;
     },
     withRowStateAmong(rows) {
