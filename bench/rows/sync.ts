@@ -118,6 +118,21 @@ export default async function (): Promise<BenchRow[]> {
       return result;
     };
     const side: LocalSide = { replica: { ...desk.replica, apply }, instanceNo: 2, now: () => Date.now(), knownInstances: () => ({}) };
+    // Of the page applies: the new rows' and their ops' INSERT statements (the store's insertNewRows, a
+    // call a run; on SQLite the page's store is this one), and the question which rows have a state.
+    const storeNs = { insertNewRows: 0n, withRowState: 0n };
+    const store = desk.replica.store as unknown as Record<keyof typeof storeNs, (...args: unknown[]) => unknown>;
+    for (const name of Object.keys(storeNs) as (keyof typeof storeNs)[]) {
+      const method = store[name];
+      store[name] = (...args) => {
+        const from = process.hrtime.bigint();
+        try {
+          return method(...args);
+        } finally {
+          storeNs[name] += process.hrtime.bigint() - from;
+        }
+      };
+    }
     const counter = { sent: 0, received: 0 };
     const started = process.hrtime.bigint();
     const cpuBefore = process.cpuUsage();
@@ -175,7 +190,7 @@ export default async function (): Promise<BenchRow[]> {
     const bytesPerOp = (counter.sent + counter.received) / report.received;
     // A floor of the op log's rows with the transport's, as a ratio of the raw inserts (the goal's terms).
     const withTransport = (perSecond: number) => (1 / (1 / perSecond + 1 / transportPerSecond) / rawPerSecond).toFixed(3);
-    process.stderr.write(`sync catch-up: ${report.received} ops in ${syncSeconds.toFixed(1)} s = ${opsPerSecond.toFixed(0)} ops/s; raw inserts ${rawPerSecond.toFixed(0)} rows/s; ratio ${(opsPerSecond / rawPerSecond).toFixed(3)}× (goal ≥ 0.3×; the floors alone ${(floorsPerSecond / rawPerSecond).toFixed(3)}×, in the text layout before migration 20261206_31 ${withTransport(floors.text)}×, with inserts by reference ${withTransport(floors.byReference)}×, without the op rows' two indexes ${withTransport(floors.unindexed)}×, with pages kept whole ${withTransport(pagesPerSecond)}×); ${bytesPerOp.toFixed(0)} bytes per op; the desk's page applies ${(Number(applyNs) / 1e3 / report.received).toFixed(1)} µs per op (their floor ${(1e6 / floorPerSecond).toFixed(1)}); CPU ${cpuPerOp.toFixed(1)} µs per op (desk and hub threads) against ${((rawCpu.user + rawCpu.system) / OPS).toFixed(1)} µs per raw row\n`);
+    process.stderr.write(`sync catch-up: ${report.received} ops in ${syncSeconds.toFixed(1)} s = ${opsPerSecond.toFixed(0)} ops/s; raw inserts ${rawPerSecond.toFixed(0)} rows/s; ratio ${(opsPerSecond / rawPerSecond).toFixed(3)}× (goal ≥ 0.3×; the floors alone ${(floorsPerSecond / rawPerSecond).toFixed(3)}×, in the text layout before migration 20261206_31 ${withTransport(floors.text)}×, with inserts by reference ${withTransport(floors.byReference)}×, without the op rows' two indexes ${withTransport(floors.unindexed)}×, with pages kept whole ${withTransport(pagesPerSecond)}×); ${bytesPerOp.toFixed(0)} bytes per op; the desk's page applies ${(Number(applyNs) / 1e3 / report.received).toFixed(1)} µs per op (their floor ${(1e6 / floorPerSecond).toFixed(1)}; of them the rows' and ops' inserts ${(Number(storeNs.insertNewRows) / 1e3 / report.received).toFixed(1)}, which rows have a state ${(Number(storeNs.withRowState) / 1e3 / report.received).toFixed(2)}); CPU ${cpuPerOp.toFixed(1)} µs per op (desk and hub threads) against ${((rawCpu.user + rawCpu.system) / OPS).toFixed(1)} µs per raw row\n`);
     return [
       { name: `sync: catch up ${OPS} ops over loopback`, unit: 'ops/s', subject: opsPerSecond, baseline: rawPerSecond, baselineName: 'raw better-sqlite3 inserts of the same rows, a transaction per page', higherIsBetter: true, goal: 3.3 },
       {
