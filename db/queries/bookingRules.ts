@@ -24,12 +24,12 @@ export interface ItemRuleRows {
  * orders the separate reads ask for. The seats are summed as db/queries/seats.ts sums them there.
  * The session is claimed in the same statement (db/queries/claims.ts): a booking's create runs beside
  * other bookings on the hub, and the claim is what keeps two of one session from both counting its
- * seats from before the other (`sessionClaimed` in main/domain/bookings/create.ts).
+ * seats from before the other (`checkSeats` in main/domain/bookings/create.ts); a quote claims nothing.
  */
 const READ = `
   WITH p AS (SELECT * FROM products WHERE product_code = $1 AND deleted_at IS NULL),
        s AS (SELECT * FROM sessions WHERE product_code = $1 AND start_at = $2),
-       claimed AS (${CLAIM_ROWS(`SELECT '${SESSION_CLAIM}' || id FROM s`)})
+       claimed AS (${CLAIM_ROWS(`SELECT '${SESSION_CLAIM}' || id FROM s WHERE $4::boolean`)})
   SELECT (SELECT row_to_json(p) FROM p) AS product,
          (SELECT row_to_json(s) FROM s) AS session,
          (SELECT coalesce(json_agg(o ORDER BY o.position), '[]') FROM price_options o WHERE o.product_code = $1) AS options,
@@ -41,10 +41,10 @@ const READ = `
 /**
  * One item's rule rows in one statement on PostgreSQL; undefined on SQLite, whose separate reads are
  * in process and cost less than building this (its caller reads them one by one, as before).
- * `startAt` null reads no session.
+ * `startAt` null reads no session; `claim` claims the session read.
  */
-export async function readItemRules(db: Kysely<Database>, productCode: string, startAt: number | null): Promise<ItemRuleRows | undefined> {
+export async function readItemRules(db: Kysely<Database>, productCode: string, startAt: number | null, claim: boolean): Promise<ItemRuleRows | undefined> {
   if (!isPostgres(db)) return undefined;
-  const [row] = (await db.executeQuery<Omit<ItemRuleRows, 'product' | 'session'> & { product: ProductsTable | null; session: SessionsTable | null }>(CompiledQuery.raw(READ, [productCode, startAt, [...LIVE_STATUSES]]))).rows;
+  const [row] = (await db.executeQuery<Omit<ItemRuleRows, 'product' | 'session'> & { product: ProductsTable | null; session: SessionsTable | null }>(CompiledQuery.raw(READ, [productCode, startAt, [...LIVE_STATUSES], claim]))).rows;
   return { ...row, product: row.product ?? undefined, session: row.session ?? undefined, held: Number(row.held) };
 }

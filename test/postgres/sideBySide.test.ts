@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { aBooking, aProduct, aSession, aVoucher } from '../fixtures/builders';
 import { nodesClosedAfterEach } from '../sync/nodes';
@@ -30,6 +31,32 @@ describe('bookings created side by side on a PostgreSQL hub', () => {
     expect(errorCodes(answers)).toEqual(Array(9).fill('409 NO_SEATS'));
     const held = hub.sql.prepare("SELECT sum(i.seats_held)::int AS n FROM booking_items i JOIN bookings b USING (order_number) WHERE b.status = 'CONFIRMED'").get() as { n: number };
     expect(held.n).toBe(7);
+  });
+
+  it('claim their session and voucher; a quote claims neither, so it never waits for an open create', async () => {
+    const { hub, productCode } = await hubWith({}, 50);
+    const code = 'SIDEBYSIDEQ';
+    expect((await hub.call('POST', '/v1/vouchers', aVoucher({ code, value: 500 }))).status).toBe(200);
+    const body = aBooking(productCode, START, [{ optionLabel: 'Adult', value: 1 }], { vouchers: [code] });
+    expect((await hub.call('POST', '/v1/bookings', body)).status).toBe(200);
+    const { id: sessionId } = hub.sql.prepare('SELECT session_id::int AS id FROM booking_items').get() as { id: number };
+    const keys = (hub.sql.prepare('SELECT key FROM tourdesk_claims ORDER BY key').all() as { key: string }[]).map((r) => r.key);
+    expect(keys).toEqual([`session:${sessionId}`, `voucher:${code}`]);
+    // A create of that session and voucher, open: both claims held until it ends.
+    hub.sql.exec(`BEGIN; UPDATE tourdesk_claims SET n = n + 1 WHERE key IN ('session:${sessionId}', 'voucher:${code}')`);
+    try {
+      let settled = false;
+      const quoted = hub.call('POST', '/v1/bookings/quote', body).finally(() => (settled = true));
+      let waited = false;
+      while (!settled && !waited) {
+        waited = (hub.sql.prepare('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted').get() as { n: number }).n > 0;
+        await sleep(10);
+      }
+      expect(waited, 'the quote waited for a lock').toBe(false);
+      expect((await quoted).status).toBe(200);
+    } finally {
+      hub.sql.exec('ROLLBACK');
+    }
   });
 
   it('give a charter session one booking', async () => {

@@ -57,11 +57,11 @@ export function statusFromConfirmMode(items: { product: Pick<PlannedItem['produc
  * can interleave; on the PostgreSQL hub, where creates run side by side, each session booked is
  * claimed (db/queries/claims.ts) before its seats count, so no other open write of it can commit too.
  */
-async function checkSeats(tx: Tx, items: PlannedItem[]): Promise<void> {
+async function checkSeats(tx: Tx, items: PlannedItem[], claim: boolean): Promise<void> {
   const sessionIds = [...new Set(items.map((i) => i.sessionId).filter((id): id is number => id !== null))];
   // Read (and claimed) with the item's rules on the hub (one statement for them all); else claimed and read here.
   const known = new Map(items.filter((i) => i.sessionId !== null && i.sessionHeld !== undefined).map((i) => [i.sessionId!, i.sessionHeld!]));
-  await claimRows(tx.db, sessionIds.filter((id) => !known.has(id)).map(sessionClaim));
+  if (claim) await claimRows(tx.db, sessionIds.filter((id) => !known.has(id)).map(sessionClaim));
   const held = sessionIds.every((id) => known.has(id)) ? known : await seatsHeldBySession(tx.db, sessionIds);
   for (const sessionId of sessionIds) {
     const mine = items.filter((i) => i.sessionId === sessionId);
@@ -112,9 +112,9 @@ export async function takeExternalCode(tx: Tx, productCode: string, orderNumber:
 }
 
 /** Every body item planned, all in one currency. */
-async function planItems(tx: Tx, body: BookingBody, company: Company): Promise<{ items: PlannedItem[]; currency: string }> {
+async function planItems(tx: Tx, body: BookingBody, company: Company, claim: boolean): Promise<{ items: PlannedItem[]; currency: string }> {
   const items: PlannedItem[] = [];
-  for (const [index, item] of body.items.entries()) items.push(await planItem(tx.db, item, index, company.timezone, tx.now));
+  for (const [index, item] of body.items.entries()) items.push(await planItem(tx.db, item, index, company.timezone, tx.now, claim));
   const currency = items[0].product.currency;
   const other = items.find((i) => i.product.currency !== currency);
   if (other) throw new DomainError('VALIDATION_ERROR', `items[${other.index}]: product ${other.product.product_code} is priced in ${other.product.currency}; every item of a booking must share one currency (${currency})`);
@@ -265,13 +265,15 @@ async function insertItemCodesAndParticipants(writer: ItemWriter, item: PlannedI
 
 /** Creates every row of one booking inside the caller's transaction; answers the order number and warnings. */
 export async function createBookingRows(tx: Tx, body: BookingBody, company: Company, options: CreateOptions): Promise<{ orderNumber: string; warnings: string[] }> {
-  const { items, currency } = await planItems(tx, body, company);
+  // A quote claims nothing (db/queries/claims.ts): it commits nothing, so it never waits for a create.
+  const claim = !options.quote;
+  const { items, currency } = await planItems(tx, body, company, claim);
   const { fields, warnings } = checkFields(body, items);
   const status = initialStatus(tx, body, items);
-  await checkSeats(tx, items);
+  await checkSeats(tx, items, claim);
   const resellerId = await resellerOf(tx, body.resellerId);
   const commissions = await commissionsFor(tx.db, resellerId, items, tx.actor.role === 'agent');
-  const { uses } = await applyVouchers(tx.db, body.vouchers ?? [], items.map((i) => ({ productCode: i.product.product_code, subtotalMinor: i.subtotalMinor })), currency, tx.now);
+  const { uses } = await applyVouchers(tx.db, body.vouchers ?? [], items.map((i) => ({ productCode: i.product.product_code, subtotalMinor: i.subtotalMinor })), currency, tx.now, claim);
   const totalMinor = items.reduce((sum, i) => sum + i.subtotalMinor, 0) - uses.reduce((sum, u) => sum + u.amountMinor, 0);
   if (!Number.isSafeInteger(totalMinor)) throw new DomainError('VALIDATION_ERROR', `The booking's total of ${totalMinor} minor units is too large`);
   const payments = planPayments(body, currency, company, tx.now);

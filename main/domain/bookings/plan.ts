@@ -92,9 +92,9 @@ interface PreRead {
  * company's zone gives a local start: a product with a zone of its own that names its session by a
  * local time has it read again by placeItem. A start that does not parse is refused in order later.
  */
-async function readRules(db: Kysely<Database>, item: ItemBody, companyTimezone: string): Promise<PreRead | undefined> {
+async function readRules(db: Kysely<Database>, item: ItemBody, companyTimezone: string, claim: boolean): Promise<PreRead | undefined> {
   const startAt = instantOrNull(item, companyTimezone);
-  const rows = await readItemRules(db, item.productCode, startAt);
+  const rows = await readItemRules(db, item.productCode, startAt, claim);
   return rows && { rows, startAt };
 }
 
@@ -214,8 +214,9 @@ function participantsOf(item: ItemBody, totalQuantity: number, index: number): B
  * Resolves one body item against the catalogue and sessions and prices it. Reads only: the
  * caller runs it inside the booking's transaction, so what it sees is what gets written.
  */
-export async function planItem(db: Kysely<Database>, item: ItemBody, index: number, companyTimezone: string, now: number): Promise<PlannedItem> {
-  const read = await readRules(db, item, companyTimezone);
+/** `claim`: the session read with the rules is claimed (a create on the hub; a quote claims nothing). */
+export async function planItem(db: Kysely<Database>, item: ItemBody, index: number, companyTimezone: string, now: number, claim: boolean): Promise<PlannedItem> {
+  const read = await readRules(db, item, companyTimezone, claim);
   const product = read ? read.rows.product : await findBookableProduct(db, item.productCode);
   if (!product) throw fail(index, `there is no product ${item.productCode}`);
   const timezone = product.timezone ?? companyTimezone;

@@ -37,7 +37,7 @@ export class VoucherNotUsable extends DomainError {
  * item of its product in full. *_LIMITPRODUCT applies to items of voucher.product_code only,
  * *_LIMITCATALOG to items whose product is in voucher.category_id (category_products).
  */
-export async function applyVouchers(db: Kysely<Database>, codes: string[], items: PricedItem[], currency: string, now: number): Promise<{ uses: VoucherUse[]; discountByItem: number[] }> {
+export async function applyVouchers(db: Kysely<Database>, codes: string[], items: PricedItem[], currency: string, now: number, claim = true): Promise<{ uses: VoucherUse[]; discountByItem: number[] }> {
   const due = items.map((i) => i.subtotalMinor);
   const discountByItem = items.map(() => 0);
   const uses: VoucherUse[] = [];
@@ -47,8 +47,8 @@ export async function applyVouchers(db: Kysely<Database>, codes: string[], items
     if (!voucher) throw new VoucherNotUsable(code);
     // The same voucher typed twice in other cases is applied once, as the same code twice is.
     if (uses.some((use) => use.code === voucher.code)) continue;
-    // On the hub, creates run side by side: the claim keeps two of them from both spending one balance.
-    await claimRows(db, [voucherClaim(voucher.code)]);
+    // On the hub, creates run side by side: the claim keeps two of them from both spending one balance (a quote spends nothing).
+    if (claim) await claimRows(db, [voucherClaim(voucher.code)]);
     const used = await liveRedemptionTotals(db, voucher.code);
     const state = voucherState(voucher, used.minor, used.n, now);
     if (state.status === 'EXPIRED' || state.status === 'REDEEMED') throw new VoucherNotUsable(code);
