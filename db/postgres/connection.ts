@@ -38,7 +38,7 @@ export interface PostgresOpenOptions extends OpenOptions {
 /**
  * The hub's engine on PostgreSQL (`tourdesk serve --database postgres://…`): the same Kysely
  * queries through PostgresDialect over a pg Pool. Several hub processes may share the database;
- * each write is one SERIALIZABLE transaction, retried on a serialization failure (db/postgres/transaction.ts).
+ * each write is one REPEATABLE READ transaction, in turn or (a create) side by side, retried on a serialization failure (db/postgres/transaction.ts).
  */
 export async function openPostgres(url: string, options: PostgresOpenOptions = {}): Promise<DbHandle> {
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types, application_name: 'tourdesk' });
