@@ -8,6 +8,7 @@ import { migratePostgres, schemaVersion } from './migrate';
 import { PostgresSpellings } from './spellings';
 import { postgresChangeToken, touchedTables } from './changes';
 import { setPostgresAfterCommit } from './transaction';
+import { nameRegisteredStatements } from './prepared';
 
 /** pg's type ids: int8 (count(*), BIGINT columns) and numeric (sum of BIGINT). */
 const INT8 = 20;
@@ -44,6 +45,7 @@ export async function openPostgres(url: string, options: PostgresOpenOptions = {
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10, types, application_name: 'tourdesk' });
   // An idle client losing its server (a restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  pool.on('connect', nameRegisteredStatements);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new PostgresSpellings()] });
   try {
     const found = await schemaVersion(db);

@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database, ExtrasTable, PriceOptionsTable, ProductsTable, SessionPriceOptionsTable, SessionsTable } from '../schema';
 import { LIVE_STATUSES } from '../../main/contract/enums';
 import { isPostgres } from '../dialect';
+import { preparedOnHub } from '../postgres/prepared';
 import { CLAIM_ROWS, SESSION_CLAIM } from './claims';
 
 /** What one booking item's rules read: the product, its session, price options, the session's overrides of them, extras and the seats held. */
@@ -26,7 +27,7 @@ export interface ItemRuleRows {
  * other bookings on the hub, and the claim is what keeps two of one session from both counting its
  * seats from before the other (`checkSeats` in main/domain/bookings/create.ts); a quote claims nothing.
  */
-const READ = `
+const READ = preparedOnHub(`
   WITH p AS (SELECT * FROM products WHERE product_code = $1 AND deleted_at IS NULL),
        s AS (SELECT * FROM sessions WHERE product_code = $1 AND start_at = $2),
        claimed AS (${CLAIM_ROWS(`SELECT '${SESSION_CLAIM}' || id FROM s WHERE $4::boolean`)})
@@ -36,7 +37,7 @@ const READ = `
          (SELECT coalesce(json_agg(so), '[]') FROM session_price_options so WHERE so.session_id IN (SELECT id FROM s)) AS overrides,
          (SELECT coalesce(json_agg(e), '[]') FROM product_extras pe JOIN extras e ON e.id = pe.extra_id WHERE pe.product_code = $1) AS extras,
          (SELECT coalesce(sum(bi.seats_held), 0) FROM booking_items bi JOIN bookings b ON b.order_number = bi.order_number
-           WHERE bi.session_id IN (SELECT id FROM s) AND b.status = ANY($3::text[])) AS held`;
+           WHERE bi.session_id IN (SELECT id FROM s) AND b.status = ANY($3::text[])) AS held`);
 
 /**
  * One item's rule rows in one statement on PostgreSQL; undefined on SQLite, whose separate reads are

@@ -15,6 +15,7 @@ import type {
 } from '../schema';
 import { fixedQuery } from './compiled';
 import { isPostgres } from '../dialect';
+import { preparedOnHub } from '../postgres/prepared';
 
 /** An item with the product's name, timezone and details as the booking answer shows them. */
 export type ItemWithProduct = BookingItemsTable & { product_name: string; product_timezone: string | null; product_details: string };
@@ -100,7 +101,7 @@ export async function loadBookingViewRows(db: Kysely<Database>, orderNumbers: st
  * so the answer built from them is the same byte for byte. One array parameter, so any number of
  * bookings (a search's page) takes one statement too.
  */
-const READ = `
+const READ = preparedOnHub(`
   WITH b AS (SELECT * FROM bookings WHERE order_number = ANY($1::text[])),
        it AS (SELECT bi.*, p.name AS product_name, p.timezone AS product_timezone, p.details_json AS product_details
                 FROM booking_items bi JOIN products p ON p.product_code = bi.product_code WHERE bi.order_number = ANY($1::text[])),
@@ -117,7 +118,7 @@ const READ = `
     (SELECT coalesce(json_agg(u), '[]') FROM voucher_redemptions u WHERE u.voucher_code IN (SELECT code FROM iss)) AS gift_uses,
     (SELECT coalesce(json_agg(q ORDER BY q.position), '[]') FROM booking_item_quantities q WHERE q.item_id IN (SELECT id FROM it)) AS quantities,
     (SELECT coalesce(json_agg(e ORDER BY e.position), '[]') FROM booking_item_extras e WHERE e.item_id IN (SELECT id FROM it)) AS extras,
-    (SELECT coalesce(json_agg(x ORDER BY x.position), '[]') FROM participants x WHERE x.item_id IN (SELECT id FROM it)) AS participants`;
+    (SELECT coalesce(json_agg(x ORDER BY x.position), '[]') FROM participants x WHERE x.item_id IN (SELECT id FROM it)) AS participants`);
 
 type Row = { [K in keyof BookingViewRows as K extends 'orderCodes' ? 'order_codes' : K extends 'giftUses' ? 'gift_uses' : K]: BookingViewRows[K] };
 

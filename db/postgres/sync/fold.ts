@@ -7,6 +7,7 @@ import type { PostgresQuery, SharedSyncState } from './query';
 import type { FoldRowStates } from './rowState';
 import { INSERT_OPS_AND_STATES, OPS_AND_STATES_PARAMS, WITH_OPS_AND_STATES } from './newRows';
 import { INSTANCE } from './instance';
+import { preparedOnHub } from '../prepared';
 
 type PostgresFold = Pick<SyncStore, 'beginFold' | 'endFold'>;
 
@@ -24,9 +25,9 @@ const COMPACT_PK = `('[' || (SELECT string_agg(k.value::text, ',' ORDER BY k.n) 
  * function beside sync_rows made bookings slower as sync_rows grew (bench, all on one session: 36-41
  * bookings/s against 51-72 before it, interleaved; this form measured as before).
  */
-const BEGIN_FOLD = `SELECT c.id, c.tbl, c.pk, c.old_json, c.new_json, row_to_json(i)::text AS instance_json, set_config('${CAPTURE_PAUSED_SETTING}', 'on', true) AS paused,
+const BEGIN_FOLD = preparedOnHub(`SELECT c.id, c.tbl, c.pk, c.old_json, c.new_json, row_to_json(i)::text AS instance_json, set_config('${CAPTURE_PAUSED_SETTING}', 'on', true) AS paused,
     (SELECT concat_ws(' ', r.stamps, r.born, r.deleted, r.erased) FROM sync_rows r WHERE r.entity = c.tbl AND r.entity_id = ${COMPACT_PK}) AS row_stamps
-  FROM sync_capture c CROSS JOIN (${INSTANCE}) i WHERE c.id > 0 ORDER BY c.id`;
+  FROM sync_capture c CROSS JOIN (${INSTANCE}) i WHERE c.id > 0 ORDER BY c.id`);
 
 /** The latest of the captured rows' stamps (encoded stamps order as text), or null. */
 function latestStamp(rows: readonly { row_stamps: string | null }[]): string | null {
@@ -48,9 +49,9 @@ const endFold = (lead: string, p: (n: number) => string) => `${lead} clock AS (U
   vector AS (INSERT INTO sync_vector (origin, seq) SELECT ${p(1)}::text, ${p(2)}::bigint WHERE ${p(4)}::boolean ON CONFLICT (origin) DO UPDATE SET seq = excluded.seq),
   dropped AS (DELETE FROM sync_capture WHERE id > 0)
   SELECT set_config('${CAPTURE_PAUSED_SETTING}', 'off', true), current_setting('${NOTIFIED_SETTING}', true) AS notified`;
-const END_FOLD = endFold('WITH', (n) => `$${n}`);
+const END_FOLD = preparedOnHub(endFold('WITH', (n) => `$${n}`));
 /** The same, led by the new rows' ops and states: the write's last statement before COMMIT carries them. */
-const END_FOLD_WITH_NEW_ROWS = endFold(WITH_OPS_AND_STATES, (n) => `$${OPS_AND_STATES_PARAMS + n}`);
+const END_FOLD_WITH_NEW_ROWS = preparedOnHub(endFold(WITH_OPS_AND_STATES, (n) => `$${OPS_AND_STATES_PARAMS + n}`));
 
 /** A fold's start and end on PostgreSQL: a round trip each, where the steps one by one were eight. */
 export function postgresFold({ run, takeDeferred }: PostgresQuery, shared: SharedSyncState, conn: object, states: FoldRowStates): PostgresFold {
