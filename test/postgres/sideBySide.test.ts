@@ -49,7 +49,8 @@ describe('bookings created side by side on a PostgreSQL hub', () => {
       const quoted = hub.call('POST', '/v1/bookings/quote', body).finally(() => (settled = true));
       let waited = false;
       while (!settled && !waited) {
-        waited = (hub.sql.prepare('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted').get() as { n: number }).n > 0;
+        // Waits on this connection's open transaction only (other test files share the server).
+        waited = (hub.sql.prepare('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY (pg_blocking_pids(pid))').get() as { n: number }).n > 0;
         await sleep(10);
       }
       expect(waited, 'the quote waited for a lock').toBe(false);
