@@ -75,10 +75,11 @@ export async function inPostgresTransaction<T>(db: Kysely<Database>, work: (conn
     const sideBySide = options.sideBySide === true && attempt <= SIDE_BY_SIDE_ATTEMPTS;
     try {
       const takingTurns = !sideBySide && (attempt > 1 || !options.dryRun);
+      const besideWrite = sideBySide && !options.dryRun;
       return await db.connection().execute(async (conn) => {
         let heldSince: number | null = null;
         try {
-          await (takingTurns ? BEGIN_IN_TURN : sideBySide && !options.dryRun ? BEGIN_SIDE_BY_SIDE : BEGIN_BESIDE).execute(conn);
+          await (takingTurns ? BEGIN_IN_TURN : besideWrite ? BEGIN_SIDE_BY_SIDE : BEGIN_BESIDE).execute(conn);
           heldSince = performance.now();
           const result = await work(conn);
           if (!options.dryRun) await options.beforeCommit?.(conn);
@@ -90,7 +91,8 @@ export async function inPostgresTransaction<T>(db: Kysely<Database>, work: (conn
           await sql`rollback`.execute(conn).catch(() => undefined);
           throw error;
         } finally {
-          if (heldSince !== null) (takingTurns ? turnHeld : wroteBeside)(heldSince);
+          if (heldSince !== null && takingTurns) turnHeld(heldSince);
+          else if (heldSince !== null && besideWrite) wroteBeside();
         }
       });
     } catch (error) {

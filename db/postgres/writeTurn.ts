@@ -4,20 +4,18 @@ import { renameSync, writeFileSync } from 'node:fs';
  * How long this process's writes held a section every hub write takes in turn (the write turn, the
  * tourdesk_write_turn table's EXCLUSIVE lock: db/postgres/transaction.ts): the hub's ceiling is 1 /
  * (that time per write), whatever the number of processes, since no two writes of any process are
- * inside it at once. Side-by-side writes (a booking's create) do not take it: they are counted apart,
- * with the time they ran, which no other write waited for.
+ * inside it at once. Side-by-side writes (a booking's create) do not take it: they are only counted.
  */
 export interface TurnStats {
   /** Turns taken (a retried write takes one per attempt). */
   turns: number;
   /** Milliseconds held, summed over every turn. */
   heldMs: number;
-  /** Attempts run side by side (outside the turn), and their milliseconds from BEGIN to their end. */
+  /** Write attempts run side by side (outside the turn; quotes, which write nothing, not counted). */
   beside: number;
-  besideMs: number;
 }
 
-const stats: TurnStats = { turns: 0, heldMs: 0, beside: 0, besideMs: 0 };
+const stats: TurnStats = { turns: 0, heldMs: 0, beside: 0 };
 
 export function turnStats(): TurnStats {
   return { ...stats };
@@ -29,10 +27,9 @@ export function turnHeld(since: number): void {
   stats.heldMs += performance.now() - since;
 }
 
-/** Counts one side-by-side attempt from `since` (its BEGIN answered) to now. */
-export function wroteBeside(since: number): void {
+/** Counts one side-by-side write attempt. */
+export function wroteBeside(): void {
   stats.beside++;
-  stats.besideMs += performance.now() - since;
 }
 
 /**

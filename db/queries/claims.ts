@@ -8,7 +8,9 @@ import { isPostgres } from '../dialect';
  * READ two open transactions that update one row cannot both commit (the second waits for the first,
  * then is aborted and retried on a snapshot that holds what the first wrote). So two bookings of one
  * session never both count its seats from before the other's booking, nor two redemptions of one
- * voucher its balance. Claimed in key order, so two writes claiming the same keys never deadlock.
+ * voucher its balance. One statement claims its keys in key order; a create claims over several
+ * (each item's session with its rules, then its vouchers), so two creates of the same sessions in
+ * other orders may deadlock: PostgreSQL aborts one (40P01) and it is retried like any other loser.
  * SQLite runs every write alone: nothing to claim there.
  */
 export const SESSION_CLAIM = 'session:';
