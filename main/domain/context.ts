@@ -50,7 +50,7 @@ export interface EngineContext {
    */
   write<T>(actor: Actor, work: (tx: Tx) => Promise<T>, options?: { sideBySide?: boolean }): Promise<T>;
   /** The same transaction as `write`, always rolled back: what the write would answer, nothing kept. */
-  dryRun<T>(actor: Actor, work: (tx: Tx) => Promise<T>, options?: { sideBySide?: boolean }): Promise<T>;
+  dryRun<T>(actor: Actor, work: (tx: Tx) => Promise<T>): Promise<T>;
 }
 
 export function systemClock(): Clock {
@@ -114,6 +114,6 @@ export function createContext(handle: DbHandle, clock: Clock, ids: IdGenerator, 
     ids,
     dataDir,
     write: (actor, work, options) => run(actor, work, false, options?.sideBySide),
-    dryRun: (actor, work, options) => run(actor, work, true, options?.sideBySide),
+    dryRun: (actor, work) => run(actor, work, true),
   };
 }

@@ -35,9 +35,10 @@ export class VoucherNotUsable extends DomainError {
  * before it. VALUE*: up to the voucher's remaining balance (a remainder stays on the voucher);
  * PERCENT*: that percent of each eligible item, rounded half-up per item; PRODUCT: pays the first
  * item of its product in full. *_LIMITPRODUCT applies to items of voucher.product_code only,
- * *_LIMITCATALOG to items whose product is in voucher.category_id (category_products).
+ * *_LIMITCATALOG to items whose product is in voucher.category_id (category_products). `claim`: each
+ * voucher applied is claimed first (a create; a quote claims nothing).
  */
-export async function applyVouchers(db: Kysely<Database>, codes: string[], items: PricedItem[], currency: string, now: number, claim = true): Promise<{ uses: VoucherUse[]; discountByItem: number[] }> {
+export async function applyVouchers(db: Kysely<Database>, codes: string[], items: PricedItem[], currency: string, now: number, claim: boolean): Promise<{ uses: VoucherUse[]; discountByItem: number[] }> {
   const due = items.map((i) => i.subtotalMinor);
   const discountByItem = items.map(() => 0);
   const uses: VoucherUse[] = [];
