@@ -1,30 +1,19 @@
 import { CompiledQuery, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DbHandle } from '../../db/connection';
-import { openPostgres } from '../../db/postgres/connection';
+import { describe, expect, it } from 'vitest';
 import { preparedOnHub } from '../../db/postgres/prepared';
-import { freshPostgresDatabase, type TestPostgresDatabase } from '../fixtures/postgres';
+import { hubForFile } from '../fixtures/postgres';
 
 /**
  * The hub's hot statements are prepared once per connection (db/postgres/prepared.ts): PostgreSQL
  * keeps their plans instead of planning each booking's rules and answer again.
  */
-let database: TestPostgresDatabase;
-let handle: DbHandle;
-beforeAll(async () => {
-  database = await freshPostgresDatabase('prepared');
-  handle = await openPostgres(database.url, { migrate: true });
-});
-afterAll(async () => {
-  await handle?.close();
-  await database?.drop();
-});
+const hub = hubForFile('prepared');
 
 const REGISTERED = preparedOnHub('SELECT $1::int + 1 AS n');
 
 describe('statements prepared on the hub', () => {
   it('go by name on each connection, once, and answer as before; others stay unnamed', async () => {
-    await handle.db.connection().execute(async (conn) => {
+    await hub.handle.db.connection().execute(async (conn) => {
       const prepared = async () => (await sql<{ name: string; statement: string }>`SELECT name, statement FROM pg_prepared_statements`.execute(conn)).rows;
       expect(await prepared()).toEqual([]);
       for (const n of [1, 2, 3]) expect((await conn.executeQuery<{ n: number }>(CompiledQuery.raw(REGISTERED, [n]))).rows).toEqual([{ n: n + 1 }]);
