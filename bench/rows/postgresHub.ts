@@ -120,7 +120,8 @@ export default async function (): Promise<BenchRow[]> {
     const cpuPerBooking: { hubMs: number; postgresMs: number }[] = [];
     const bookingsPerSecond = async (through: RunningServer[], oneSession: boolean) => {
       const heldBefore = await heldByAll();
-      const cpuBefore = { hub: through.reduce((sum, s) => sum + processCpuMs(s.child.pid!), 0), postgres: processTreeCpuMs(postgresPid) };
+      const hubCpuMs = () => through.reduce((sum, s) => sum + processCpuMs(s.child.pid!), 0);
+      const cpuBefore = { hub: hubCpuMs(), postgres: processTreeCpuMs(postgresPid) };
       let sent = 0;
       const start = performance.now();
       await Promise.all(
@@ -133,7 +134,7 @@ export default async function (): Promise<BenchRow[]> {
       );
       const perSecond = BOOKINGS / ((performance.now() - start) / 1000);
       cpuPerBooking.push({
-        hubMs: (through.reduce((sum, s) => sum + processCpuMs(s.child.pid!), 0) - cpuBefore.hub) / BOOKINGS,
+        hubMs: (hubCpuMs() - cpuBefore.hub) / BOOKINGS,
         postgresMs: (processTreeCpuMs(postgresPid) - cpuBefore.postgres) / BOOKINGS,
       });
       const heldAfter = await heldByAll();
